@@ -1,0 +1,48 @@
+// Jest runs three projects: node (fhir, client, server), dom (the React app under jsdom) and
+// e2e (a real server and Debian's Chromium). CommonJS config: see ../shared/TOOLCHAIN.md.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const common = {
+  roots: ['<rootDir>/tests'],
+  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.c?js$': swc },
+  // PGlite's CJS build uses import(), and light-my-request needs ESM-only cookie: transform both.
+  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|cookie)/)'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
+};
+
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: 'node',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,mocks}/**/*.test.ts'],
+      globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'dom',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/tests/app/**/*.test.{ts,tsx}'],
+      setupFiles: ['<rootDir>/tests/setup/dom-polyfills.ts'],
+      setupFilesAfterEnv: ['<rootDir>/tests/setup/dom-matchers.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+    },
+  ],
+};
