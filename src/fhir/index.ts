@@ -1,0 +1,3 @@
+// The shared FHIR model: pure functions used by server, client and app.
+export * from './outcomes';
+export * from './references';
