@@ -1,0 +1,216 @@
+// Server configuration from environment variables, each with a documented default (README copies
+// CONFIG_VARIABLES). Invalid values fail fast with a message naming the variable.
+import path from 'node:path';
+
+export interface ServerConfig {
+  /** API port; 0 asks the OS for a free one. */
+  port: number;
+  host: string;
+  /** Port of the small server that serves the built app; 0 asks the OS for a free one. */
+  appPort: number;
+  dataDir: string;
+  /** PostgreSQL connection string; undefined means embedded PGlite under dataDir/pglite. */
+  databaseUrl: string | undefined;
+  /** Public base URL of the API, always ending in '/'. */
+  baseUrl: string;
+  /** Origins allowed by CORS (the app's own URLs by default). */
+  appOrigins: string[];
+  /** Maximum request body size in bytes. */
+  bodyLimit: number;
+  demoPassword: string;
+  seedDemo: boolean;
+  logLevel: LogLevel;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface ConfigVariable {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** Every environment variable the server reads, with its default, in README table form. */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
+  { name: 'PORT', default: '8103', description: 'Port of the FHIR API server (0 = any free port)' },
+  { name: 'HOST', default: 'localhost', description: 'Interface both servers listen on (0.0.0.0 for all)' },
+  {
+    name: 'APP_PORT',
+    default: '3000',
+    description: 'Port of the server for the built app (0 = any free port)',
+  },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    description: 'Directory for local data (the PGlite database lives in DATA_DIR/pglite)',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset: embedded PGlite)',
+    description: 'PostgreSQL connection string, e.g. postgres://user:pass@host:5432/bloom',
+  },
+  {
+    name: 'BASE_URL',
+    default: 'http://localhost:PORT/',
+    description: 'Public URL of the API server, used in Location headers and links',
+  },
+  {
+    name: 'APP_ORIGINS',
+    default: 'http://localhost:APP_PORT,http://127.0.0.1:APP_PORT',
+    description: 'Comma-separated origins allowed by CORS',
+  },
+  {
+    name: 'BODY_LIMIT',
+    default: '16777216',
+    description: 'Maximum request body in bytes (larger bodies get 413)',
+  },
+  {
+    name: 'DEMO_PASSWORD',
+    default: 'bloom-demo',
+    description: 'Password of the demo accounts seeded on first start',
+  },
+  { name: 'SEED_DEMO', default: 'true', description: 'Seed the demo clinic on first start (true/false)' },
+  {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    description: 'fatal, error, warn, info, debug (request logs), trace or silent',
+  },
+];
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const port = readPort(env, 'PORT', 8103);
+  const appPort = readPort(env, 'APP_PORT', 3000);
+  const host = readString(env, 'HOST') ?? 'localhost';
+  const dataDir = path.resolve(readString(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = readDatabaseUrl(env);
+  const baseUrl = readBaseUrl(env, port);
+  const appOrigins = readOrigins(env, appPort);
+  const bodyLimit = readPositiveInteger(env, 'BODY_LIMIT', 16 * 1024 * 1024);
+  const demoPassword = readString(env, 'DEMO_PASSWORD') ?? 'bloom-demo';
+  const seedDemo = readBoolean(env, 'SEED_DEMO', true);
+  const logLevel = readLogLevel(env);
+  return {
+    port,
+    host,
+    appPort,
+    dataDir,
+    databaseUrl,
+    baseUrl,
+    appOrigins,
+    bodyLimit,
+    demoPassword,
+    seedDemo,
+    logLevel,
+  };
+}
+
+/** Blank values count as unset, so `PORT= npm start` behaves like no PORT at all. */
+function readString(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function readPort(env: Env, name: string, fallback: number): number {
+  const raw = readString(env, name);
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+function readPositiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = readString(env, name);
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new ConfigError(`${name} must be a positive whole number of bytes, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = readString(env, name)?.toLowerCase();
+  if (raw === undefined) {
+    return fallback;
+  }
+  if (['true', '1', 'yes'].includes(raw)) {
+    return true;
+  }
+  if (['false', '0', 'no'].includes(raw)) {
+    return false;
+  }
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+function readHttpUrl(name: string, raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http or https URL, got '${raw}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http or https URL, got '${raw}'`);
+  }
+  return url;
+}
+
+function readBaseUrl(env: Env, port: number): string {
+  const raw = readString(env, 'BASE_URL');
+  if (raw === undefined) {
+    return `http://localhost:${port}/`;
+  }
+  const url = readHttpUrl('BASE_URL', raw);
+  return url.href.endsWith('/') ? url.href : url.href + '/';
+}
+
+function readOrigins(env: Env, appPort: number): string[] {
+  const raw = readString(env, 'APP_ORIGINS');
+  if (raw === undefined) {
+    return [`http://localhost:${appPort}`, `http://127.0.0.1:${appPort}`];
+  }
+  return raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+    .map((origin) => readHttpUrl('APP_ORIGINS', origin).origin);
+}
+
+function readDatabaseUrl(env: Env): string | undefined {
+  const raw = readString(env, 'DATABASE_URL');
+  if (raw === undefined) {
+    return undefined;
+  }
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://`);
+  }
+  return raw;
+}
+
+function readLogLevel(env: Env): LogLevel {
+  const raw = readString(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
+  if (!LOG_LEVELS.includes(raw as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+  }
+  return raw as LogLevel;
+}
+
+/**
+ * When the API listens on an OS-assigned port (PORT=0) and BASE_URL was not set, the base URL
+ * follows the real port so Location headers and the app's config.json stay correct.
+ */
+export function withActualPort(config: ServerConfig, env: Env, actualPort: number): ServerConfig {
+  if (readString(env, 'BASE_URL') !== undefined) {
+    return config;
+  }
+  return { ...config, port: actualPort, baseUrl: `http://localhost:${actualPort}/` };
+}

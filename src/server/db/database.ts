@@ -1,0 +1,26 @@
+// One SQL interface over two engines (embedded PGlite and PostgreSQL through `pg`). Both speak the
+// same PostgreSQL dialect, so everything above this layer writes SQL once.
+
+/** A value bound to a `$n` placeholder. Objects are not accepted: pass JSON as a string and cast `::jsonb`. */
+export type SqlValue = string | number | boolean | null | Date | readonly string[];
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>>;
+}
+
+export type DatabaseEngine = 'pglite' | 'postgres';
+
+export interface Database extends Queryable {
+  readonly engine: DatabaseEngine;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws (the error
+   * is rethrown). Queries must go through the given `tx`, not through the Database itself.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

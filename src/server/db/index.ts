@@ -1,0 +1,6 @@
+export type { Database, DatabaseEngine, QueryResult, Queryable, SqlValue } from './database';
+export { MIGRATIONS, migrate } from './migrations';
+export type { Migration } from './migrations';
+export { openDatabase } from './open-database';
+export { PGliteDatabase, openPGlite } from './pglite-database';
+export { PostgresDatabase, openPostgres } from './postgres-database';

@@ -1,0 +1,85 @@
+// The server engine: a `pg` connection pool against a real PostgreSQL.
+import pg from 'pg';
+import type { Database, QueryResult, Queryable, SqlValue } from './database';
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Schema to work in (tests give each file its own); created if missing. Default: the server's search_path. */
+  schema?: string;
+  maxConnections?: number;
+}
+
+class ClientQueryable implements Queryable {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<Row>(sql: string, params: readonly SqlValue[] = []): Promise<QueryResult<Row>> {
+    const result = await this.client.query(sql, [...params]);
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+  }
+}
+
+export class PostgresDatabase implements Database {
+  readonly engine = 'postgres' as const;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async query<Row = Record<string, unknown>>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+  ): Promise<QueryResult<Row>> {
+    const result = await this.pool.query(sql, [...params]);
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new ClientQueryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        // A connection that cannot roll back is discarded instead of returned to the pool.
+        broken = rollbackError as Error;
+      }
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function quoteIdentifier(name: string): string {
+  return '"' + name.replace(/"/g, '""') + '"';
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<PostgresDatabase> {
+  if (options.schema) {
+    // Create the schema with a one-off connection, then pin every pooled connection to it.
+    const setup = new pg.Client({ connectionString: options.connectionString });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(options.schema)}`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    options: options.schema ? `-c search_path=${quoteIdentifier(options.schema)}` : undefined,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new PostgresDatabase(pool);
+  await db.query('SELECT 1');
+  return db;
+}
