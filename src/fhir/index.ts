@@ -1,3 +1,4 @@
 // The shared FHIR model: pure functions used by server, client and app.
 export * from './outcomes';
 export * from './references';
+export * from './definitions';

@@ -1,0 +1,177 @@
+import {
+  getPatientCompartmentParams,
+  getResourceTypes,
+  getSearchParameter,
+  getSearchParameters,
+  getTypeSchema,
+  isResourceType,
+} from '../../src/fhir';
+
+describe('FHIR index: resource types (R4 and Medplum platform types)', () => {
+  test.each([
+    'Patient',
+    'Observation',
+    'Bundle',
+    'Project',
+    'ProjectMembership',
+    'User',
+    'Login',
+    'ClientApplication',
+    'Bot',
+    'UserConfiguration',
+    'AccessPolicy',
+  ])('%s is a resource type', (name) => {
+    expect(getResourceTypes()).toContain(name);
+    expect(isResourceType(name)).toBe(true);
+  });
+
+  test.each([
+    'Resource',
+    'DomainResource',
+    'HumanName',
+    'string',
+    'Patient.contact',
+    'Foo',
+    'constructor',
+    '',
+  ])('%p is not a concrete resource type', (name) => {
+    expect(isResourceType(name)).toBe(false);
+    expect(getResourceTypes()).not.toContain(name);
+  });
+
+  test('resource types are sorted and many', () => {
+    const types = getResourceTypes();
+    expect(types.length).toBeGreaterThan(150);
+    expect([...types].sort()).toEqual(types);
+  });
+});
+
+describe('FHIR index: type schemas', () => {
+  test('Patient elements carry cardinality and types', () => {
+    const patient = getTypeSchema('Patient');
+    expect(patient).toMatchObject({
+      name: 'Patient',
+      kind: 'resource',
+      abstract: false,
+      base: 'DomainResource',
+    });
+    expect(patient?.elements.get('birthDate')).toMatchObject({
+      path: 'Patient.birthDate',
+      min: 0,
+      max: 1,
+      isArray: false,
+      types: [{ code: 'date' }],
+    });
+    expect(patient?.elements.get('name')).toMatchObject({
+      max: Infinity,
+      isArray: true,
+      types: [{ code: 'HumanName' }],
+    });
+    expect(patient?.elements.get('id')?.types).toEqual([{ code: 'id' }]);
+    expect(patient?.elements.get('generalPractitioner')?.types[0]).toEqual({
+      code: 'Reference',
+      targets: ['Organization', 'Practitioner', 'PractitionerRole'],
+    });
+  });
+
+  test('choice elements expand into one property per allowed type', () => {
+    const observation = getTypeSchema('Observation');
+    const value = observation?.elements.get('value[x]');
+    expect(value?.isChoice).toBe(true);
+    expect(observation?.properties.get('valueQuantity')?.type.code).toBe('Quantity');
+    expect(observation?.properties.get('valueString')?.element).toBe(value);
+    expect(observation?.properties.get('valueCodeableConcept')?.type.code).toBe('CodeableConcept');
+    expect(observation?.properties.has('valueAddress')).toBe(false);
+    expect(observation?.properties.has('value[x]')).toBe(false);
+  });
+
+  test('backbone elements are nested types keyed by path; required elements have min 1', () => {
+    const component = getTypeSchema(
+      getTypeSchema('Observation')?.elements.get('component')?.types[0].code ?? '',
+    );
+    expect(component?.name).toBe('Observation.component');
+    expect(component?.kind).toBe('backbone');
+    expect(component?.elements.get('code')?.min).toBe(1);
+    expect(getTypeSchema('Observation')?.elements.get('status')?.min).toBe(1);
+  });
+
+  test('contentReference elements resolve (Questionnaire.item.item → Questionnaire.item)', () => {
+    const item = getTypeSchema('Questionnaire.item');
+    expect(item?.elements.get('item')?.types).toEqual([{ code: 'Questionnaire.item' }]);
+    expect(item?.elements.get('linkId')?.min).toBe(1);
+  });
+
+  test('SPEC §3 extended Meta: project, author, account, compartment', () => {
+    const meta = getTypeSchema('Meta');
+    expect(meta?.elements.get('project')?.types).toEqual([{ code: 'uri' }]);
+    expect(meta?.elements.get('author')?.types[0].code).toBe('Reference');
+    expect(meta?.elements.get('account')?.isArray).toBe(false);
+    expect(meta?.elements.get('compartment')).toMatchObject({
+      isArray: true,
+      types: [{ code: 'Reference' }],
+    });
+  });
+
+  test('unknown types have no schema', () => {
+    expect(getTypeSchema('NoSuchType')).toBeUndefined();
+    expect(getTypeSchema('toString')).toBeUndefined();
+  });
+});
+
+describe('FHIR index: search parameters', () => {
+  test('Patient has name (string) and birthdate (date)', () => {
+    expect(getSearchParameter('Patient', 'name')).toEqual({
+      code: 'name',
+      type: 'string',
+      expression: 'Patient.name',
+    });
+    expect(getSearchParameter('Patient', 'birthdate')).toEqual({
+      code: 'birthdate',
+      type: 'date',
+      expression: 'Patient.birthDate',
+    });
+  });
+
+  test('multi-type expressions are narrowed to the resource type', () => {
+    expect(getSearchParameter('Patient', 'given')?.expression).toBe('Patient.name.given');
+    expect(getSearchParameter('Practitioner', 'given')?.expression).toBe('Practitioner.name.given');
+  });
+
+  test('common parameters apply to every resource with its own type name', () => {
+    expect(getSearchParameter('Observation', '_lastUpdated')).toEqual({
+      code: '_lastUpdated',
+      type: 'date',
+      expression: 'Observation.meta.lastUpdated',
+    });
+    expect(getSearchParameter('Project', '_id')?.expression).toBe('Project.id');
+  });
+
+  test('reference parameters list their targets', () => {
+    expect(getSearchParameter('Observation', 'subject')?.target).toEqual(
+      expect.arrayContaining(['Patient', 'Group', 'Device', 'Location']),
+    );
+  });
+
+  test('Medplum platform parameters are present', () => {
+    expect(getSearchParameter('ProjectMembership', 'user')?.type).toBe('reference');
+    expect(getSearchParameter('User', 'email')?.expression).toBe('User.email');
+  });
+
+  test('unknown types or codes have none', () => {
+    expect(getSearchParameters('NoSuchType')).toEqual([]);
+    expect(getSearchParameter('Patient', 'no-such-param')).toBeUndefined();
+  });
+});
+
+describe('FHIR index: Patient compartment', () => {
+  test('compartment params per resource type', () => {
+    expect(getPatientCompartmentParams('Observation')).toEqual(['subject', 'performer']);
+    expect(getPatientCompartmentParams('Communication')).toEqual(['subject', 'sender', 'recipient']);
+    expect(getPatientCompartmentParams('Patient')).toEqual(['link']);
+  });
+
+  test('types outside the compartment have none', () => {
+    expect(getPatientCompartmentParams('Organization')).toBeUndefined();
+    expect(getPatientCompartmentParams('Project')).toBeUndefined();
+  });
+});
