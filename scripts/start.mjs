@@ -1,0 +1,34 @@
+// `npm start`: build what is missing, then run the server (API + app host) in this process.
+// `npm run dev`: the same server restarted on change (tsx watch) beside Vite's dev server.
+import { spawn, spawnSync } from 'node:child_process';
+
+const dev = process.argv.includes('--dev');
+
+const build = spawnSync(process.execPath, ['scripts/build.mjs', ...(dev ? ['--only=fhir'] : [])], {
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+if (dev) {
+  const apiPort = process.env.PORT ?? '8103';
+  const appPort = process.env.APP_PORT ?? '3000';
+  const children = [
+    spawn('npx', ['tsx', 'watch', 'src/server/main.ts'], {
+      stdio: 'inherit',
+      env: { ...process.env, SERVE_APP: 'false' },
+    }),
+    spawn('npx', ['vite', '--config', 'vite.config.ts', '--port', appPort, '--strictPort'], {
+      stdio: 'inherit',
+      env: { ...process.env, VITE_API_BASE_URL: `http://localhost:${apiPort}/` },
+    }),
+  ];
+  const stop = () => children.forEach((child) => child.kill('SIGTERM'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  children.forEach((child) => child.on('exit', (code) => code && process.exit(code)));
+} else {
+  // One process: Ctrl-C reaches the server's own shutdown handler directly.
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/server/main.ts');
+}
