@@ -2,3 +2,4 @@
 export * from './outcomes';
 export * from './references';
 export * from './definitions';
+export * from './primitives';
