@@ -15,7 +15,12 @@ if (dev) {
   const children = [
     spawn('npx', ['tsx', 'watch', 'src/server/main.ts'], {
       stdio: 'inherit',
-      env: { ...process.env, SERVE_APP: 'false' },
+      // Vite serves the app on APP_PORT in dev; the server's own app host moves to a free port.
+      env: {
+        ...process.env,
+        APP_PORT: '0',
+        APP_ORIGINS: process.env.APP_ORIGINS ?? `http://localhost:${appPort},http://127.0.0.1:${appPort}`,
+      },
     }),
     spawn('npx', ['vite', '--config', 'vite.config.ts', '--port', appPort, '--strictPort'], {
       stdio: 'inherit',
