@@ -1,0 +1,55 @@
+// Error panel (SPEC §2 "Error panel"): catches a screen's render error, shows 'Something went wrong',
+// and resets when the location changes so navigating away recovers the app.
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
+
+interface BoundaryProps {
+  /** When this changes while an error is shown, the panel clears and renders its children again. */
+  readonly resetKey: string;
+  readonly children: ReactNode;
+}
+
+interface BoundaryState {
+  readonly error: Error | undefined;
+  readonly errorKey: string | undefined;
+}
+
+export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { error: undefined, errorKey: undefined };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    // Remember where the error happened; a different resetKey means the user has moved on.
+    if (state.error && state.errorKey === undefined) return { errorKey: props.resetKey };
+    if (state.error && state.errorKey !== props.resetKey) return { error: undefined, errorKey: undefined };
+    return null;
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error('ErrorPanel caught', error, info.componentStack);
+  }
+
+  override render(): ReactNode {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <Alert severity="error" role="alert" sx={{ m: 2 }}>
+        <AlertTitle>Something went wrong</AlertTitle>
+        {error.message}
+      </Alert>
+    );
+  }
+}
+
+/** The error boundary keyed on the router location. */
+export function ErrorPanel({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  return (
+    <ErrorBoundary resetKey={location.key + location.pathname + location.search}>{children}</ErrorBoundary>
+  );
+}

@@ -1,0 +1,50 @@
+// Signed-out header (SPEC §2): the Bloom name and mark linking home, and the Log in / Sign up actions.
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import { BloomLogo } from './BloomLogo';
+
+export function Header() {
+  return (
+    <AppBar
+      component="header"
+      position="static"
+      color="inherit"
+      elevation={0}
+      sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
+    >
+      <Toolbar sx={{ gap: 1, px: { xs: 1.5, sm: 3 }, maxWidth: 1200, width: '100%', mx: 'auto' }}>
+        <Box
+          component={RouterLink}
+          to="/"
+          aria-label="Bloom home"
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1,
+            color: 'text.primary',
+            textDecoration: 'none',
+            borderRadius: 1,
+          }}
+        >
+          <BloomLogo sx={{ fontSize: 34 }} />
+          <Typography component="span" variant="h3" sx={{ fontSize: '1.45rem', color: 'primary.main' }}>
+            Bloom
+          </Typography>
+        </Box>
+        <Stack direction="row" spacing={1} component="nav" aria-label="Account" sx={{ ml: 'auto' }}>
+          <Button component={RouterLink} to="/signin" color="primary">
+            Log in
+          </Button>
+          <Button component={RouterLink} to="/register" variant="contained" color="primary">
+            Sign up
+          </Button>
+        </Stack>
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,91 @@
+// Signed-out landing page (SPEC §2 "/"): hero text, an illustration, and the Log in / Sign up actions.
+// The header and footer come from the shared layout.
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import { blush } from '../../theme';
+import { FeatureList } from './FeatureList';
+
+export const heroImageAlt =
+  'Illustration of a pink flower in full bloom beside a young sprout and a bud, under a warm sun';
+
+export function LandingPage() {
+  return (
+    <>
+      <Box component="section" aria-labelledby="landing-title" sx={{ bgcolor: blush }}>
+        <Container
+          maxWidth="lg"
+          sx={{
+            display: 'flex',
+            flexDirection: { xs: 'column', md: 'row' },
+            alignItems: 'center',
+            gap: { xs: 3, md: 6 },
+            py: { xs: 5, md: 9 },
+          }}
+        >
+          <Box sx={{ flex: 1, textAlign: { xs: 'center', md: 'left' } }}>
+            <Typography
+              variant="overline"
+              component="p"
+              sx={{ color: 'secondary.main', fontWeight: 700, letterSpacing: '0.12em' }}
+            >
+              Pregnancy care
+            </Typography>
+            <Typography
+              id="landing-title"
+              variant="h1"
+              sx={{ fontSize: { xs: '2.1rem', md: '2.75rem' }, mb: 2 }}
+            >
+              Care that grows with you
+            </Typography>
+            <Typography
+              variant="body1"
+              color="text.secondary"
+              sx={{
+                fontSize: { xs: '1.05rem', md: '1.2rem' },
+                maxWidth: 520,
+                mx: { xs: 'auto', md: 0 },
+                mb: 4,
+              }}
+            >
+              Bloom keeps your pregnancy in one calm place: lab results, vitals, vaccines and appointments,
+              with your care team one message away.
+            </Typography>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{ justifyContent: { xs: 'center', md: 'flex-start' } }}
+            >
+              <Button component={RouterLink} to="/register" variant="contained" size="large">
+                Sign up
+              </Button>
+              <Button
+                component={RouterLink}
+                to="/signin"
+                variant="outlined"
+                size="large"
+                sx={{ bgcolor: 'background.paper' }}
+              >
+                Log in
+              </Button>
+            </Stack>
+          </Box>
+          <Box sx={{ flex: 1, display: 'flex', justifyContent: 'center', width: '100%' }}>
+            <Box
+              component="img"
+              src="/bloom-hero.svg"
+              alt={heroImageAlt}
+              width={480}
+              height={400}
+              sx={{ width: '100%', maxWidth: { xs: 320, md: 480 }, height: 'auto' }}
+            />
+          </Box>
+        </Container>
+      </Box>
+      <FeatureList />
+    </>
+  );
+}
