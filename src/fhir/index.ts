@@ -3,3 +3,4 @@ export * from './outcomes';
 export * from './references';
 export * from './definitions';
 export * from './primitives';
+export * from './validate';

@@ -1,0 +1,368 @@
+import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
+import { assertValidResource, getStatus, OperationOutcomeError, validateResource } from '../../src/fhir';
+
+/** Issues as 'code expression: text' lines, easy to compare. */
+function problems(value: unknown): string[] {
+  return validateResource(value).map(
+    (issue: OperationOutcomeIssue) => `${issue.code} ${issue.expression?.join(',')}: ${issue.details?.text}`,
+  );
+}
+
+const maria = {
+  resourceType: 'Patient',
+  id: 'maria',
+  name: [{ given: ['Maria', 'Elena'], family: 'Garcia' }],
+  gender: 'female',
+  birthDate: '1992-04-17',
+  telecom: [{ system: 'email', value: 'maria@bloom.example' }],
+  generalPractitioner: [{ reference: 'Practitioner/dr-chen', display: 'Dr. Lily Chen' }],
+};
+
+const bloodPressure = {
+  resourceType: 'Observation',
+  status: 'preliminary',
+  code: {
+    coding: [{ system: 'http://loinc.org', code: '85354-9', display: 'Blood pressure' }],
+    text: 'Blood pressure',
+  },
+  subject: { reference: 'Patient/maria' },
+  effectiveDateTime: '2024-05-17T10:30:00Z',
+  component: [
+    {
+      code: { coding: [{ system: 'http://loinc.org', code: '8480-6' }] },
+      valueQuantity: { value: 118, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+    },
+    {
+      code: { coding: [{ system: 'http://loinc.org', code: '8462-4' }] },
+      valueQuantity: { value: 76, unit: 'mm[Hg]', system: 'http://unitsofmeasure.org', code: 'mm[Hg]' },
+    },
+  ],
+};
+
+describe('valid resources', () => {
+  test('a typical Patient', () => {
+    expect(problems(maria)).toEqual([]);
+  });
+
+  test('an Observation with valueQuantity and one with components', () => {
+    expect(
+      problems({
+        resourceType: 'Observation',
+        status: 'final',
+        code: { text: 'Heart rate' },
+        valueQuantity: { value: 72, unit: 'beats/minute', system: 'http://unitsofmeasure.org', code: '/min' },
+      }),
+    ).toEqual([]);
+    expect(problems(bloodPressure)).toEqual([]);
+  });
+
+  test('SPEC §3 server-managed fields and the extended Meta are allowed', () => {
+    expect(
+      problems({
+        ...maria,
+        meta: {
+          versionId: '3',
+          lastUpdated: '2024-05-17T10:30:00.000Z',
+          project: 'Project/123',
+          author: { reference: 'Practitioner/dr-chen' },
+          account: { reference: 'Organization/clinic' },
+          compartment: [{ reference: 'Patient/maria' }, { reference: 'Project/123' }],
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  test('Medplum platform resources validate too', () => {
+    expect(
+      problems({ resourceType: 'Project', name: 'Bloom Clinic', owner: { reference: 'User/1' } }),
+    ).toEqual([]);
+    expect(
+      problems({
+        resourceType: 'ProjectMembership',
+        project: { reference: 'Project/1' },
+        user: { reference: 'User/1' },
+        profile: { reference: 'Patient/maria' },
+        admin: false,
+      }),
+    ).toEqual([]);
+  });
+
+  test('primitive extension siblings (_field) are allowed and count as present', () => {
+    expect(
+      problems({
+        resourceType: 'Patient',
+        _birthDate: {
+          extension: [
+            { url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' },
+          ],
+        },
+        name: [
+          {
+            given: [null, 'Elena'],
+            _given: [{ extension: [{ url: 'http://example.org/x', valueString: 'M' }] }, null],
+          },
+        ],
+      }),
+    ).toEqual([]);
+    // Observation.status is required: an extension-only value satisfies it.
+    expect(
+      problems({
+        resourceType: 'Observation',
+        code: { text: 'x' },
+        _status: {
+          extension: [
+            { url: 'http://hl7.org/fhir/StructureDefinition/data-absent-reason', valueCode: 'unknown' },
+          ],
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  test('contentReference elements (Questionnaire.item.item) validate recursively', () => {
+    expect(
+      problems({
+        resourceType: 'Questionnaire',
+        status: 'active',
+        item: [{ linkId: '1', type: 'group', item: [{ linkId: '1.1', type: 'string', text: 'Name' }] }],
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('SPEC §5 primitives inside resources', () => {
+  test('Patient with a bad birthDate', () => {
+    expect(problems({ ...maria, birthDate: '17/04/1992' })).toEqual([
+      'invalid Patient.birthDate: Invalid date format',
+    ]);
+  });
+
+  test('a bad id, code and boolean', () => {
+    expect(problems({ resourceType: 'Patient', id: 'has space', gender: ' female', active: 'yes' })).toEqual([
+      'invalid Patient.id: Invalid id format',
+      'invalid Patient.gender: Invalid code format',
+      'invalid Patient.active: Invalid JSON type for boolean: expected boolean, got string',
+    ]);
+  });
+
+  test('array indices appear in the expression (Patient.name[0].given[1])', () => {
+    expect(problems({ resourceType: 'Patient', name: [{ given: ['Maria', ''] }] })).toEqual([
+      'invalid Patient.name[0].given[1]: Invalid empty string',
+    ]);
+  });
+
+  test('a bad primitive extension sibling value', () => {
+    expect(problems({ resourceType: 'Patient', _birthDate: { extension: [{ valueCode: 'x' }] } })).toEqual([
+      'required Patient.birthDate.extension[0].url: Missing required property',
+    ]);
+  });
+});
+
+describe('unknown elements and wrong JSON types', () => {
+  test('an unknown element', () => {
+    expect(problems({ ...maria, foo: 'bar' })).toEqual([
+      'structure Patient.foo: Invalid additional property "foo"',
+    ]);
+  });
+
+  test('property names that are Object.prototype members are unknown, not crashes', () => {
+    expect(problems({ resourceType: 'Patient', constructor: 1, toString: 'x' })).toEqual([
+      'structure Patient.constructor: Invalid additional property "constructor"',
+      'structure Patient.toString: Invalid additional property "toString"',
+    ]);
+  });
+
+  test('an extension sibling for a non-primitive or unknown element', () => {
+    expect(problems({ resourceType: 'Patient', _name: {}, _foo: {} })).toEqual([
+      'structure Patient._name: Invalid additional property "_name"',
+      'structure Patient._foo: Invalid additional property "_foo"',
+    ]);
+  });
+
+  test('a string where an object is expected and an object where a string is expected', () => {
+    expect(
+      problems({ resourceType: 'Patient', maritalStatus: 'married', birthDate: { value: '1992' } }),
+    ).toEqual([
+      'structure Patient.maritalStatus: Expected object for property, got string',
+      'invalid Patient.birthDate: Invalid JSON type for date: expected string, got object',
+    ]);
+  });
+
+  test('null values are not allowed', () => {
+    expect(problems({ resourceType: 'Patient', birthDate: null, name: [null] })).toEqual([
+      'structure Patient.birthDate: Invalid null value',
+      'structure Patient.name[0]: Invalid null value',
+    ]);
+  });
+});
+
+describe('choice types value[x]', () => {
+  test('only the allowed type suffixes', () => {
+    expect(problems({ resourceType: 'Patient', deceasedBoolean: false, multipleBirthInteger: 2 })).toEqual(
+      [],
+    );
+    expect(problems({ resourceType: 'Patient', deceasedString: 'no' })).toEqual([
+      'structure Patient.deceasedString: Invalid additional property "deceasedString"',
+    ]);
+    expect(problems({ resourceType: 'Patient', 'deceased[x]': true })).toEqual([
+      'structure Patient.deceased[x]: Invalid additional property "deceased[x]"',
+    ]);
+  });
+
+  test('the suffix decides the type that is checked', () => {
+    expect(problems({ resourceType: 'Patient', deceasedDateTime: 'yesterday' })).toEqual([
+      'invalid Patient.deceasedDateTime: Invalid dateTime format',
+    ]);
+  });
+
+  test('only one type of a choice', () => {
+    expect(problems({ ...bloodPressure, valueQuantity: { value: 1 }, valueString: 'one' })).toEqual([
+      'structure Observation.valueString: Only one of valueQuantity, valueString may be present (value[x])',
+    ]);
+  });
+});
+
+describe('cardinality and required elements', () => {
+  test('a single value where an array is expected', () => {
+    expect(problems({ resourceType: 'Patient', name: { family: 'Garcia' } })).toEqual([
+      'structure Patient.name: Expected array for property',
+    ]);
+  });
+
+  test('an array where a single value is expected', () => {
+    expect(problems({ resourceType: 'Patient', birthDate: ['1992-04-17'] })).toEqual([
+      'structure Patient.birthDate: Expected single value for property',
+    ]);
+  });
+
+  test('empty arrays and objects are not allowed', () => {
+    expect(problems({ resourceType: 'Patient', name: [], maritalStatus: {} })).toEqual([
+      'structure Patient.name: Invalid empty array',
+      'structure Patient.maritalStatus: Invalid empty object',
+    ]);
+  });
+
+  test('missing required elements, also in nested backbone elements', () => {
+    expect(problems({ resourceType: 'Observation', component: [{ valueQuantity: { value: 1 } }] })).toEqual([
+      'required Observation.component[0].code: Missing required property',
+      'required Observation.status: Missing required property',
+      'required Observation.code: Missing required property',
+    ]);
+  });
+
+  test('required elements of datatypes (Extension.url) and backbones (Bundle.entry.request.method)', () => {
+    expect(
+      problems({ resourceType: 'Bundle', type: 'transaction', entry: [{ request: { url: 'Patient' } }] }),
+    ).toEqual(['required Bundle.entry[0].request.method: Missing required property']);
+  });
+
+  test('errors deep in nested backbone elements', () => {
+    const bad = structuredClone(bloodPressure);
+    (bad.component[1].valueQuantity as Record<string, unknown>).value = '76';
+    (bad.component[1] as Record<string, unknown>).extra = true;
+    expect(problems(bad)).toEqual([
+      'invalid Observation.component[1].valueQuantity.value: Invalid JSON type for decimal: expected number, got string',
+      'structure Observation.component[1].extra: Invalid additional property "extra"',
+    ]);
+  });
+});
+
+describe('resourceType', () => {
+  test.each<[unknown, string]>([
+    [{ name: 'no type' }, 'required resourceType: Missing resourceType'],
+    [{ resourceType: 'Spaceship' }, 'invalid resourceType: Unknown resource type "Spaceship"'],
+    [{ resourceType: 42 }, 'invalid resourceType: Unknown resource type "42"'],
+    [{ resourceType: 'HumanName' }, 'invalid resourceType: Unknown resource type "HumanName"'],
+    [
+      { resourceType: 'DomainResource' },
+      'invalid resourceType: Abstract resource type "DomainResource" is not allowed',
+    ],
+  ])('%p', (value, expected) => {
+    expect(problems(value)).toEqual([expected]);
+  });
+
+  test.each([null, 'Patient', [maria], 7])('not an object: %p', (value) => {
+    expect(problems(value)).toEqual(['structure resourceType: Expected a resource object']);
+  });
+});
+
+describe('contained resources and Bundle entries are validated as resources', () => {
+  test('contained resources by their own resourceType', () => {
+    expect(
+      problems({
+        ...maria,
+        contained: [
+          { resourceType: 'Practitioner', id: 'p1', name: [{ family: 'Chen' }] },
+          { resourceType: 'Organization', id: 'o1', birthDate: '2000-01-01' },
+          { resourceType: 'Nope' },
+        ],
+      }),
+    ).toEqual([
+      'structure Patient.contained[1].birthDate: Invalid additional property "birthDate"',
+      'invalid Patient.contained[2].resourceType: Unknown resource type "Nope"',
+    ]);
+  });
+
+  test('Bundle.entry.resource', () => {
+    expect(
+      problems({
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            fullUrl: 'urn:uuid:123e4567-e89b-12d3-a456-426614174000',
+            resource: maria,
+            request: { method: 'POST', url: 'Patient' },
+          },
+          { resource: { ...bloodPressure, status: 3 }, request: { method: 'POST', url: 'Observation' } },
+          {
+            resource: { resourceType: 'Patient', birthDate: '1992-13-01' },
+            request: { method: 'PUT', url: 'Patient/x' },
+          },
+        ],
+      }),
+    ).toEqual([
+      'invalid Bundle.entry[1].resource.status: Invalid JSON type for code: expected string, got number',
+      'invalid Bundle.entry[2].resource.birthDate: Invalid date format',
+    ]);
+  });
+});
+
+describe('hostile input', () => {
+  test('absurd nesting is reported, not a stack overflow', () => {
+    let item: Record<string, unknown> = { linkId: 'leaf', type: 'string' };
+    for (let i = 0; i < 5000; i++) item = { linkId: String(i), type: 'group', item: [item] };
+    const issues = validateResource({ resourceType: 'Questionnaire', status: 'active', item: [item] });
+    expect(issues.map((issue) => issue.details?.text)).toEqual(['Too deeply nested']);
+  });
+});
+
+describe('assertValidResource', () => {
+  test('passes a valid resource', () => {
+    expect(() => assertValidResource(maria)).not.toThrow();
+  });
+
+  test('throws a 400 OperationOutcomeError with every issue, message joined with "; "', () => {
+    let caught: unknown;
+    try {
+      assertValidResource({ resourceType: 'Patient', birthDate: 'x', foo: 1 });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(OperationOutcomeError);
+    const error = caught as OperationOutcomeError;
+    expect(getStatus(error.outcome)).toBe(400);
+    expect(error.outcome.issue).toHaveLength(2);
+    expect(error.message).toBe(
+      'Invalid date format (Patient.birthDate); Invalid additional property "foo" (Patient.foo)',
+    );
+  });
+});
+
+describe('speed', () => {
+  test('validating a typical resource takes well under a millisecond', () => {
+    validateResource(bloodPressure); // warm the schema cache
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) validateResource(bloodPressure);
+    expect((performance.now() - started) / 1000).toBeLessThan(0.5);
+  });
+});
