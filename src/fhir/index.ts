@@ -4,3 +4,4 @@ export * from './references';
 export * from './definitions';
 export * from './primitives';
 export * from './validate';
+export * from './compartments';
