@@ -5,6 +5,8 @@ import {
   getSearchParameters,
   getTypeSchema,
   isResourceType,
+  loadFhirIndexFile,
+  setFhirIndex,
 } from '../../src/fhir';
 
 describe('FHIR index: resource types (R4 and Medplum platform types)', () => {
@@ -173,5 +175,46 @@ describe('FHIR index: Patient compartment', () => {
   test('types outside the compartment have none', () => {
     expect(getPatientCompartmentParams('Organization')).toBeUndefined();
     expect(getPatientCompartmentParams('Project')).toBeUndefined();
+  });
+});
+
+describe('FHIR index file', () => {
+  test('loads from src/fhir/generated/fhir-index.json in well under a second', () => {
+    const started = performance.now();
+    const index = loadFhirIndexFile();
+    const elapsed = performance.now() - started;
+    expect(Object.keys(index.types).length).toBeGreaterThan(500);
+    expect(index.version).toMatch(/^@medplum\/definitions /);
+    expect(elapsed).toBeLessThan(1000);
+    expect(isResourceType('Patient')).toBe(true);
+  });
+
+  test('a missing file says how to build it and keeps the loaded index', () => {
+    expect(() => loadFhirIndexFile('src/fhir/generated/no-such-file.json')).toThrow(
+      'FHIR index src/fhir/generated/no-such-file.json is missing: run "npm run build:fhir"',
+    );
+    expect(isResourceType('Patient')).toBe(true);
+  });
+
+  test('setFhirIndex installs another index and clears the caches', () => {
+    const real = loadFhirIndexFile();
+    expect(getTypeSchema('Patient')).toBeDefined();
+    try {
+      setFhirIndex({
+        version: 'test',
+        types: { Thing: { k: 'resource', e: { label: [1, 1, 'string', 0] } } },
+        search: { Thing: [['label', 'string', 'Thing.label', '']] },
+        patientCompartment: {},
+      });
+      expect(getResourceTypes()).toEqual(['Thing']);
+      expect(getTypeSchema('Patient')).toBeUndefined();
+      expect(getTypeSchema('Thing')?.elements.get('label')?.min).toBe(1);
+      expect(getSearchParameters('Thing')).toEqual([
+        { code: 'label', type: 'string', expression: 'Thing.label' },
+      ]);
+    } finally {
+      setFhirIndex(real);
+    }
+    expect(getResourceTypes()).toContain('Patient');
   });
 });
