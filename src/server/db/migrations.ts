@@ -25,10 +25,12 @@ export const MIGRATIONS: readonly Migration[] = [
           deleted boolean NOT NULL DEFAULT false,
           project text,
           compartments text[] NOT NULL DEFAULT '{}',
+          seq bigint NOT NULL,
           PRIMARY KEY (resource_type, id)
         )`);
+      // seq is the resource_history.seq of the current version: a total write order (timestamps tie).
       await tx.query(
-        'CREATE INDEX resource_newest_idx ON resource (resource_type, last_updated DESC, id) WHERE NOT deleted',
+        'CREATE INDEX resource_newest_idx ON resource (resource_type, seq DESC) WHERE NOT deleted',
       );
       await tx.query('CREATE INDEX resource_compartments_idx ON resource USING gin (compartments)');
       await tx.query('CREATE INDEX resource_project_idx ON resource (project)');

@@ -1,0 +1,75 @@
+// The second, small server: serves the built app (dist/app) with an SPA fallback, and tells the
+// app where the API is through /config.json, so the app works whatever port the API got.
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { LogLevel } from './config';
+
+export interface AppHostOptions {
+  /** The built app: index.html plus assets. */
+  appDir: string;
+  /** The API's base URL, ending in '/'. */
+  apiBaseUrl: string;
+  logLevel: LogLevel;
+}
+
+/**
+ * The app's Content-Security-Policy: scripts only from this origin (no inline script); inline
+ * styles are allowed because MUI's emotion injects <style> elements at run time; the API's origin
+ * for data, images and framed attachments.
+ */
+export function appContentSecurityPolicy(apiBaseUrl: string): Record<string, string[]> {
+  const api = new URL(apiBaseUrl);
+  const socket = `${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}`;
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:', api.origin],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", api.origin, socket],
+    frameSrc: ["'self'", 'blob:', 'data:', api.origin],
+    mediaSrc: ["'self'", 'blob:', 'data:', api.origin],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
+}
+
+/** A path whose last segment has no dot is a client-side route; anything else is a missing file. */
+function isClientRoute(url: string): boolean {
+  const pathname = url.split('?')[0];
+  const last = pathname.split('/').pop() ?? '';
+  return !last.includes('.');
+}
+
+export async function buildAppHost(options: AppHostOptions): Promise<FastifyInstance> {
+  const appDir = path.resolve(options.appDir);
+  if (!fs.existsSync(path.join(appDir, 'index.html'))) {
+    throw new Error(
+      `The app is not built: ${path.join(appDir, 'index.html')} is missing (run npm run build)`,
+    );
+  }
+  const app = Fastify({ logger: { level: options.logLevel }, disableRequestLogging: true });
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: appContentSecurityPolicy(options.apiBaseUrl) },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  app.get('/config.json', async (_request, reply) =>
+    reply.header('Cache-Control', 'no-store').send({ baseUrl: options.apiBaseUrl }),
+  );
+  await app.register(fastifyStatic, { root: appDir, wildcard: true, index: ['index.html'] });
+  app.setNotFoundHandler(async (request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && isClientRoute(request.url)) {
+      // index.html must not be cached: it names the hashed assets of the current build.
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+  });
+  return app;
+}

@@ -1,0 +1,72 @@
+// Every error leaves the API as an OperationOutcome with the status getStatus gives it.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { OperationOutcome } from '@medplum/fhirtypes';
+import {
+  badRequest,
+  getStatus,
+  normalizeError,
+  notFound,
+  OperationOutcomeError,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from '../../fhir';
+import { FHIR_JSON } from './media-types';
+
+/** Fastify's own errors (body parsing, limits) as outcomes; anything else through normalizeError. */
+export function errorToOutcome(err: unknown, bodyLimit: number): OperationOutcome {
+  if (err instanceof OperationOutcomeError) {
+    return err.outcome;
+  }
+  const fastifyError = err as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      if (fastifyError.statusCode === 415) {
+        return unsupportedMediaType(
+          'Unsupported content type: send application/fhir+json or application/json (application/json-patch+json for PATCH)',
+        );
+      }
+      break;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return payloadTooLarge(`Request body is larger than the limit of ${bodyLimit} bytes`);
+    default:
+      break;
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return badRequest(fastifyError.message ?? 'Bad request');
+  }
+  return normalizeError(err);
+}
+
+/** A 500's diagnostics can carry SQL or file paths: clients get the generic text only, the log gets it all. */
+function forClient(outcome: OperationOutcome, status: number): OperationOutcome {
+  if (status < 500) {
+    return outcome;
+  }
+  return {
+    ...outcome,
+    issue: (outcome.issue ?? []).map(({ diagnostics: _hidden, ...issue }) => issue),
+  };
+}
+
+export function registerErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((err, request, reply) => {
+    const outcome = errorToOutcome(err, bodyLimit);
+    const status = getStatus(outcome);
+    if (status >= 500) {
+      request.log.error({ err }, 'Internal server error');
+    }
+    return reply.status(status).type(FHIR_JSON).send(forClient(outcome, status));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const outcome: OperationOutcome = {
+      ...notFound,
+      issue: [
+        { ...notFound.issue![0], diagnostics: `No route for ${request.method} ${request.url.split('?')[0]}` },
+      ],
+    };
+    return reply.status(404).type(FHIR_JSON).send(outcome);
+  });
+}

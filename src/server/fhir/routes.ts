@@ -1,0 +1,209 @@
+// The FHIR REST API under /fhir/R4/ as one Fastify plugin: routes, JSON body parsing and nothing
+// else (security headers, CORS and error handling are the app's, see ../app.ts).
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, OperationOutcomeError, unsupportedMediaType } from '../../fhir';
+import type { Database } from '../db';
+import type { RepositoryContext } from '../repo';
+import { parseJsonPatch, Repository, systemContext } from '../repo';
+import { processBatch } from './batch';
+import { buildCapabilityStatement } from './capability-statement';
+import { etagOf, lastModifiedOf, matchesIfNoneMatch, parseVersionTag, versionUrl } from './http-headers';
+import type { FhirResult } from './interactions';
+import {
+  createInteraction,
+  deleteInteraction,
+  historyInteraction,
+  listInteraction,
+  patchInteraction,
+  readInteraction,
+  updateInteraction,
+  validateInteraction,
+  vreadInteraction,
+} from './interactions';
+import { FHIR_JSON, JSON_BODY_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
+import type { QueryParams } from './paging';
+
+export interface FhirRoutesOptions {
+  db: Database;
+  /** Absolute URL of the FHIR base, ending in '/', e.g. http://localhost:8103/fhir/R4/. */
+  fhirBase: string;
+  bodyLimit: number;
+  /** Who the request acts as; the identity issue replaces the default system context. */
+  getContext?: (request: FastifyRequest) => RepositoryContext;
+}
+
+interface TypeParams {
+  resourceType: string;
+}
+interface InstanceParams extends TypeParams {
+  id: string;
+}
+interface VersionParams extends InstanceParams {
+  versionId: string;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sendResult(reply: FastifyReply, fhirBase: string, result: FhirResult): FastifyReply {
+  if (result.versioned) {
+    const etag = etagOf(result.body);
+    const lastModified = lastModifiedOf(result.body);
+    if (etag) {
+      reply.header('ETag', etag);
+    }
+    if (lastModified) {
+      reply.header('Last-Modified', lastModified);
+    }
+  }
+  if (result.location) {
+    reply.header('Location', versionUrl(fhirBase, result.body));
+  }
+  return reply.status(result.status).type(FHIR_JSON).send(result.body);
+}
+
+/** POST and PUT take FHIR JSON; PATCH takes a JSON Patch. A mix-up is a 415, not a guess. */
+function requireMediaType(request: FastifyRequest, allowed: readonly string[]): void {
+  const mediaType = mediaTypeOf(header(request, 'content-type'));
+  if (!mediaType || !allowed.includes(mediaType)) {
+    throw new OperationOutcomeError(
+      unsupportedMediaType(`Content-Type must be ${allowed.join(' or ')}, got '${mediaType ?? 'none'}'`),
+    );
+  }
+}
+
+const RESOURCE_TYPES = ['application/fhir+json', 'application/json'];
+const PATCH_TYPES = [JSON_PATCH, 'application/json'];
+
+export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: FastifyInstance, options) => {
+  const { db, fhirBase } = options;
+  const getContext = options.getContext ?? (() => systemContext());
+  const repoFor = (request: FastifyRequest): Repository => new Repository(db, getContext(request));
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    [...JSON_BODY_TYPES],
+    { parseAs: 'string', bodyLimit: options.bodyLimit },
+    (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch (err) {
+        done(new OperationOutcomeError(badRequest(`Malformed JSON: ${(err as Error).message}`)), undefined);
+      }
+    },
+  );
+
+  app.get('/metadata', async (_request, reply) =>
+    reply.type(FHIR_JSON).send(buildCapabilityStatement(fhirBase)),
+  );
+
+  app.post('/', async (request, reply) => {
+    requireMediaType(request, RESOURCE_TYPES);
+    const bundle = await processBatch(repoFor(request), fhirBase, request.body);
+    return reply.status(200).type(FHIR_JSON).send(bundle);
+  });
+
+  app.get<{ Params: TypeParams; Querystring: QueryParams }>('/:resourceType', async (request, reply) =>
+    sendResult(
+      reply,
+      fhirBase,
+      await listInteraction(repoFor(request), fhirBase, request.params.resourceType, request.query),
+    ),
+  );
+
+  app.post<{ Params: TypeParams }>('/:resourceType', async (request, reply) => {
+    requireMediaType(request, RESOURCE_TYPES);
+    const result = await createInteraction(
+      repoFor(request),
+      request.params.resourceType,
+      request.body,
+      header(request, 'if-none-exist'),
+    );
+    return sendResult(reply, fhirBase, result);
+  });
+
+  app.get<{ Params: TypeParams; Querystring: QueryParams }>(
+    '/:resourceType/_history',
+    async (request, reply) =>
+      sendResult(
+        reply,
+        fhirBase,
+        await historyInteraction(
+          repoFor(request),
+          fhirBase,
+          request.params.resourceType,
+          undefined,
+          request.query,
+        ),
+      ),
+  );
+
+  app.post<{ Params: TypeParams }>('/:resourceType/$validate', async (request, reply) => {
+    requireMediaType(request, RESOURCE_TYPES);
+    return sendResult(
+      reply,
+      fhirBase,
+      await validateInteraction(repoFor(request), request.params.resourceType, request.body),
+    );
+  });
+
+  app.get<{ Params: InstanceParams }>('/:resourceType/:id', async (request, reply) => {
+    const result = await readInteraction(repoFor(request), request.params.resourceType, request.params.id);
+    if (matchesIfNoneMatch(header(request, 'if-none-match'), result.body)) {
+      return reply.status(304).header('ETag', etagOf(result.body)).send();
+    }
+    return sendResult(reply, fhirBase, result);
+  });
+
+  app.put<{ Params: InstanceParams }>('/:resourceType/:id', async (request, reply) => {
+    requireMediaType(request, RESOURCE_TYPES);
+    const { resourceType, id } = request.params;
+    const ifMatch = parseVersionTag(header(request, 'if-match'));
+    return sendResult(
+      reply,
+      fhirBase,
+      await updateInteraction(repoFor(request), resourceType, id, request.body, ifMatch),
+    );
+  });
+
+  app.patch<{ Params: InstanceParams }>('/:resourceType/:id', async (request, reply) => {
+    requireMediaType(request, PATCH_TYPES);
+    const { resourceType, id } = request.params;
+    const ifMatch = parseVersionTag(header(request, 'if-match'));
+    const patch = parseJsonPatch(request.body);
+    return sendResult(
+      reply,
+      fhirBase,
+      await patchInteraction(repoFor(request), resourceType, id, patch, ifMatch),
+    );
+  });
+
+  app.delete<{ Params: InstanceParams }>('/:resourceType/:id', async (request, reply) => {
+    const { resourceType, id } = request.params;
+    const ifMatch = parseVersionTag(header(request, 'if-match'));
+    return sendResult(reply, fhirBase, await deleteInteraction(repoFor(request), resourceType, id, ifMatch));
+  });
+
+  app.get<{ Params: InstanceParams; Querystring: QueryParams }>(
+    '/:resourceType/:id/_history',
+    async (request, reply) => {
+      const { resourceType, id } = request.params;
+      return sendResult(
+        reply,
+        fhirBase,
+        await historyInteraction(repoFor(request), fhirBase, resourceType, id, request.query),
+      );
+    },
+  );
+
+  app.get<{ Params: VersionParams }>('/:resourceType/:id/_history/:versionId', async (request, reply) => {
+    const { resourceType, id, versionId } = request.params;
+    const result = await vreadInteraction(repoFor(request), resourceType, id, versionId);
+    if (matchesIfNoneMatch(header(request, 'if-none-match'), result.body)) {
+      return reply.status(304).header('ETag', etagOf(result.body)).send();
+    }
+    return sendResult(reply, fhirBase, result);
+  });
+};

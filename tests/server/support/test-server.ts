@@ -1,0 +1,43 @@
+// A real API server on a free port over a fresh test database, for tests that speak HTTP.
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../../src/server/app';
+import { loadConfig } from '../../../src/server/config';
+import type { ServerConfig } from '../../../src/server/config';
+import type { Database } from '../../../src/server/db';
+import { findFreePort } from '../../../src/server/free-port';
+import type { TestDatabaseKind } from './test-databases';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Database;
+  config: ServerConfig;
+  /** e.g. http://localhost:41234/ */
+  baseUrl: string;
+  /** e.g. http://localhost:41234/fhir/R4/ */
+  fhirUrl: string;
+  close(): Promise<void>;
+}
+
+export const APP_ORIGIN = 'http://localhost:3000';
+
+export async function startTestServer(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const port = await findFreePort('localhost');
+  const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', APP_PORT: '3000', ...env });
+  const db = await kind.open();
+  const app = await buildServer({ config, db });
+  await app.listen({ port, host: 'localhost' });
+  return {
+    app,
+    db,
+    config,
+    baseUrl: config.baseUrl,
+    fhirUrl: `${config.baseUrl}fhir/R4/`,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
