@@ -1,6 +1,6 @@
 // The clinic itself: the "Bloom Clinic" project, its organization, laboratory and location, the
 // general practitioner Dr. Lily Chen (with a photo) and the project admin's profile.
-import type { Address, Project } from '@medplum/fhirtypes';
+import type { Address, Identifier, Project } from '@medplum/fhirtypes';
 import { DEMO_PROJECT_NAME, getDemoAccount } from './accounts';
 import type { ClinicRefs, DemoContext } from './demo-context';
 import { buildPortraitAttachment } from './portrait';
@@ -16,10 +16,17 @@ export const CLINIC_ADDRESS: Address = {
 
 export const CLINIC_PHONE = '+1-217-555-0142';
 
+/** Marks the demo's Project, so the seed can tell whether the clinic already exists. */
+export const DEMO_PROJECT_IDENTIFIER: Readonly<Required<Pick<Identifier, 'system' | 'value'>>> = {
+  system: 'https://bloom.example/fhir/demo-project',
+  value: 'bloom-clinic',
+};
+
 /** The Project resource (a platform type, SPEC §3) the demo data belongs to. */
 export function buildDemoProject(): Project {
   return {
     resourceType: 'Project',
+    identifier: [{ ...DEMO_PROJECT_IDENTIFIER }],
     name: DEMO_PROJECT_NAME,
     description: 'Demo pregnancy-care clinic seeded on first start (issue #2).',
   };

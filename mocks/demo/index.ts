@@ -13,6 +13,7 @@ import {
 import { DemoCalendar } from './calendar';
 import { aishaTimeline, mariaTimeline } from './care-timeline';
 import { addClinic, buildDemoProject } from './clinic';
+export { DEMO_PROJECT_IDENTIFIER } from './clinic';
 import type { DemoContext } from './demo-context';
 import { addImmunizations } from './immunizations';
 import { addLabReport } from './lab-reports';

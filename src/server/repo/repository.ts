@@ -88,6 +88,11 @@ export class Repository {
     return this.db.transaction((tx) => fn(new Repository(this.db, this.context, tx)));
   }
 
+  /** The same store (and the open transaction, if any) written as another caller, e.g. the demo seed as its project. */
+  withContext(context: RepositoryContext): Repository {
+    return new Repository(this.db, context, this.tx);
+  }
+
   private run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.tx ? fn(this.tx) : this.db.transaction(fn);
   }

@@ -1,0 +1,48 @@
+// Seeds the demo clinic of issue #2 item 5 on first start. The whole clinic (the Project and the
+// transaction Bundle of mocks/demo) is written in one database transaction through the same
+// transaction processing as POST /fhir/R4 with a transaction Bundle, so it passes the same
+// validation as any write and either all of it is stored or none. Idempotent: when the demo Project
+// exists already, nothing is written.
+import crypto from 'node:crypto';
+import type { Project } from '@medplum/fhirtypes';
+import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from '../../../mocks/demo';
+import { processBatch } from '../fhir/batch';
+import type { Repository } from '../repo';
+
+export interface SeedOptions {
+  /** The seeding day that the demo's relative dates count from; now by default. */
+  today?: Date;
+  /**
+   * Password of the demo accounts. The sign-ins themselves (User and ProjectMembership) arrive
+   * with the identity issue; until then only their profiles are seeded and this is not stored.
+   */
+  demoPassword?: string;
+}
+
+export interface SeedResult {
+  /** False when the demo clinic existed already and nothing was written. */
+  seeded: boolean;
+  /** The id of the demo Project (new or existing); every seeded resource carries it as meta.project. */
+  projectId: string;
+}
+
+/** Base for the (unused) response URLs of the seed's transaction. */
+const SEED_FHIR_BASE = '/fhir/R4/';
+
+export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}): Promise<SeedResult> {
+  const { project, bundle } = buildDemoClinic(options.today ?? new Date());
+  const identifier = `identifier=${DEMO_PROJECT_IDENTIFIER.system}|${DEMO_PROJECT_IDENTIFIER.value}`;
+  return repo.withTransaction(async (txRepo) => {
+    // findMatching holds a lock until commit: two servers starting together seed once.
+    const existing = await txRepo.findMatching<Project>('Project', identifier);
+    if (existing?.id) {
+      return { seeded: false, projectId: existing.id };
+    }
+    // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.
+    const projectId = crypto.randomUUID();
+    const projectRepo = txRepo.withContext({ ...repo.context, project: projectId });
+    await projectRepo.createResource(project, { assignedId: projectId });
+    await processBatch(projectRepo, SEED_FHIR_BASE, bundle);
+    return { seeded: true, projectId };
+  });
+}

@@ -1,0 +1,2 @@
+export { seedDemoClinic } from './demo-clinic';
+export type { SeedOptions, SeedResult } from './demo-clinic';
