@@ -24,8 +24,9 @@ const includeE2e = e2eAvailable || process.env.E2E_REQUIRED === '1';
 const common = {
   roots: ['<rootDir>/tests'],
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.c?js$': swc },
-  // PGlite's CJS build uses import(), and light-my-request needs ESM-only cookie: transform both.
-  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|cookie)/)'],
+  // PGlite's CJS build uses import(); light-my-request needs ESM-only cookie and @fastify/static
+  // ESM-only content-disposition: transform them.
+  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|cookie|content-disposition)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
 };
 
