@@ -37,14 +37,15 @@ export const theme = createTheme({
   typography: {
     fontFamily: sansSerif,
     h1: {
+      textWrap: 'balance',
       fontFamily: serif,
       fontWeight: 600,
       fontSize: '2.25rem',
       lineHeight: 1.15,
       letterSpacing: '-0.01em',
     },
-    h2: { fontFamily: serif, fontWeight: 600, fontSize: '1.75rem', lineHeight: 1.2 },
-    h3: { fontFamily: serif, fontWeight: 600, fontSize: '1.3rem' },
+    h2: { textWrap: 'balance', fontFamily: serif, fontWeight: 600, fontSize: '1.75rem', lineHeight: 1.2 },
+    h3: { textWrap: 'balance', fontFamily: serif, fontWeight: 600, fontSize: '1.3rem' },
     button: { textTransform: 'none', fontWeight: 600 },
   },
   components: {

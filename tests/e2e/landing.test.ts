@@ -1,0 +1,158 @@
+// SPEC §2 signed-out routes in a real browser against a real server (issue #2 "Tests": an e2e test in
+// Chromium that opens the landing page, follows Log in and Sign up, and checks an unknown path lands on /).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './support/browser';
+import { startBloom, type RunningBloom } from './support/server';
+
+const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e');
+
+let bloom: RunningBloom;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** Console errors and uncaught exceptions of the current page, e.g. a CSP violation. */
+let pageProblems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom();
+  fs.mkdirSync(screenshotDir, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bloom?.stop();
+});
+
+async function openPage(width: number, height: number): Promise<Page> {
+  context = await browser.newContext({ viewport: { width, height } });
+  page = await context.newPage();
+  pageProblems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageProblems.push(message.text());
+  });
+  page.on('pageerror', (error) => pageProblems.push(error.message));
+  return page;
+}
+
+afterEach(async () => {
+  await context?.close();
+  // Checked after every test: nothing was blocked by the Content-Security-Policy and nothing threw.
+  expect(pageProblems).toEqual([]);
+});
+
+function url(pathname: string): string {
+  return new URL(pathname, bloom.appUrl).toString();
+}
+
+describe('SPEC §2 signed-out app in Chromium', () => {
+  it('serves /config.json with the API base URL the app will use', async () => {
+    const response = await fetch(url('/config.json'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ baseUrl: bloom.apiBaseUrl });
+    pageProblems = [];
+  });
+
+  it('shows the landing page: header, hero text, an illustration, footer with the current year', async () => {
+    await openPage(1280, 900);
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
+    await expect(
+      page.getByRole('banner').getByRole('link', { name: 'Bloom home' }).isVisible(),
+    ).resolves.toBe(true);
+    const image = page.getByRole('img', { name: /flower in full bloom/ });
+    await image.waitFor();
+    // The illustration really loaded (same origin, allowed by the CSP), not just an <img> with alt text.
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.getByRole('contentinfo').textContent()).resolves.toContain(
+      `© ${new Date().getFullYear()} Bloom`,
+    );
+    await page.screenshot({ path: path.join(screenshotDir, 'landing-1280.png'), fullPage: true });
+  });
+
+  it('follows Log in to /signin, goes back, and follows Sign up to /register', async () => {
+    await openPage(1280, 900);
+    await page.goto(url('/'));
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).click();
+    await page.waitForURL(url('/signin'));
+    await page.getByRole('heading', { name: 'Sign in to Bloom' }).waitFor();
+    const email = page.getByRole('textbox', { name: /^Email/ });
+    expect(await email.getAttribute('type')).toBe('email');
+    expect(await email.evaluate((input: HTMLInputElement) => input.required)).toBe(true);
+    await expect(page.getByRole('button', { name: 'Next' }).isVisible()).resolves.toBe(true);
+
+    await page.goBack();
+    await page.waitForURL(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
+
+    await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click();
+    await page.waitForURL(url('/register'));
+    await page.getByRole('heading', { name: 'Register with Bloom' }).waitFor();
+    for (const label of [/^First name/, /^Last name/, /^Email/, /^Password/]) {
+      await expect(page.getByLabel(label).isVisible()).resolves.toBe(true);
+    }
+  });
+
+  it.each(['/no/such/page', '/health-record/lab-results'])(
+    'an unknown path (%s) lands on /',
+    async (pathname) => {
+      await openPage(1280, 900);
+      await page.goto(url(pathname));
+      await page.waitForURL(url('/'));
+      await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+    },
+  );
+
+  it('SPEC §7 the sign-in form reaches the API across origins (CORS and CSP allow it)', async () => {
+    await openPage(375, 812);
+    await page.goto(url('/signin'));
+    await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
+    const answer = page.waitForResponse((response) => response.url() === `${bloom.apiBaseUrl}auth/method`);
+    await page.getByRole('button', { name: 'Next' }).click();
+    const response = await answer;
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const text = (await alert.textContent()) ?? '';
+    expect(text).not.toContain('Could not reach the server');
+    await page.screenshot({ path: path.join(screenshotDir, 'signin-answered-375.png'), fullPage: true });
+    if (response.status() >= 400) {
+      // SPEC §8: the server's OperationOutcome text is what the user reads.
+      const outcome = (await response.json()) as { issue: { details?: { text?: string } }[] };
+      expect(text).toContain(outcome.issue[0].details?.text);
+      // Chromium logs every 4xx fetch as a console error; that one is expected here.
+      pageProblems = pageProblems.filter((problem) => !/status of 4\d\d/.test(problem));
+    }
+  });
+
+  it('fits a 375 px phone: Log in and Sign up visible, no horizontal scroll', async () => {
+    await openPage(375, 812);
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
+    const header = page.getByRole('banner');
+    for (const name of ['Log in', 'Sign up']) {
+      const box = await header.getByRole('link', { name }).boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+    }
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    await page.screenshot({ path: path.join(screenshotDir, 'landing-375.png'), fullPage: true });
+    for (const pathname of ['/signin', '/register']) {
+      await page.goto(url(pathname));
+      await page.getByRole('button', { name: pathname === '/signin' ? 'Next' : 'Create account' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.screenshot({
+        path: path.join(screenshotDir, `${pathname.slice(1)}-375.png`),
+        fullPage: true,
+      });
+    }
+  });
+});

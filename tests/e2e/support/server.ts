@@ -1,0 +1,53 @@
+// A real Bloom for the browser: the API (buildServer) on an in-memory PGlite and the app host serving the
+// built app, both on free ports, wired together as `npm start` wires them (config.json, CORS, CSP).
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildAppHost } from '../../../src/server/app-host';
+import { buildServer } from '../../../src/server/app';
+import { loadConfig } from '../../../src/server/config';
+import { migrate, openPGlite, type Database } from '../../../src/server/db';
+import { findFreePort } from '../../../src/server/free-port';
+import { appDistDir, ensureAppBuilt } from './app-build';
+
+export interface RunningBloom {
+  /** The app's origin with a trailing slash, e.g. http://localhost:40123/ */
+  readonly appUrl: string;
+  /** The API's base URL, as config.json gives it to the app. */
+  readonly apiBaseUrl: string;
+  stop(): Promise<void>;
+}
+
+const host = 'localhost';
+
+export async function startBloom(): Promise<RunningBloom> {
+  ensureAppBuilt();
+  const [apiPort, appPort] = [await findFreePort(host), await findFreePort(host)];
+  const config = loadConfig({
+    PORT: String(apiPort),
+    APP_PORT: String(appPort),
+    HOST: host,
+    DATA_DIR: path.join(os.tmpdir(), 'bloom-e2e-unused'),
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const db: Database = await openPGlite();
+  const servers: FastifyInstance[] = [];
+  const stop = async () => {
+    for (const server of servers.reverse()) await server.close();
+    await db.close();
+  };
+  try {
+    await migrate(db);
+    const api = await buildServer({ config, db });
+    servers.push(api);
+    await api.listen({ port: config.port, host });
+    const appHost = await buildAppHost({ appDir: appDistDir, apiBaseUrl: config.baseUrl, logLevel: 'warn' });
+    servers.push(appHost);
+    await appHost.listen({ port: config.appPort, host });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { appUrl: `http://localhost:${config.appPort}/`, apiBaseUrl: config.baseUrl, stop };
+}
