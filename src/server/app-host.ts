@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import type { LogLevel } from './config';
 
@@ -54,7 +54,10 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
       `The app is not built: ${path.join(appDir, 'index.html')} is missing (run npm run build)`,
     );
   }
-  const app = Fastify({ logger: { level: options.logLevel }, disableRequestLogging: true });
+  const app = Fastify({
+    logger: { level: options.logLevel },
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: appContentSecurityPolicy(options.apiBaseUrl) },
     frameguard: { action: 'deny' },
@@ -67,7 +70,7 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
   app.setNotFoundHandler(async (request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && isClientRoute(request.url)) {
       // index.html must not be cached: it names the hashed assets of the current build.
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
   });

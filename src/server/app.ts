@@ -1,5 +1,5 @@
 // The API server: security headers and CORS, error handling, then one plugin per route group.
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
 import type { Database } from './db';
@@ -20,7 +20,9 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   const app = Fastify({
     logger: { level: config.logLevel },
     // Per-request logs only at debug and below, so `npm start` stays readable.
-    disableRequestLogging: !['debug', 'trace'].includes(config.logLevel),
+    logController: new LogController({
+      disableRequestLogging: !['debug', 'trace'].includes(config.logLevel),
+    }),
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
   });

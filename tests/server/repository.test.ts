@@ -284,3 +284,34 @@ describe.each(databases())('Repository on %s', (_engine, kind) => {
     expect(outcome.issue?.length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe.each(databases())('Repository contexts on %s', (_engine, kind) => {
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await kind.open();
+  });
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  test('meta.project and meta.author come from the context; withContext writes as another caller in the same store', async () => {
+    const system = new Repository(db, systemContext());
+    const unscoped = await system.createResource<Patient>({
+      resourceType: 'Patient',
+      meta: { project: 'forged' },
+    });
+    expect(unscoped.meta?.project).toBeUndefined();
+    const clinic = system.withContext({ project: 'clinic-1', author: { reference: 'Practitioner/dr-chen' } });
+    const scoped = await clinic.createResource<Patient>({ resourceType: 'Patient' });
+    expect(scoped.meta?.project).toBe('clinic-1');
+    expect(scoped.meta?.author).toEqual({ reference: 'Practitioner/dr-chen' });
+    const { rows } = await db.query<{ project: string | null }>(
+      'SELECT project FROM resource WHERE id = $1',
+      [scoped.id!],
+    );
+    expect(rows[0].project).toBe('clinic-1');
+    expect((await system.readResource<Patient>('Patient', scoped.id!)).meta?.project).toBe('clinic-1');
+  });
+});

@@ -1,0 +1,99 @@
+// Starts Bloom: configuration, database (migrated, demo clinic seeded on first run), the API on
+// PORT and the app host on APP_PORT; stops cleanly on Ctrl-C / SIGTERM.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildAppHost } from './app-host';
+import { buildServer, FHIR_PATH } from './app';
+import { ConfigError, loadConfig, withActualPort } from './config';
+import type { ServerConfig } from './config';
+import { migrate, openDatabase } from './db';
+import { findFreePort } from './free-port';
+import type { Database } from './db';
+import { Repository, systemContext } from './repo';
+import { seedDemoClinic } from './seed';
+
+const DEMO_ACCOUNTS = [
+  ['Maria Garcia (patient)', 'maria@bloom.example'],
+  ['Aisha Khan (patient)', 'aisha@bloom.example'],
+  ['Dr. Lily Chen (practitioner)', 'dr.chen@bloom.example'],
+  ['Project admin', 'admin@bloom.example'],
+];
+
+async function resolvePorts(config: ServerConfig): Promise<ServerConfig> {
+  let resolved = config;
+  if (config.port === 0) {
+    resolved = withActualPort(resolved, process.env, await findFreePort(config.host));
+  }
+  if (config.appPort === 0) {
+    const appPort = await findFreePort(config.host);
+    resolved = { ...resolved, appPort };
+    if (!process.env.APP_ORIGINS?.trim()) {
+      resolved.appOrigins.splice(
+        0,
+        resolved.appOrigins.length,
+        `http://localhost:${appPort}`,
+        `http://127.0.0.1:${appPort}`,
+      );
+    }
+  }
+  return resolved;
+}
+
+async function start(): Promise<void> {
+  const config = await resolvePorts(loadConfig());
+  const db: Database = await openDatabase(config);
+  const servers: FastifyInstance[] = [];
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    console.log(`\n${signal}: stopping Bloom…`);
+    for (const server of servers.reverse()) {
+      await server.close();
+    }
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await migrate(db);
+  if (config.seedDemo) {
+    await seedDemoClinic(new Repository(db, systemContext()), { demoPassword: config.demoPassword });
+  }
+
+  const api = await buildServer({ config, db });
+  servers.push(api);
+  await api.listen({ port: config.port, host: config.host });
+
+  const appHost = await buildAppHost({
+    appDir: path.resolve('dist/app'),
+    apiBaseUrl: config.baseUrl,
+    logLevel: config.logLevel,
+  });
+  servers.push(appHost);
+  await appHost.listen({ port: config.appPort, host: config.host });
+
+  const lines = [
+    '',
+    `Bloom is running (database: ${db.engine === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
+    `  App:        http://localhost:${config.appPort}/`,
+    `  FHIR API:   ${config.baseUrl}${FHIR_PATH}`,
+  ];
+  if (config.seedDemo) {
+    const password = process.env.DEMO_PASSWORD?.trim() ? '(the DEMO_PASSWORD you set)' : config.demoPassword;
+    lines.push('  Demo sign-ins (password ' + password + '):');
+    for (const [who, email] of DEMO_ACCOUNTS) {
+      lines.push(`    ${email.padEnd(24)} ${who}`);
+    }
+  }
+  lines.push('Press Ctrl-C to stop.', '');
+  console.log(lines.join('\n'));
+}
+
+start().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+// Server configuration from the environment: defaults and clear errors (issue #2 items 1 and 6).
+import path from 'node:path';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, withActualPort } from '../../src/server/config';
+
+describe('loadConfig', () => {
+  test('defaults: API on 8103, app on 3000, data in ./data, PGlite, the app origins allowed', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 8103,
+      host: 'localhost',
+      appPort: 3000,
+      dataDir: path.resolve('data'),
+      databaseUrl: undefined,
+      baseUrl: 'http://localhost:8103/',
+      appOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'],
+      bodyLimit: 16 * 1024 * 1024,
+      demoPassword: 'bloom-demo',
+      seedDemo: true,
+      logLevel: 'info',
+    });
+  });
+
+  test('every variable is read, and blank values count as unset', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      APP_PORT: '0',
+      DATA_DIR: '/tmp/bloom-data',
+      DATABASE_URL: 'postgres://u:p@db:5432/bloom',
+      BASE_URL: 'https://api.bloom.example',
+      APP_ORIGINS: 'https://bloom.example, https://www.bloom.example/',
+      BODY_LIMIT: '1024',
+      DEMO_PASSWORD: 'secret',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(config).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      appPort: 0,
+      dataDir: '/tmp/bloom-data',
+      databaseUrl: 'postgres://u:p@db:5432/bloom',
+      baseUrl: 'https://api.bloom.example/',
+      appOrigins: ['https://bloom.example', 'https://www.bloom.example'],
+      bodyLimit: 1024,
+      demoPassword: 'secret',
+      seedDemo: false,
+      logLevel: 'debug',
+    });
+    expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
+  });
+
+  test.each([
+    [{ PORT: 'eighty' }, /PORT must be a port number/],
+    [{ PORT: '70000' }, /PORT must be a port number/],
+    [{ APP_PORT: '-1' }, /APP_PORT must be a port number/],
+    [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be a positive whole number/],
+    [{ BASE_URL: 'ftp://x' }, /BASE_URL must be an http or https URL/],
+    [{ APP_ORIGINS: 'not a url' }, /APP_ORIGINS must be an http or https URL/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres/],
+    [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+  ])('bad value %j is a ConfigError naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test('with PORT=0 the base URL follows the port actually chosen, unless BASE_URL is set', () => {
+    const config = loadConfig({ PORT: '0' });
+    expect(withActualPort(config, { PORT: '0' }, 41234).baseUrl).toBe('http://localhost:41234/');
+    const fixed = loadConfig({ PORT: '0', BASE_URL: 'https://api.example/' });
+    expect(withActualPort(fixed, { PORT: '0', BASE_URL: 'https://api.example/' }, 41234).baseUrl).toBe(
+      'https://api.example/',
+    );
+  });
+
+  test('the documented table names every variable loadConfig reads', () => {
+    expect(CONFIG_VARIABLES.map((v) => v.name)).toEqual([
+      'PORT',
+      'HOST',
+      'APP_PORT',
+      'DATA_DIR',
+      'DATABASE_URL',
+      'BASE_URL',
+      'APP_ORIGINS',
+      'BODY_LIMIT',
+      'DEMO_PASSWORD',
+      'SEED_DEMO',
+      'LOG_LEVEL',
+    ]);
+  });
+});
