@@ -5,6 +5,9 @@ import { createTheme } from '@mui/material/styles';
 /** Soft blush used behind the landing hero; text on it keeps AA contrast too. */
 export const blush = '#f6ece8';
 
+/** Keyboard focus ring colour: rose, 3:1 or better against every background used. */
+const focusRing = '#9b3f63';
+
 const sansSerif = [
   'system-ui',
   '-apple-system',
@@ -52,8 +55,14 @@ export const theme = createTheme({
     MuiCssBaseline: {
       styleOverrides: {
         // A clearly visible keyboard focus ring on every focusable element (WCAG 2.4.7).
-        ':focus-visible': { outline: '3px solid #9b3f63', outlineOffset: '2px' },
+        ':focus-visible': { outline: `3px solid ${focusRing}`, outlineOffset: '2px' },
         'html, body, #root': { minHeight: '100%' },
+      },
+    },
+    // MUI's ButtonBase removes the outline; give its keyboard focus the same ring.
+    MuiButtonBase: {
+      styleOverrides: {
+        root: { '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: '2px' } },
       },
     },
     MuiButton: {

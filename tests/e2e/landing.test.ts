@@ -128,6 +128,28 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     }
   });
 
+  it('shows a visible focus ring when moving through the actions with the keyboard', async () => {
+    await openPage(1280, 900);
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
+    const visited: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      visited.push(
+        await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement;
+          const style = getComputedStyle(element);
+          return `${element.textContent?.trim()}: ${style.outlineStyle} ${style.outlineWidth}`;
+        }),
+      );
+    }
+    expect(visited).toEqual(
+      ['Skip to content', 'Bloom', 'Log in', 'Sign up', 'Sign up', 'Log in'].map(
+        (text) => `${text}: solid 3px`,
+      ),
+    );
+  });
+
   it('fits a 375 px phone: Log in and Sign up visible, no horizontal scroll', async () => {
     await openPage(375, 812);
     await page.goto(url('/'));
