@@ -396,6 +396,122 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       expect((await send('GET', `Patient/${patient.id}`)).status).toBe(410);
     });
 
+    test('a transaction: conditional create matches by urn:uuid, reads see its own writes, a stale If-Match rolls back all', async () => {
+      const existing = await createPatient({
+        identifier: [{ system: 'http://bloom.example/mrn', value: 'TX-1' }],
+      });
+      const bundle: Bundle = {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            fullUrl: 'urn:uuid:5b6e9a1c-2222-4c1d-8e0f-000000000001',
+            resource: { resourceType: 'Patient' },
+            request: {
+              method: 'POST',
+              url: 'Patient',
+              ifNoneExist: 'identifier=http://bloom.example/mrn|TX-1',
+            },
+          },
+          {
+            resource: {
+              resourceType: 'Communication',
+              status: 'completed',
+              subject: { reference: 'urn:uuid:5b6e9a1c-2222-4c1d-8e0f-000000000001' },
+            },
+            request: { method: 'POST', url: 'Communication' },
+          },
+          { request: { method: 'GET', url: `Patient/${existing.id}/_history` } },
+        ],
+      };
+      const sent = await send('POST', '', bundle);
+      expect(sent.status).toBe(200);
+      const response = sent.body as Bundle;
+      expect(response.entry?.map((e) => e.response?.status)).toEqual(['200', '201', '200']);
+      expect(response.entry?.[0].resource?.id).toBe(existing.id);
+      expect((response.entry?.[1].resource as { subject?: { reference?: string } }).subject?.reference).toBe(
+        `Patient/${existing.id}`,
+      );
+      expect((response.entry?.[2].resource as Bundle).type).toBe('history');
+
+      const communicationsBefore = ((await send('GET', 'Communication/_history?_count=1000')).body as Bundle)
+        .entry?.length;
+      const stale: Bundle = {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            resource: { resourceType: 'Communication', status: 'completed' },
+            request: { method: 'POST', url: 'Communication' },
+          },
+          {
+            resource: { ...existing, gender: 'female' },
+            request: {
+              method: 'PUT',
+              url: `Patient/${existing.id}`,
+              ifMatch: 'W/"00000000-0000-4000-8000-000000000000"',
+            },
+          },
+        ],
+      };
+      const conflict = await send('POST', '', stale);
+      expect(conflict.status).toBe(412);
+      expect(outcomeText(conflict)).toMatch(/Bundle\.entry\[1\]: Version conflict/);
+      const communicationsAfter = ((await send('GET', 'Communication/_history?_count=1000')).body as Bundle)
+        .entry?.length;
+      expect(communicationsAfter).toBe(communicationsBefore);
+      expect(((await send('GET', `Patient/${existing.id}`)).body as Patient).gender).toBeUndefined();
+    });
+
+    test('batch GET entries: list, type history, instance history and vread behave as over HTTP', async () => {
+      const patient = await createPatient();
+      const bundle: Bundle = {
+        resourceType: 'Bundle',
+        type: 'batch',
+        entry: [
+          { request: { method: 'GET', url: 'Patient?_count=1' } },
+          { request: { method: 'GET', url: 'Patient/_history?_count=1' } },
+          { request: { method: 'GET', url: `Patient/${patient.id}/_history` } },
+          {
+            request: {
+              method: 'GET',
+              url: `${server.fhirUrl}Patient/${patient.id}/_history/${patient.meta?.versionId}`,
+            },
+          },
+          { request: { method: 'GET', url: 'Patient?name=x' } },
+          { request: { method: 'PUT', url: 'Patient?identifier=x' }, resource: { resourceType: 'Patient' } },
+        ],
+      };
+      const response = (await send('POST', '', bundle)).body as Bundle;
+      expect(response.entry?.map((e) => e.response?.status)).toEqual([
+        '200',
+        '200',
+        '200',
+        '200',
+        '400',
+        '400',
+      ]);
+      expect((response.entry?.[0].resource as Bundle).type).toBe('searchset');
+      expect((response.entry?.[1].resource as Bundle).type).toBe('history');
+      expect((response.entry?.[2].resource as Bundle).entry?.[0].resource).toEqual(patient);
+      expect(response.entry?.[3].resource).toEqual(patient);
+      expect(response.entry?.[3].response?.etag).toBe(`W/"${patient.meta?.versionId}"`);
+      expect(response.entry?.[4].response?.outcome?.issue?.[0].details?.text).toMatch(/'name'/);
+      expect(response.entry?.[5].response?.outcome?.issue?.[0].details?.text).toMatch(
+        /Conditional PUT is not supported/,
+      );
+    });
+
+    test('a batch entry without a request is a 400 naming it', async () => {
+      const sent = await send('POST', '', {
+        resourceType: 'Bundle',
+        type: 'batch',
+        entry: [{ resource: { resourceType: 'Patient' } }],
+      });
+      expect(sent.status).toBe(400);
+      expect((sent.body as OperationOutcome).issue?.[0].expression).toEqual(['Bundle.entry[0].request']);
+    });
+
     test('a Bundle that is not batch or transaction is a 400', async () => {
       const sent = await send('POST', '', { resourceType: 'Bundle', type: 'collection' });
       expect(sent.status).toBe(400);

@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate, openPGlite } from '../../src/server/db';
-
-export const TEMPLATE_ENV = 'BLOOM_PGLITE_TEMPLATE';
+import { PGLITE_TEMPLATE_ENV } from '../server/support/pglite-template';
 
 function templatePath(): string {
   const hash = crypto.createHash('sha256');
@@ -32,5 +31,5 @@ export default async function globalSetup(): Promise<void> {
       await db.close();
     }
   }
-  process.env[TEMPLATE_ENV] = target;
+  process.env[PGLITE_TEMPLATE_ENV] = target;
 }

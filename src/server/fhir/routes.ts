@@ -95,9 +95,9 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     },
   );
 
-  app.get('/metadata', async (_request, reply) =>
-    reply.type(FHIR_JSON).send(buildCapabilityStatement(fhirBase)),
-  );
+  // Built once: it depends only on the definitions and the base URL.
+  const capabilityStatement = buildCapabilityStatement(fhirBase);
+  app.get('/metadata', async (_request, reply) => reply.type(FHIR_JSON).send(capabilityStatement));
 
   app.post('/', async (request, reply) => {
     requireMediaType(request, RESOURCE_TYPES);

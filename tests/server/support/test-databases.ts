@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { migrate, openPGlite, openPostgres } from '../../../src/server/db';
 import type { Database, DatabaseEngine, Queryable, SqlValue } from '../../../src/server/db';
+import { PGLITE_TEMPLATE_ENV } from './pglite-template';
 
 export interface TestDatabaseKind {
   engine: DatabaseEngine;
@@ -25,7 +26,7 @@ export function databases(): [DatabaseEngine, TestDatabaseKind][] {
 }
 
 export async function openTestPGlite(): Promise<Database> {
-  const template = process.env.BLOOM_PGLITE_TEMPLATE;
+  const template = process.env[PGLITE_TEMPLATE_ENV];
   if (!template || !fs.existsSync(template)) {
     throw new Error(
       'The PGlite template is missing: run server tests through jest (tests/setup/node-global-setup.ts)',
