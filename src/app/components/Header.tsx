@@ -36,7 +36,17 @@ export function Header() {
             Bloom
           </Typography>
         </Box>
-        <Stack direction="row" spacing={1} component="nav" aria-label="Account" sx={{ ml: 'auto' }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          component="nav"
+          aria-label="Account"
+          // Never wrap the labels: on a 320 px phone the buttons get narrower instead.
+          sx={{
+            ml: 'auto',
+            '& .MuiButton-root': { whiteSpace: 'nowrap', px: { xs: 1.5, sm: 2 }, minWidth: 0 },
+          }}
+        >
           <Button component={RouterLink} to="/signin" color="primary">
             Log in
           </Button>
