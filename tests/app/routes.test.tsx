@@ -24,6 +24,15 @@ describe('SPEC §2 routes', () => {
     expect(router.state.location.pathname).toBe('/register');
   });
 
+  it.each([
+    ['/', 'Bloom · Pregnancy care in one place'],
+    ['/signin', 'Sign in · Bloom'],
+    ['/register', 'Register · Bloom'],
+  ])('gives %s its own document title', async (path, title) => {
+    renderApp(path);
+    await waitFor(() => expect(document.title).toBe(title));
+  });
+
   it("SPEC §8 a router-level failure shows 'Unexpected Application Error!'", async () => {
     const root = appRoutes[0] as NonIndexRouteObject;
     const failing: RouteObject[] = [

@@ -79,6 +79,7 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     await page.getByRole('banner').getByRole('link', { name: 'Log in' }).click();
     await page.waitForURL(url('/signin'));
     await page.getByRole('heading', { name: 'Sign in to Bloom' }).waitFor();
+    expect(await page.title()).toBe('Sign in · Bloom');
     const email = page.getByRole('textbox', { name: /^Email/ });
     expect(await email.getAttribute('type')).toBe('email');
     expect(await email.evaluate((input: HTMLInputElement) => input.required)).toBe(true);

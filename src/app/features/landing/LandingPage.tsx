@@ -15,6 +15,8 @@ export const heroImageAlt =
 export function LandingPage() {
   return (
     <>
+      {/* React 19 hoists <title> into the document head. */}
+      <title>Bloom · Pregnancy care in one place</title>
       <Box component="section" aria-labelledby="landing-title" sx={{ bgcolor: blush }}>
         <Container
           maxWidth="lg"

@@ -100,6 +100,7 @@ export function RegisterPage() {
       subtitle="Create your account to follow your pregnancy care."
       width={450}
     >
+      <title>Register · Bloom</title>
       <form noValidate onSubmit={handleSubmit} aria-label="Register">
         <Stack spacing={2.5}>
           {feedback && (

@@ -53,6 +53,7 @@ export function SignInPage() {
 
   return (
     <AuthFormCard title="Sign in to Bloom" subtitle="Enter your email to continue." width={400}>
+      <title>Sign in · Bloom</title>
       <form noValidate onSubmit={handleSubmit} aria-label="Sign in">
         <Stack spacing={2.5}>
           {feedback && (
