@@ -43,7 +43,7 @@ module.exports = {
     {
       ...common,
       displayName: 'dom',
-      testEnvironment: 'jsdom',
+      testEnvironment: '<rootDir>/tests/setup/dom-environment.ts',
       testMatch: ['<rootDir>/tests/app/**/*.test.{ts,tsx}'],
       setupFiles: ['<rootDir>/tests/setup/dom-polyfills.ts'],
       setupFilesAfterEnv: ['<rootDir>/tests/setup/dom-matchers.ts'],

@@ -8,8 +8,8 @@ const args = process.argv.slice(2);
 const force = args.includes('--force');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 
-function run(command, commandArgs) {
-  const result = spawnSync(command, commandArgs, { stdio: 'inherit' });
+function run(command, commandArgs, env = process.env) {
+  const result = spawnSync(command, commandArgs, { stdio: 'inherit', env });
   if (result.status !== 0) {
     console.error(`build: ${command} ${commandArgs.join(' ')} failed`);
     process.exit(result.status ?? 1);
@@ -47,7 +47,11 @@ function buildApp() {
     return;
   }
   const started = Date.now();
-  run('npx', ['vite', 'build', '--config', 'vite.config.ts', '--logLevel', 'warn']);
+  // Under jest NODE_ENV is 'test', which would bundle React's development build.
+  run('npx', ['vite', 'build', '--config', 'vite.config.ts', '--logLevel', 'warn'], {
+    ...process.env,
+    NODE_ENV: 'production',
+  });
   console.log(`build: app built into dist/app in ${Date.now() - started} ms`);
 }
 

@@ -1,4 +1,3 @@
-/** @jest-environment ./tests/setup/dom-environment.ts */
 import { act, render, screen } from '@testing-library/react';
 import type { NonIndexRouteObject, RouteObject } from 'react-router-dom';
 import { ErrorBoundary } from '../../src/app/components/ErrorPanel';

@@ -1,4 +1,3 @@
-/** @jest-environment ./tests/setup/dom-environment.ts */
 import { fireEvent, screen, within } from '@testing-library/react';
 import { heroImageAlt } from '../../src/app/features/landing/LandingPage';
 import { renderApp } from './renderApp';

@@ -1,4 +1,3 @@
-/** @jest-environment ./tests/setup/dom-environment.ts */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { validateRegistration } from '../../src/app/features/register/RegisterPage';
 import { fakeResponse, renderApp, testBaseUrl } from './renderApp';

@@ -1,4 +1,3 @@
-/** @jest-environment ./tests/setup/dom-environment.ts */
 import { act, screen, waitFor } from '@testing-library/react';
 import type { NonIndexRouteObject, RouteObject } from 'react-router-dom';
 import { appRoutes } from '../../src/app/routes';

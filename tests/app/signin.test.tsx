@@ -1,4 +1,3 @@
-/** @jest-environment ./tests/setup/dom-environment.ts */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { unreachableMessage } from '../../src/app/api/postAuthRequest';
 import { fakeResponse, renderApp, testBaseUrl } from './renderApp';
