@@ -22,6 +22,8 @@ import type { Database, Queryable } from '../db';
 import { parseConditionalCriteria } from './conditional-criteria';
 import type { RepositoryContext } from './context';
 import { applyJsonPatch } from './json-patch';
+import { resourceCacheFor } from './resource-cache';
+import type { ResourceCache } from './resource-cache';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -73,12 +75,16 @@ interface HistoryRow {
 }
 
 export class Repository {
+  private readonly cache: ResourceCache | undefined;
+
   constructor(
     private readonly db: Database,
     readonly context: RepositoryContext,
     /** Set when this Repository works inside a transaction opened by withTransaction. */
     private readonly tx?: Queryable,
-  ) {}
+  ) {
+    this.cache = resourceCacheFor(db);
+  }
 
   /** Runs `fn` with a Repository whose every call joins one transaction: all of it is stored, or none. */
   withTransaction<T>(fn: (repo: Repository) => Promise<T>): Promise<T> {
@@ -107,6 +113,7 @@ export class Repository {
     return this.run(async (tx) => {
       const stored = this.prepareVersion(resource, id);
       await insertVersion(tx, stored, this.context.project);
+      this.cache?.invalidate(`${stored.resourceType}/${id}`);
       return stored;
     });
   }
@@ -121,6 +128,7 @@ export class Repository {
       }
       const stored = this.prepareVersion(resource, crypto.randomUUID());
       await insertVersion(tx, stored, this.context.project);
+      this.cache?.invalidate(`${stored.resourceType}/${stored.id}`);
       return { resource: stored, created: true };
     });
   }
@@ -135,6 +143,14 @@ export class Repository {
 
   async readResource<T extends Resource>(resourceType: string, id: string): Promise<T> {
     checkResourceType(resourceType);
+    // Inside a transaction the cache is bypassed: it must only ever hold committed versions.
+    const cache = this.tx ? undefined : this.cache;
+    const key = `${resourceType}/${id}`;
+    const cached = cache?.get<T>(key);
+    if (cached) {
+      return cached;
+    }
+    const generation = cache?.startRead() ?? 0;
     const { rows } = await this.reader.query<CurrentRow>(
       'SELECT version_id, deleted, content FROM resource WHERE resource_type = $1 AND id = $2',
       [resourceType, id],
@@ -146,6 +162,7 @@ export class Repository {
     if (row.deleted) {
       throw new OperationOutcomeError(gone);
     }
+    cache?.set(key, row.content, generation);
     return row.content as T;
   }
 
@@ -183,6 +200,7 @@ export class Repository {
       checkIfMatch(current, options.ifMatch);
       const stored = this.prepareVersion(resource, id);
       await upsertVersion(tx, stored, this.context.project);
+      this.cache?.invalidate(`${resource.resourceType}/${id}`);
       return { resource: stored, created: !current || current.deleted };
     });
   }
@@ -209,6 +227,7 @@ export class Repository {
       }
       const stored = this.prepareVersion(patched, id);
       await upsertVersion(tx, stored, this.context.project);
+      this.cache?.invalidate(`${resourceType}/${id}`);
       return stored;
     });
   }
@@ -237,6 +256,7 @@ export class Repository {
          WHERE resource_type = $1 AND id = $2`,
         [resourceType, id, versionId, now, rows[0].seq],
       );
+      this.cache?.invalidate(`${resourceType}/${id}`);
     });
   }
 
