@@ -110,12 +110,11 @@ export class Repository {
   async createResource<T extends Resource>(resource: T, options: { assignedId?: string } = {}): Promise<T> {
     checkResourceShape(resource);
     const id = options.assignedId ?? crypto.randomUUID();
-    return this.run(async (tx) => {
-      const stored = this.prepareVersion(resource, id);
-      await insertVersion(tx, stored, this.context.project);
-      this.cache?.invalidate(`${stored.resourceType}/${id}`);
-      return stored;
-    });
+    const stored = this.prepareVersion(resource, id);
+    // A single statement: atomic on its own, so outside a transaction none is opened.
+    await insertVersion(this.reader, stored, this.context.project);
+    this.cache?.invalidate(`${stored.resourceType}/${id}`);
+    return stored;
   }
 
   /** Create unless a resource matches `ifNoneExist` (0 matches: create; 1: return it; more: 412). */
@@ -411,24 +410,30 @@ function compartmentStrings(resource: Resource): string[] {
     .filter((ref): ref is string => !!ref);
 }
 
+// One statement per write: the history row and the current row together, so a plain create needs
+// no explicit transaction (a single statement is atomic) and every write saves a round trip.
+const INSERT_HISTORY_CTE = `WITH h AS (
+  INSERT INTO resource_history (version_id, resource_type, id, content, last_updated, deleted)
+  VALUES ($3, $1, $2, $4::jsonb, $5, false) RETURNING seq)`;
+
 async function insertVersion(tx: Queryable, resource: Resource, project: string | undefined): Promise<void> {
-  const seq = await insertHistory(tx, resource);
   await tx.query(
-    `INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
-     VALUES ($1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], $8::bigint)`,
-    [...versionParams(resource, project), seq],
+    `${INSERT_HISTORY_CTE}
+     INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
+     SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h`,
+    versionParams(resource, project),
   );
 }
 
 async function upsertVersion(tx: Queryable, resource: Resource, project: string | undefined): Promise<void> {
-  const seq = await insertHistory(tx, resource);
   await tx.query(
-    `INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
-     VALUES ($1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], $8::bigint)
+    `${INSERT_HISTORY_CTE}
+     INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
+     SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h
      ON CONFLICT (resource_type, id) DO UPDATE SET
        version_id = EXCLUDED.version_id, content = EXCLUDED.content, last_updated = EXCLUDED.last_updated,
        deleted = false, project = EXCLUDED.project, compartments = EXCLUDED.compartments, seq = EXCLUDED.seq`,
-    [...versionParams(resource, project), seq],
+    versionParams(resource, project),
   );
 }
 
@@ -443,23 +448,6 @@ function versionParams(resource: Resource, project: string | undefined) {
     project ?? null,
     compartmentStrings(resource),
   ];
-}
-
-/** Appends the version to resource_history; returns its seq (as text: bigint exceeds a JS number's range). */
-async function insertHistory(tx: Queryable, resource: Resource): Promise<string> {
-  const meta = resource.meta as Meta & { versionId: string; lastUpdated: string };
-  const { rows } = await tx.query<{ seq: string }>(
-    `INSERT INTO resource_history (version_id, resource_type, id, content, last_updated, deleted)
-     VALUES ($1, $2, $3, $4::jsonb, $5, false) RETURNING seq::text`,
-    [
-      meta.versionId,
-      resource.resourceType,
-      resource.id as string,
-      JSON.stringify(resource),
-      meta.lastUpdated,
-    ],
-  );
-  return rows[0].seq;
 }
 
 function toHistoryRecord(row: HistoryRow): HistoryRecord {
