@@ -43,7 +43,7 @@ function failingOnWrite(db: Database, failAt: number): Database {
       return db.transaction((tx) =>
         fn({
           query<Row>(sql: string, params?: readonly SqlValue[]) {
-            if (/^\s*INSERT/i.test(sql) && ++writes === failAt) {
+            if (/^\s*(INSERT|WITH)/i.test(sql) && ++writes === failAt) {
               return Promise.reject(new Error(`simulated failure on write ${failAt}`));
             }
             return tx.query<Row>(sql, params);
@@ -70,13 +70,13 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
   test('a failed seed writes nothing at all (the next test then seeds the same database)', async () => {
     const before = await countAll(db);
     // Fail late in the transaction: the Project and over a hundred entries are written by then.
-    const broken = new Repository(failingOnWrite(db, 300), systemContext());
+    const broken = new Repository(failingOnWrite(db, 150), systemContext());
     const error = await seedDemoClinic(broken, { today: TODAY }).then(
       () => undefined,
       (err: unknown) => err as Error & { cause?: Error },
     );
     expect(error?.message).toMatch(/^Bundle\.entry\[\d+\]: Internal server error/);
-    expect(error?.cause?.message).toBe('simulated failure on write 300');
+    expect(error?.cause?.message).toBe('simulated failure on write 150');
     expect(await countAll(db)).toBe(before);
     expect(await listAll(repo, 'Project')).toEqual([]);
   });
