@@ -103,7 +103,8 @@ export class Repository {
     return this.tx ? fn(this.tx) : this.db.transaction(fn);
   }
 
-  private get reader(): Queryable {
+  /** The open transaction, or the database itself for single statements and reads. */
+  private get connection(): Queryable {
     return this.tx ?? this.db;
   }
 
@@ -112,7 +113,7 @@ export class Repository {
     const id = options.assignedId ?? crypto.randomUUID();
     const stored = this.prepareVersion(resource, id);
     // A single statement: atomic on its own, so outside a transaction none is opened.
-    await insertVersion(this.reader, stored, this.context.project);
+    await insertVersion(this.connection, stored, this.context.project);
     this.cache?.invalidate(`${stored.resourceType}/${id}`);
     return stored;
   }
@@ -150,7 +151,7 @@ export class Repository {
       return cached;
     }
     const generation = cache?.startRead() ?? 0;
-    const { rows } = await this.reader.query<CurrentRow>(
+    const { rows } = await this.connection.query<CurrentRow>(
       'SELECT version_id, deleted, content FROM resource WHERE resource_type = $1 AND id = $2',
       [resourceType, id],
     );
@@ -170,7 +171,7 @@ export class Repository {
     if (!UUID.test(versionId)) {
       throw new OperationOutcomeError(notFound);
     }
-    const { rows } = await this.reader.query<{ content: T | null; deleted: boolean }>(
+    const { rows } = await this.connection.query<{ content: T | null; deleted: boolean }>(
       'SELECT content, deleted FROM resource_history WHERE resource_type = $1 AND id = $2 AND version_id = $3',
       [resourceType, id, versionId],
     );
@@ -262,10 +263,10 @@ export class Repository {
   /** Every version of one resource, newest first. */
   async readHistory(resourceType: string, id: string, page: PageRequest): Promise<Page<HistoryRecord>> {
     checkResourceType(resourceType);
-    const exists = await this.reader.query('SELECT 1 FROM resource WHERE resource_type = $1 AND id = $2', [
-      resourceType,
-      id,
-    ]);
+    const exists = await this.connection.query(
+      'SELECT 1 FROM resource WHERE resource_type = $1 AND id = $2',
+      [resourceType, id],
+    );
     if (exists.rows.length === 0) {
       throw new OperationOutcomeError(notFound);
     }
@@ -284,7 +285,7 @@ export class Repository {
     page: PageRequest,
   ): Promise<Page<HistoryRecord>> {
     const n = params.length;
-    const { rows } = await this.reader.query<HistoryRow>(
+    const { rows } = await this.connection.query<HistoryRow>(
       `SELECT h.resource_type, h.id, h.version_id, h.content, h.last_updated, h.deleted,
          NOT EXISTS (SELECT 1 FROM resource_history e
                      WHERE e.resource_type = h.resource_type AND e.id = h.id AND e.seq < h.seq) AS first
@@ -301,7 +302,7 @@ export class Repository {
   /** The newest live resources of a type: the plain list that stands in for search until search exists. */
   async listNewest<T extends Resource>(resourceType: string, page: PageRequest): Promise<Page<T>> {
     checkResourceType(resourceType);
-    const { rows } = await this.reader.query<{ content: T }>(
+    const { rows } = await this.connection.query<{ content: T }>(
       `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted
        ORDER BY seq DESC LIMIT $2 OFFSET $3`,
       [resourceType, page.count + 1, page.offset],
