@@ -1,0 +1,60 @@
+// `npm run bench`: the figures issue #2 asks for, printed as a table and as one JSON line.
+// - the FHIR definitions index's load time (fresh process);
+// - REST read and create throughput against a bare Fastify route with a same-sized fixed body;
+// - cold and warm start-up of `npm start`.
+// Times are measured here, never asserted in tests.
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { measureRest } from './rest-throughput';
+import type { Throughput } from './rest-throughput';
+import { measureStartup } from './startup';
+
+// The public Health Samurai FHIR benchmark's CRUD throughput ranges, each server on 8 CPUs.
+const PUBLISHED_CRUD_RPS = { Aidbox: [4000, 5200], HAPI: [3000, 3900], Medplum: [1350, 1420] } as const;
+
+function definitionsLoad(): { resourceTypes: number; loadMs: number; firstValidationMs: number } {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bench/definitions-load.ts'], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}');
+}
+
+const rps = (t: Throughput): string =>
+  `${t.requestsPerSecond.toFixed(0)} req/s (p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms, errors ${t.errors})`;
+
+async function main(): Promise<void> {
+  console.log(`bench: node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
+  const definitions = definitionsLoad();
+  console.log(
+    `definitions: ${definitions.resourceTypes} resource types, index loads in ${definitions.loadMs.toFixed(1)} ms, ` +
+      `first validation ${definitions.firstValidationMs.toFixed(1)} ms`,
+  );
+
+  const rest = await measureRest();
+  const readRatio = rest.apiRead.requestsPerSecond / rest.bareRead.requestsPerSecond;
+  const createRatio = rest.apiCreate.requestsPerSecond / rest.bareCreate.requestsPerSecond;
+  console.log(`REST (${rest.bodyBytes}-byte Patient, one server process = one core):`);
+  console.log(`  bare route GET    ${rps(rest.bareRead)}`);
+  console.log(`  API read          ${rps(rest.apiRead)}  ratio ${readRatio.toFixed(2)}`);
+  console.log(`  bare route POST   ${rps(rest.bareCreate)}`);
+  console.log(`  API create        ${rps(rest.apiCreate)}  ratio ${createRatio.toFixed(2)}`);
+  console.log('  published CRUD throughput per core (8-CPU figures / 8):');
+  for (const [server, [low, high]] of Object.entries(PUBLISHED_CRUD_RPS)) {
+    console.log(`    ${server.padEnd(8)} ${(low / 8).toFixed(0)}–${(high / 8).toFixed(0)} req/s`);
+  }
+
+  const startup = await measureStartup();
+  console.log(
+    `npm start: cold ${(startup.coldMs / 1000).toFixed(2)} s (new data dir: initdb, migrations, demo seed), ` +
+      `warm ${(startup.warmMs / 1000).toFixed(2)} s`,
+  );
+  console.log(JSON.stringify({ definitions, rest, readRatio, createRatio, startup }));
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
