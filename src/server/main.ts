@@ -6,7 +6,7 @@ import { buildAppHost } from './app-host';
 import { buildServer, FHIR_PATH } from './app';
 import { ConfigError, loadConfig, withActualPort } from './config';
 import type { ServerConfig } from './config';
-import { migrate, openDatabase } from './db';
+import { DataDirInUseError, migrate, openDatabase } from './db';
 import { findFreePort } from './free-port';
 import type { Database } from './db';
 import { Repository, systemContext } from './repo';
@@ -94,6 +94,12 @@ async function start(): Promise<void> {
 }
 
 start().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+  } else if (err instanceof DataDirInUseError) {
+    console.error(err.message);
+  } else {
+    console.error(err);
+  }
   process.exit(1);
 });

@@ -548,6 +548,16 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       expect(outcomeText(sent)).toMatch(/favouriteColour/);
     });
 
+    test('a __proto__ key is an unknown element, not a change of prototype', async () => {
+      const sent = await send(
+        'POST',
+        'Patient',
+        '{"resourceType":"Patient","__proto__":{"gender":"female"}}',
+      );
+      expect(sent.status).toBe(400);
+      expect(outcomeText(sent)).toMatch(/__proto__/);
+    });
+
     test('an invalid primitive: 400 with the element', async () => {
       const sent = await send('POST', 'Patient', { resourceType: 'Patient', birthDate: '31/12/1990' });
       expect(sent.status).toBe(400);

@@ -1,6 +1,7 @@
 // Chooses the engine from configuration: PostgreSQL when a URL is given, else PGlite on disk.
 import fs from 'node:fs';
 import path from 'node:path';
+import { lockDataDir } from './data-dir-lock';
 import type { Database } from './database';
 import { openPGlite } from './pglite-database';
 import { openPostgres } from './postgres-database';
@@ -16,5 +17,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   const pgliteDir = path.join(options.dataDir, 'pglite');
   fs.mkdirSync(pgliteDir, { recursive: true });
-  return openPGlite({ dataDir: pgliteDir });
+  const release = lockDataDir(options.dataDir);
+  try {
+    return await openPGlite({ dataDir: pgliteDir, afterClose: release });
+  } catch (err) {
+    release();
+    throw err;
+  }
 }

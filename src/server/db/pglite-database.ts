@@ -7,6 +7,8 @@ export interface PGliteOptions {
   dataDir?: string;
   /** A tarball made by `dumpDataDir` to start from (tests use a migrated template). */
   loadDataDir?: Blob;
+  /** Runs once the database is closed (e.g. to release the data directory's lock). */
+  afterClose?: () => void;
 }
 
 class PGliteQueryable implements Queryable {
@@ -22,7 +24,10 @@ export class PGliteDatabase implements Database {
   readonly engine = 'pglite' as const;
   private readonly direct: PGliteQueryable;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly afterClose?: () => void,
+  ) {
     this.direct = new PGliteQueryable(pglite);
   }
 
@@ -39,6 +44,7 @@ export class PGliteDatabase implements Database {
   async close(): Promise<void> {
     if (!this.pglite.closed) {
       await this.pglite.close();
+      this.afterClose?.();
     }
   }
 
@@ -53,5 +59,5 @@ export async function openPGlite(options: PGliteOptions = {}): Promise<PGliteDat
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
   });
-  return new PGliteDatabase(pglite);
+  return new PGliteDatabase(pglite, options.afterClose);
 }
