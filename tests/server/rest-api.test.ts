@@ -171,6 +171,8 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       const bundle = history.body as Bundle;
       expect(bundle.type).toBe('history');
       expect(bundle.entry?.map((e) => e.request?.method)).toEqual(['DELETE', 'POST']);
+      expect(bundle.entry?.map((e) => e.response?.status)).toEqual(['200', '201']);
+      expect(bundle.entry?.[0].response?.etag).toMatch(/^W\/"[0-9a-f-]{36}"$/);
       expect(bundle.entry?.[1].resource).toEqual(patient);
       expect((await send('DELETE', 'Patient/never-existed')).status).toBe(404);
     });

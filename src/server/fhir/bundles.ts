@@ -65,7 +65,7 @@ export function historyBundle(
         fullUrl: fhirBase + path,
         request: { method: record.method, url: record.method === 'POST' ? record.resourceType : path },
         response: {
-          status: record.method === 'POST' ? '201' : record.method === 'DELETE' ? '204' : '200',
+          status: record.method === 'POST' ? '201' : '200',
           etag: `W/"${record.versionId}"`,
           lastModified: record.lastUpdated,
         },
