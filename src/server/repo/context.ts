@@ -1,6 +1,6 @@
 // Who is writing, and for which project. Every Repository is created for one context; the identity
 // issue will build it from the access token (and add access policies here).
-import type { Reference } from '@medplum/fhirtypes';
+import type { AccessPolicy, ProjectMembership, Reference } from '@medplum/fhirtypes';
 import { createReference, systemDevice } from '../../fhir';
 
 export interface RepositoryContext {
@@ -8,6 +8,25 @@ export interface RepositoryContext {
   project?: string;
   /** Stamped as meta.author on every version written. */
   author: Reference;
+  /**
+   * Who is asking, for access control (issue #3, SPEC §6). Absent for the server's own work
+   * (migrations, the demo seed, the auth flows' bookkeeping), which is unrestricted.
+   */
+  access?: AccessContext;
+}
+
+/** Built from a verified access token by the identity layer; enforced by the Repository. */
+export interface AccessContext {
+  /** Project.superAdmin: sees and writes every project. */
+  superAdmin: boolean;
+  /** ProjectMembership.admin: also manages the project's memberships, users and clients. */
+  projectAdmin: boolean;
+  /** The signed-in profile, e.g. 'Patient/123' or 'Practitioner/456'. */
+  profile: Reference;
+  membership: Reference<ProjectMembership>;
+  /** Set when the profile is a Patient: reads are limited to this Patient compartment. */
+  patientCompartment?: string;
+  accessPolicy?: AccessPolicy;
 }
 
 /** The context of the server itself, used until sign-in exists (SPEC §3 "System reference"). */

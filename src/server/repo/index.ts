@@ -1,5 +1,5 @@
 export { systemContext } from './context';
-export type { RepositoryContext } from './context';
+export type { AccessContext, RepositoryContext } from './context';
 export { applyJsonPatch, parseJsonPatch } from './json-patch';
 export { Repository } from './repository';
 export type { HistoryRecord, Page, PageRequest, WriteOptions, WriteResult } from './repository';
