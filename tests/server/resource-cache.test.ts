@@ -80,6 +80,24 @@ describe.each(databases())('reads after writes on %s (cached on PGlite only)', (
     await expect(repo.readResource('Patient', v1.id!)).rejects.toThrow(OperationOutcomeError);
   });
 
+  test('readResourceJson: the stored text and its version, current after every write, gone after delete', async () => {
+    const v1 = await repo.createResource<Patient>({ resourceType: 'Patient', gender: 'female' });
+    const first = await repo.readResourceJson('Patient', v1.id!);
+    expect(JSON.parse(first.json)).toEqual(await repo.readResource('Patient', v1.id!));
+    expect(first.versionId).toBe(v1.meta?.versionId);
+    expect(first.lastModified).toBe(new Date(v1.meta!.lastUpdated!).toUTCString());
+    // Read twice (the second from the cache on PGlite): the same text.
+    expect((await repo.readResourceJson('Patient', v1.id!)).json).toBe(first.json);
+    const v2 = await repo.updateResource<Patient>({ ...v1, gender: 'male' });
+    const second = await repo.readResourceJson('Patient', v1.id!);
+    expect(second.versionId).toBe(v2.resource.meta?.versionId);
+    expect((JSON.parse(second.json) as Patient).gender).toBe('male');
+    await repo.deleteResource('Patient', v1.id!);
+    await expect(repo.readResourceJson('Patient', v1.id!)).rejects.toThrow(OperationOutcomeError);
+    await expect(repo.readResourceJson('Patient', 'no-such-id')).rejects.toThrow(OperationOutcomeError);
+    await expect(repo.readResourceJson('NoSuchType', v1.id!)).rejects.toThrow(OperationOutcomeError);
+  });
+
   test('a rolled-back transaction leaves readers with the committed version', async () => {
     const v1 = await repo.createResource<Patient>({ resourceType: 'Patient', gender: 'female' });
     expect((await repo.readResource<Patient>('Patient', v1.id!)).gender).toBe('female');

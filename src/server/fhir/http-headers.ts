@@ -2,7 +2,11 @@
 import type { Resource } from '@medplum/fhirtypes';
 
 export function etagOf(resource: Resource): string | undefined {
-  return resource.meta?.versionId ? `W/"${resource.meta.versionId}"` : undefined;
+  return etagOfVersion(resource.meta?.versionId);
+}
+
+export function etagOfVersion(versionId: string | undefined): string | undefined {
+  return versionId ? `W/"${versionId}"` : undefined;
 }
 
 export function lastModifiedOf(resource: Resource): string | undefined {
@@ -20,12 +24,17 @@ export function parseVersionTag(value: string | undefined): string | undefined {
 
 /** Whether an If-None-Match header (possibly a list, possibly '*') matches the resource's version. */
 export function matchesIfNoneMatch(header: string | undefined, resource: Resource): boolean {
-  if (!header || !resource.meta?.versionId) {
+  return matchesIfNoneMatchVersion(header, resource.meta?.versionId);
+}
+
+export function matchesIfNoneMatchVersion(
+  header: string | undefined,
+  versionId: string | undefined,
+): boolean {
+  if (!header || !versionId) {
     return false;
   }
-  return header
-    .split(',')
-    .some((tag) => tag.trim() === '*' || parseVersionTag(tag) === resource.meta?.versionId);
+  return header.split(',').some((tag) => tag.trim() === '*' || parseVersionTag(tag) === versionId);
 }
 
 /** Absolute URL of one version: the Location of a create or update. */

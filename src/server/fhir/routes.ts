@@ -7,15 +7,23 @@ import type { RepositoryContext } from '../repo';
 import { parseJsonPatch, Repository, systemContext } from '../repo';
 import { processBatch } from './batch';
 import { buildCapabilityStatement } from './capability-statement';
-import { etagOf, lastModifiedOf, matchesIfNoneMatch, parseVersionTag, versionUrl } from './http-headers';
+import {
+  etagOf,
+  etagOfVersion,
+  lastModifiedOf,
+  matchesIfNoneMatch,
+  matchesIfNoneMatchVersion,
+  parseVersionTag,
+  versionUrl,
+} from './http-headers';
 import type { FhirResult } from './interactions';
 import {
+  checkUrlResourceType,
   createInteraction,
   deleteInteraction,
   historyInteraction,
   listInteraction,
   patchInteraction,
-  readInteraction,
   updateInteraction,
   validateInteraction,
   vreadInteraction,
@@ -149,12 +157,23 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     );
   });
 
+  // The read interaction (batch.ts has it as readInteraction) sending the stored JSON text as is:
+  // a cached version is neither parsed nor serialized again.
   app.get<{ Params: InstanceParams }>('/:resourceType/:id', async (request, reply) => {
-    const result = await readInteraction(repoFor(request), request.params.resourceType, request.params.id);
-    if (matchesIfNoneMatch(header(request, 'if-none-match'), result.body)) {
-      return reply.status(304).header('ETag', etagOf(result.body)).send();
+    const { resourceType, id } = request.params;
+    checkUrlResourceType(resourceType);
+    const stored = await repoFor(request).readResourceJson(resourceType, id);
+    const etag = etagOfVersion(stored.versionId);
+    if (matchesIfNoneMatchVersion(header(request, 'if-none-match'), stored.versionId)) {
+      return reply.status(304).header('ETag', etag).send();
     }
-    return sendResult(reply, fhirBase, result);
+    if (etag) {
+      reply.header('ETag', etag);
+    }
+    if (stored.lastModified) {
+      reply.header('Last-Modified', stored.lastModified);
+    }
+    return reply.status(200).type(FHIR_JSON).send(stored.json);
   });
 
   app.put<{ Params: InstanceParams }>('/:resourceType/:id', async (request, reply) => {

@@ -22,8 +22,8 @@ import type { Database, Queryable } from '../db';
 import { parseConditionalCriteria } from './conditional-criteria';
 import type { RepositoryContext } from './context';
 import { applyJsonPatch } from './json-patch';
-import { resourceCacheFor } from './resource-cache';
-import type { ResourceCache } from './resource-cache';
+import { resourceCacheFor, toResourceJson } from './resource-cache';
+import type { ResourceCache, ResourceJson } from './resource-cache';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -142,14 +142,34 @@ export class Repository {
   }
 
   async readResource<T extends Resource>(resourceType: string, id: string): Promise<T> {
-    checkResourceType(resourceType);
-    // Inside a transaction the cache is bypassed: it must only ever hold committed versions.
-    const cache = this.tx ? undefined : this.cache;
-    const key = `${resourceType}/${id}`;
-    const cached = cache?.get<T>(key);
+    const cached = this.readCache()?.get<T>(`${resourceType}/${id}`);
+    return cached ?? ((await this.readCurrent(resourceType, id)).resource as T);
+  }
+
+  /**
+   * The current version as JSON text, for a read that sends it unchanged: from the cache when it
+   * holds it, so a cached read neither parses nor serializes.
+   */
+  async readResourceJson(resourceType: string, id: string): Promise<Readonly<ResourceJson>> {
+    const cached = this.readCache()?.getJson(`${resourceType}/${id}`);
     if (cached) {
       return cached;
     }
+    const current = await this.readCurrent(resourceType, id);
+    return current.json ?? toResourceJson(current.resource);
+  }
+
+  /** Inside a transaction the cache is bypassed: it must only ever hold committed versions. */
+  private readCache(): ResourceCache | undefined {
+    return this.tx ? undefined : this.cache;
+  }
+
+  private async readCurrent(
+    resourceType: string,
+    id: string,
+  ): Promise<{ resource: Resource; json?: ResourceJson }> {
+    checkResourceType(resourceType);
+    const cache = this.readCache();
     const generation = cache?.startRead() ?? 0;
     const { rows } = await this.connection.query<CurrentRow>(
       'SELECT version_id, deleted, content FROM resource WHERE resource_type = $1 AND id = $2',
@@ -162,8 +182,12 @@ export class Repository {
     if (row.deleted) {
       throw new OperationOutcomeError(gone);
     }
-    cache?.set(key, row.content, generation);
-    return row.content as T;
+    if (!cache) {
+      return { resource: row.content };
+    }
+    const json = toResourceJson(row.content);
+    cache.setJson(`${resourceType}/${id}`, json, generation);
+    return { resource: row.content, json };
   }
 
   async readVersion<T extends Resource>(resourceType: string, id: string, versionId: string): Promise<T> {

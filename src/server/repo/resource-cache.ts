@@ -10,20 +10,45 @@ import type { Database } from '../db';
 
 const MAX_ENTRIES = 10_000;
 
+/** A stored version as JSON text, ready to send as is, with what its HTTP headers need. */
+export interface ResourceJson {
+  json: string;
+  versionId: string | undefined;
+  lastUpdated: string | undefined;
+  /** lastUpdated as an HTTP date (the Last-Modified header), formatted once per cached version. */
+  lastModified: string | undefined;
+}
+
+/** The text form of a resource read from the database. */
+export function toResourceJson(resource: Resource): ResourceJson {
+  return {
+    json: JSON.stringify(resource),
+    versionId: resource.meta?.versionId,
+    lastUpdated: resource.meta?.lastUpdated,
+    lastModified: resource.meta?.lastUpdated ? new Date(resource.meta.lastUpdated).toUTCString() : undefined,
+  };
+}
+
 export class ResourceCache {
   /** Serialized JSON, so callers always get their own copy. Map order is least recently used first. */
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, Readonly<ResourceJson>>();
   /** Bumped by every invalidation: a read that started before a write must not store what it read. */
   private generation = 0;
 
   get<T extends Resource>(key: string): T | undefined {
-    const json = this.entries.get(key);
-    if (json === undefined) {
+    const entry = this.getJson(key);
+    return entry === undefined ? undefined : (JSON.parse(entry.json) as T);
+  }
+
+  /** The cached text itself (immutable), for a read that sends it without parsing it. */
+  getJson(key: string): Readonly<ResourceJson> | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
       return undefined;
     }
     this.entries.delete(key);
-    this.entries.set(key, json);
-    return JSON.parse(json) as T;
+    this.entries.set(key, entry);
+    return entry;
   }
 
   /** The generation to pass to `set` after reading from the database. */
@@ -32,10 +57,14 @@ export class ResourceCache {
   }
 
   set(key: string, resource: Resource, readGeneration: number): void {
+    this.setJson(key, toResourceJson(resource), readGeneration);
+  }
+
+  setJson(key: string, entry: ResourceJson, readGeneration: number): void {
     if (readGeneration !== this.generation) {
       return;
     }
-    this.entries.set(key, JSON.stringify(resource));
+    this.entries.set(key, Object.freeze(entry));
     if (this.entries.size > MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) {
