@@ -58,14 +58,14 @@ describe('SPEC §3 stored login in a storage adapter', () => {
   test('memory in Node; localStorage in a browser page', () => {
     expect(detectEnvironment().isBrowser).toBe(false);
     const local = new MemoryStorage();
-    (globalThis as { localStorage?: MemoryStorage }).localStorage = local;
+    (globalThis as unknown as { localStorage?: MemoryStorage }).localStorage = local;
     try {
       createDefaultStorage(true).setString('k', 'v');
       expect(local.getItem('@bloom/k')).toBe('v');
       createDefaultStorage(false).setString('k2', 'v');
       expect(local.getItem('@bloom/k2')).toBeNull();
     } finally {
-      delete (globalThis as { localStorage?: MemoryStorage }).localStorage;
+      delete (globalThis as unknown as { localStorage?: MemoryStorage }).localStorage;
     }
   });
 
