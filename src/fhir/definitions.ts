@@ -30,6 +30,15 @@ export interface ElementSchema {
   isArray: boolean;
   isChoice: boolean;
   types: ElementType[];
+  /** for a `code` element bound with required strength to a value set resolved at build time */
+  binding?: RequiredBinding;
+}
+
+/** A required terminology binding: the value must be one of `codes`. */
+export interface RequiredBinding {
+  /** as declared, e.g. 'http://hl7.org/fhir/ValueSet/administrative-gender|4.0.1' */
+  valueSet: string;
+  codes: ReadonlySet<string>;
 }
 
 /** A concrete JSON property name ('valueQuantity') resolved to its element and type. */
@@ -63,6 +72,7 @@ export interface SearchParameterInfo {
 let index: CompactFhirIndex | undefined;
 const schemaCache = new Map<string, TypeSchema>();
 const searchCache = new Map<string, SearchParameterInfo[]>();
+const bindingCache = new Map<number, RequiredBinding>();
 let resourceTypes: string[] | undefined;
 
 interface NodeFs {
@@ -92,6 +102,7 @@ export function setFhirIndex(value: CompactFhirIndex): void {
   index = value;
   schemaCache.clear();
   searchCache.clear();
+  bindingCache.clear();
   resourceTypes = undefined;
 }
 
@@ -134,9 +145,25 @@ function choiceSuffix(code: string): string {
   return code.charAt(0).toUpperCase() + code.slice(1);
 }
 
+/** One shared binding (and code Set) per index entry, built on first use. */
+function getBinding(position: number): RequiredBinding | undefined {
+  let binding = bindingCache.get(position);
+  if (!binding) {
+    const { bindings, codeLists } = getIndex();
+    const compact = bindings?.[position];
+    const codes = compact && codeLists?.[compact[1]];
+    if (!compact || !codes) {
+      return undefined;
+    }
+    binding = { valueSet: compact[0], codes: new Set(codes) };
+    bindingCache.set(position, binding);
+  }
+  return binding;
+}
+
 function expandElement(typeName: string, name: string, compact: CompactElement): ElementSchema {
   const [min, max, types, isArray] = compact;
-  return {
+  const element: ElementSchema = {
     name,
     path: `${typeName}.${name}`,
     min,
@@ -145,6 +172,11 @@ function expandElement(typeName: string, name: string, compact: CompactElement):
     isChoice: name.endsWith('[x]'),
     types: parseTypes(types),
   };
+  if (compact.length === 5) {
+    const binding = getBinding(compact[4]);
+    if (binding) element.binding = binding;
+  }
+  return element;
 }
 
 /** The schema of a resource, datatype or nested (backbone) type, e.g. 'Patient', 'HumanName', 'Patient.contact'. */

@@ -6,12 +6,19 @@
 export type TypeKind = 'resource' | 'complex-type' | 'primitive-type' | 'logical' | 'backbone';
 
 /**
- * One element: [min, max (-1 = unbounded), types, isArray (1 when the JSON form is an array)].
+ * One element: [min, max (-1 = unbounded), types, isArray (1 when the JSON form is an array),
+ * binding (optional: index into CompactFhirIndex.bindings when the element is a `code` with a
+ * required binding to a value set that resolved to a finite list)].
  * types is 'Code|Code(Target,Target)|…', e.g. 'Quantity|CodeableConcept|Reference(Patient,Group)'.
  * A nested (backbone) element's type is its path, e.g. 'Patient.contact'; a contentReference
  * points at the referenced path the same way (Questionnaire.item.item → 'Questionnaire.item').
  */
-export type CompactElement = [min: number, max: number, types: string, isArray: 0 | 1];
+export type CompactElement =
+  | [min: number, max: number, types: string, isArray: 0 | 1]
+  | [min: number, max: number, types: string, isArray: 0 | 1, binding: number];
+
+/** A required binding: [the value set as declared ('…/administrative-gender|4.0.1'), index into codeLists]. */
+export type CompactBinding = [valueSet: string, codeList: number];
 
 export interface CompactType {
   /** kind */
@@ -34,4 +41,8 @@ export interface CompactFhirIndex {
   search: Record<string, CompactSearchParam[]>;
   /** Patient CompartmentDefinition: search parameter codes per resource type */
   patientCompartment: Record<string, string[]>;
+  /** required bindings of `code` elements, referenced by index from CompactElement */
+  bindings: CompactBinding[];
+  /** the codes of each resolved value set, one list per value set URL (version ignored) */
+  codeLists: string[][];
 }

@@ -1,6 +1,7 @@
 // Whole-resource structural validation against the indexed StructureDefinitions (issue #2 item 2):
 // unknown elements, JSON types, choice types, cardinality, required elements, primitive formats
-// (SPEC §5), nested backbone elements and contained/bundled resources. One walk over the JSON, no
+// (SPEC §5), required terminology bindings of `code` elements (their value sets expanded at build
+// time), nested backbone elements and contained/bundled resources. One walk over the JSON, no
 // FHIRPath evaluation; constraint (invariant) expressions are out of scope here.
 import type { OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
 import {
@@ -8,12 +9,13 @@ import {
   isResourceType,
   type ElementSchema,
   type PropertySchema,
+  type RequiredBinding,
   type TypeSchema,
 } from './definitions';
 import { OperationOutcomeError, validationOutcome } from './outcomes';
 import { isPrimitiveType, validatePrimitive } from './primitives';
 
-type IssueCode = 'invalid' | 'structure' | 'required';
+type IssueCode = 'invalid' | 'structure' | 'required' | 'code-invalid';
 type JsonObject = Record<string, unknown>;
 
 /** Deeper nesting than any real resource needs: bounds the recursion on hostile input. */
@@ -129,7 +131,7 @@ class ResourceValidator {
         this.report('structure', path, 'Expected single value for property');
         return;
       }
-      this.validateValue(value, type.code, path, depth);
+      this.validateValue(value, type.code, path, depth, element.binding);
       return;
     }
     if (!Array.isArray(value)) {
@@ -151,11 +153,17 @@ class ResourceValidator {
       if (item === null && Array.isArray(siblings) && isJsonObject(siblings[i])) {
         return;
       }
-      this.validateValue(item, type.code, `${path}[${i}]`, depth);
+      this.validateValue(item, type.code, `${path}[${i}]`, depth, element.binding);
     });
   }
 
-  private validateValue(value: unknown, typeCode: string, path: string, depth: number): void {
+  private validateValue(
+    value: unknown,
+    typeCode: string,
+    path: string,
+    depth: number,
+    binding?: RequiredBinding,
+  ): void {
     if (value === null || value === undefined) {
       this.report('structure', path, 'Invalid null value');
       return;
@@ -164,6 +172,12 @@ class ResourceValidator {
       const problem = validatePrimitive(typeCode, value);
       if (problem) {
         this.report('invalid', path, problem);
+      } else if (binding && !binding.codes.has(value as string)) {
+        this.report(
+          'code-invalid',
+          path,
+          `Value ${JSON.stringify(value)} did not satisfy terminology binding ${binding.valueSet}`,
+        );
       }
       return;
     }

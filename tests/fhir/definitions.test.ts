@@ -189,6 +189,33 @@ describe('FHIR index file', () => {
     expect(isResourceType('Patient')).toBe(true);
   });
 
+  test('required bindings: one code list per distinct value set, every bound element points at one', () => {
+    const index = loadFhirIndexFile();
+    expect(index.bindings.length).toBeGreaterThan(200);
+    const lists = index.codeLists.map((codes) => JSON.stringify(codes));
+    expect(new Set(lists).size).toBe(lists.length);
+    const urls = index.bindings.map(([valueSet]) => valueSet.split('|')[0]);
+    const listOfUrl = new Map<string, number>();
+    index.bindings.forEach(([valueSet, list], i) => {
+      expect(list).toBeLessThan(index.codeLists.length);
+      expect(listOfUrl.get(urls[i]) ?? list).toBe(list); // '…/resource-types' and '…|4.0.1' share one
+      listOfUrl.set(urls[i], list);
+      expect(valueSet).toMatch(/^https?:\/\//);
+    });
+    let boundElements = 0;
+    for (const type of Object.values(index.types)) {
+      for (const element of Object.values(type.e)) {
+        if (element.length === 5) {
+          boundElements++;
+          expect(element[2]).toBe('code');
+          expect(element[4]).toBeLessThan(index.bindings.length);
+        }
+      }
+    }
+    expect(boundElements).toBeGreaterThan(300);
+    expect(index.codeLists.some((codes) => codes.length > 1000)).toBe(false);
+  });
+
   test('a missing file says how to build it and keeps the loaded index', () => {
     expect(() => loadFhirIndexFile('src/fhir/generated/no-such-file.json')).toThrow(
       'FHIR index src/fhir/generated/no-such-file.json is missing: run "npm run build:fhir"',
@@ -198,17 +225,33 @@ describe('FHIR index file', () => {
 
   test('setFhirIndex installs another index and clears the caches', () => {
     const real = loadFhirIndexFile();
-    expect(getTypeSchema('Patient')).toBeDefined();
+    expect(getTypeSchema('Patient')?.elements.get('gender')?.binding?.codes.has('female')).toBe(true);
+    // The fake binding takes Patient.gender's position, whose codes are now cached: they must not leak.
+    const genderBinding = real.types.Patient.e.gender[4] ?? 0;
     try {
       setFhirIndex({
         version: 'test',
-        types: { Thing: { k: 'resource', e: { label: [1, 1, 'string', 0] } } },
+        types: {
+          Thing: {
+            k: 'resource',
+            e: { label: [1, 1, 'string', 0], state: [0, 1, 'code', 0, genderBinding] },
+          },
+        },
         search: { Thing: [['label', 'string', 'Thing.label', '']] },
         patientCompartment: {},
+        bindings: Array.from({ length: genderBinding + 1 }, () => [
+          'http://example.org/ValueSet/thing-state|1',
+          0,
+        ]),
+        codeLists: [['on', 'off']],
       });
       expect(getResourceTypes()).toEqual(['Thing']);
       expect(getTypeSchema('Patient')).toBeUndefined();
       expect(getTypeSchema('Thing')?.elements.get('label')?.min).toBe(1);
+      const binding = getTypeSchema('Thing')?.elements.get('state')?.binding;
+      expect(binding?.valueSet).toBe('http://example.org/ValueSet/thing-state|1');
+      expect([...(binding?.codes ?? [])]).toEqual(['on', 'off']);
+      expect(getTypeSchema('Thing')?.elements.get('label')?.binding).toBeUndefined();
       expect(getSearchParameters('Thing')).toEqual([
         { code: 'label', type: 'string', expression: 'Thing.label' },
       ]);

@@ -1,5 +1,11 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
-import { assertValidResource, getStatus, OperationOutcomeError, validateResource } from '../../src/fhir';
+import {
+  assertValidResource,
+  getStatus,
+  getTypeSchema,
+  OperationOutcomeError,
+  validateResource,
+} from '../../src/fhir';
 
 /** Issues as 'code expression: text' lines, easy to compare. */
 function problems(value: unknown): string[] {
@@ -364,5 +370,172 @@ describe('speed', () => {
     const started = performance.now();
     for (let i = 0; i < 1000; i++) validateResource(bloodPressure);
     expect((performance.now() - started) / 1000).toBeLessThan(0.5);
+  });
+});
+
+describe('required terminology bindings of code elements', () => {
+  const gender = 'http://hl7.org/fhir/ValueSet/administrative-gender|4.0.1';
+
+  test('Patient.gender: a code of administrative-gender passes, any other is code-invalid', () => {
+    for (const code of ['male', 'female', 'other', 'unknown']) {
+      expect(problems({ resourceType: 'Patient', gender: code })).toEqual([]);
+    }
+    expect(validateResource({ resourceType: 'Patient', gender: 'nope' })).toEqual([
+      {
+        severity: 'error',
+        code: 'code-invalid',
+        details: { text: `Value "nope" did not satisfy terminology binding ${gender}` },
+        expression: ['Patient.gender'],
+      },
+    ]);
+    // codes are case-sensitive
+    expect(problems({ resourceType: 'Patient', gender: 'Female' })).toEqual([
+      `code-invalid Patient.gender: Value "Female" did not satisfy terminology binding ${gender}`,
+    ]);
+  });
+
+  test('Observation.status and Bundle.type', () => {
+    expect(problems({ ...bloodPressure, status: 'amended' })).toEqual([]);
+    expect(problems({ ...bloodPressure, status: 'bogus' })).toEqual([
+      'code-invalid Observation.status: Value "bogus" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/observation-status|4.0.1',
+    ]);
+    expect(problems({ resourceType: 'Bundle', type: 'collection' })).toEqual([]);
+    expect(problems({ resourceType: 'Bundle', type: 'batch-response' })).toEqual([]);
+    expect(problems({ resourceType: 'Bundle', type: 'pile' })).toEqual([
+      'code-invalid Bundle.type: Value "pile" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/bundle-type|4.0.1',
+    ]);
+  });
+
+  test('backbone elements: Patient.contact.gender and Bundle.entry.request.method', () => {
+    expect(problems({ ...maria, contact: [{ gender: 'male', name: { text: 'Luis' } }] })).toEqual([]);
+    expect(problems({ ...maria, contact: [{ name: { text: 'Luis' } }, { gender: 'man' }] })).toEqual([
+      `code-invalid Patient.contact[1].gender: Value "man" did not satisfy terminology binding ${gender}`,
+    ]);
+    const entry = (method: string): unknown => ({
+      resourceType: 'Bundle',
+      type: 'transaction',
+      entry: [{ resource: maria, request: { method, url: 'Patient' } }],
+    });
+    expect(problems(entry('POST'))).toEqual([]);
+    expect(problems(entry('post'))).toEqual([
+      'code-invalid Bundle.entry[0].request.method: Value "post" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/http-verb|4.0.1',
+    ]);
+  });
+
+  test('datatype elements: ContactPoint.system, HumanName.use, Address.use, Quantity.comparator', () => {
+    expect(
+      problems({
+        ...maria,
+        telecom: [{ system: 'phone', use: 'mobile', value: '+1 555 0100' }],
+        name: [{ use: 'official', family: 'Garcia' }],
+        address: [{ use: 'home', type: 'both', city: 'Springfield' }],
+      }),
+    ).toEqual([]);
+    expect(
+      problems({
+        ...maria,
+        telecom: [
+          { system: 'email', value: 'maria@bloom.example' },
+          { system: 'pager-ish', value: '1' },
+        ],
+        name: [{ use: 'nickname-ish', family: 'Garcia' }],
+        address: [{ use: 'holiday', city: 'Springfield' }],
+      }),
+    ).toEqual([
+      // maria's keys come first, in her order (name before telecom)
+      'code-invalid Patient.name[0].use: Value "nickname-ish" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/name-use|4.0.1',
+      'code-invalid Patient.telecom[1].system: Value "pager-ish" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/contact-point-system|4.0.1',
+      'code-invalid Patient.address[0].use: Value "holiday" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/address-use|4.0.1',
+    ]);
+    const heartRate = (comparator: string): unknown => ({
+      resourceType: 'Observation',
+      status: 'final',
+      code: { text: 'Heart rate' },
+      valueQuantity: { value: 200, comparator, unit: '/min' },
+    });
+    expect(problems(heartRate('>='))).toEqual([]);
+    expect(problems(heartRate('=>'))).toEqual([
+      'code-invalid Observation.valueQuantity.comparator: Value "=>" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/quantity-comparator|4.0.1',
+    ]);
+  });
+
+  test('repeating bound codes are checked one by one (SearchParameter.base, Medplum types included)', () => {
+    const searchParameter = (base: string[]): unknown => ({
+      resourceType: 'SearchParameter',
+      url: 'https://bloom.example/SearchParameter/x',
+      name: 'x',
+      status: 'active',
+      description: 'x',
+      code: 'x',
+      base,
+      type: 'token',
+      expression: 'Patient.gender',
+    });
+    // Project and Bot are Medplum platform types: accepted wherever a resource type code is
+    expect(problems(searchParameter(['Patient', 'Project', 'Bot']))).toEqual([]);
+    expect(problems(searchParameter(['Patient', 'Patiant']))).toEqual([
+      'code-invalid SearchParameter.base[1]: Value "Patiant" did not satisfy terminology binding ' +
+        'http://hl7.org/fhir/ValueSet/resource-types|4.0.1',
+    ]);
+  });
+
+  test('a malformed code is reported once, as a bad primitive, not also as a binding failure', () => {
+    expect(problems({ resourceType: 'Patient', gender: ' male' })).toHaveLength(1);
+    expect(problems({ resourceType: 'Patient', gender: 7 })).toHaveLength(1);
+    expect(problems({ resourceType: 'Patient', gender: 7 })[0]).toMatch(/^invalid Patient\.gender: /);
+  });
+
+  test('codes that are unbound or bound below required strength are left free', () => {
+    // Patient.language: preferred binding; Attachment.contentType: required but to mime types,
+    // which are not enumerable and left unchecked; Coding.code: a code with no binding
+    expect(
+      problems({
+        ...maria,
+        language: 'tlh',
+        photo: [{ contentType: 'image/x-anything' }],
+        maritalStatus: { coding: [{ system: 'http://example.org/made-up', code: 'whatever' }] },
+      }),
+    ).toEqual([]);
+    expect(getTypeSchema('Patient')?.elements.get('language')?.binding).toBeUndefined();
+    expect(getTypeSchema('Attachment')?.elements.get('contentType')?.binding).toBeUndefined();
+    expect(getTypeSchema('Coding')?.elements.get('code')?.binding).toBeUndefined();
+  });
+
+  test('bound elements carry their value set (shared between elements) and codes', () => {
+    const patientGender = getTypeSchema('Patient')?.elements.get('gender')?.binding;
+    const contactGender = getTypeSchema('Patient.contact')?.elements.get('gender')?.binding;
+    expect(patientGender?.valueSet).toBe(gender);
+    expect([...(patientGender?.codes ?? [])].sort()).toEqual(['female', 'male', 'other', 'unknown']);
+    expect(contactGender).toBe(patientGender);
+    expect(getTypeSchema('Immunization')?.elements.get('status')?.binding?.codes.has('completed')).toBe(true);
+    expect(getTypeSchema('Appointment')?.elements.get('status')?.binding?.codes.has('booked')).toBe(true);
+    expect(getTypeSchema('Slot')?.elements.get('status')?.binding?.codes.has('busy-tentative')).toBe(true);
+    expect(getTypeSchema('Identifier')?.elements.get('use')?.binding?.codes.has('secondary')).toBe(true);
+  });
+
+  test('a binding failure is a 400 through assertValidResource', () => {
+    let caught: unknown;
+    try {
+      assertValidResource({
+        resourceType: 'Communication',
+        status: 'sent',
+        subject: { reference: 'Patient/maria' },
+      });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(OperationOutcomeError);
+    expect(getStatus((caught as OperationOutcomeError).outcome)).toBe(400);
+    expect((caught as OperationOutcomeError).message).toBe(
+      'Value "sent" did not satisfy terminology binding http://hl7.org/fhir/ValueSet/event-status|4.0.1 ' +
+        '(Communication.status)',
+    );
   });
 });
