@@ -9,6 +9,7 @@ import type {
   Project,
   ProjectMembership,
   RelatedPerson,
+  User,
   UserConfiguration,
 } from '@medplum/fhirtypes';
 import type { CodeChallengeMethod } from './pkce';
@@ -70,6 +71,7 @@ export interface LoginAuthenticationResponse {
 
 /** SPEC §3 Session details, from GET auth/me. */
 export interface SessionDetails {
+  user?: Pick<User, 'resourceType' | 'id' | 'email' | 'firstName' | 'lastName' | 'mfaEnrolled'>;
   profile: ProfileResource;
   project: Project;
   membership: ProjectMembership;
