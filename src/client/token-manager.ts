@@ -43,6 +43,27 @@ export function unauthenticatedError(cause?: unknown): OperationOutcomeError {
   return new OperationOutcomeError(unauthenticatedOutcome, cause);
 }
 
+/**
+ * Runs `fn` while holding a lock shared by every tab of the origin (the Web Locks API in browsers),
+ * so two tabs never refresh the same login at once (issue #5).
+ */
+export type RefreshLock = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+
+export const REFRESH_LOCK_NAME = 'bloom-token-refresh';
+
+interface LockManagerLike {
+  request<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** navigator.locks where there is one (browsers); elsewhere one process has one client, no lock. */
+export function defaultRefreshLock(): RefreshLock {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  if (locks && typeof locks.request === 'function') {
+    return (name, fn) => locks.request(name, fn);
+  }
+  return (_name, fn) => fn();
+}
+
 export interface TokenManagerOptions {
   fetch: FetchLike;
   tokenUrl: string;
@@ -55,6 +76,8 @@ export interface TokenManagerOptions {
   onUnauthenticated?: () => void;
   /** Called whenever the active login is set, replaced or cleared. */
   onLoginChange?: (login: LoginState | undefined) => void;
+  /** Cross-tab lock around refreshes (default: navigator.locks when present). */
+  lock?: RefreshLock;
 }
 
 function encodeBasic(clientId: string, clientSecret: string): string {
@@ -70,6 +93,7 @@ export class TokenManager {
   private readonly now: () => number;
   private readonly onUnauthenticated?: () => void;
   private readonly onLoginChange?: (login: LoginState | undefined) => void;
+  private readonly lock: RefreshLock;
   private login: LoginState | undefined;
   private accessTokenExpires: number | undefined;
   private accessTokenIssued: number | undefined;
@@ -88,6 +112,7 @@ export class TokenManager {
     this.now = options.now ?? Date.now;
     this.onUnauthenticated = options.onUnauthenticated;
     this.onLoginChange = options.onLoginChange;
+    this.lock = options.lock ?? defaultRefreshLock();
     const stored = this.storage.getObject<LoginState>(ACTIVE_LOGIN_KEY);
     if (stored && typeof stored.accessToken === 'string') {
       this.useLogin(stored);
@@ -264,11 +289,10 @@ export class TokenManager {
     if (this.refreshPromise) {
       return this.refreshPromise;
     }
-    const form = this.renewalForm();
-    if (!form) {
+    if (!this.renewalForm()) {
       return Promise.reject(this.giveUp());
     }
-    const pending = this.fetchTokens(form).then(
+    const pending = this.lock(REFRESH_LOCK_NAME, () => this.renewHoldingLock()).then(
       () => undefined,
       (err: unknown) => {
         throw err instanceof OperationOutcomeError ? this.giveUp(err) : err;
@@ -282,6 +306,43 @@ export class TokenManager {
     };
     pending.then(forget, forget);
     return pending;
+  }
+
+  private async renewHoldingLock(): Promise<void> {
+    // Another tab may have refreshed while we waited for the lock: take its tokens instead of
+    // spending our (now rotated-away) refresh token, which the server would treat as reuse.
+    if (this.adoptNewerStoredLogin() && !this.isExpiring()) {
+      return;
+    }
+    const form = this.renewalForm();
+    if (!form) {
+      throw unauthenticatedError();
+    }
+    await this.fetchTokens(form);
+  }
+
+  /** Takes the stored login when it is the same person's with other tokens; true when it did. */
+  private adoptNewerStoredLogin(): boolean {
+    const stored = this.storage.getObject<LoginState>(ACTIVE_LOGIN_KEY);
+    const current = this.login;
+    if (
+      !stored ||
+      !current ||
+      typeof stored.accessToken !== 'string' ||
+      stored.accessToken === current.accessToken ||
+      stored.profile?.reference !== current.profile?.reference ||
+      stored.project?.reference !== current.project?.reference
+    ) {
+      return false;
+    }
+    this.adoptLogin(stored);
+    return true;
+  }
+
+  private isExpiring(): boolean {
+    return (
+      this.accessTokenExpires !== undefined && this.now() >= this.accessTokenExpires - this.refreshMargin()
+    );
   }
 
   /** How early to refresh: the grace period, but never more than half the token's lifetime. */
@@ -298,12 +359,7 @@ export class TokenManager {
       await this.refreshPromise;
       return;
     }
-    if (
-      this.login &&
-      this.accessTokenExpires !== undefined &&
-      this.now() >= this.accessTokenExpires - this.refreshMargin() &&
-      this.renewalForm()
-    ) {
+    if (this.login && this.isExpiring() && this.renewalForm()) {
       await this.renew();
     }
   }

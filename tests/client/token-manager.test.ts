@@ -301,3 +301,78 @@ describe('SPEC §4 on a 401', () => {
     expect(fake.callsTo('POST', '/oauth2/token')).toHaveLength(1);
   });
 });
+
+describe('issue #5: two tabs refreshing at once', () => {
+  /** One lock for both "tabs", as navigator.locks is one per origin. */
+  function sharedLock() {
+    let tail: Promise<unknown> = Promise.resolve();
+    const names: string[] = [];
+    const lock = <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+      names.push(name);
+      const run = tail.then(fn, fn);
+      tail = run.catch(() => undefined);
+      return run;
+    };
+    return { lock, names };
+  }
+
+  test('one refresh happens; the other tab picks the new tokens up from storage; nobody is signed out', async () => {
+    const fake = fakeFetch();
+    let issued = 0;
+    fake.on('POST', '/oauth2/token', async (call) => {
+      issued++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // The server rotates: only the current refresh token works.
+      return new URLSearchParams(call.body).get('refresh_token') === 'r-old'
+        ? jsonResponse(tokenBody(accessToken({ now: NOW, id: `t${issued}` }), `r${issued}`))
+        : jsonResponse({ error: 'invalid_grant', error_description: 'Refresh token already used' }, 400);
+    });
+    const backend = new MemoryStorage();
+    const expired = { ...stored, accessToken: accessToken({ now: NOW - 3700_000 }) };
+    new PrefixedStorage(backend).setObject('activeLogin', expired);
+    const { lock, names } = sharedLock();
+    const tab = () => {
+      const onUnauthenticated = jest.fn();
+      const tokens = new TokenManager({
+        fetch: fake.fetch,
+        tokenUrl: TOKEN_URL,
+        storage: new PrefixedStorage(backend),
+        now: () => NOW,
+        onUnauthenticated,
+        lock,
+      });
+      return { tokens, onUnauthenticated };
+    };
+    const a = tab();
+    const b = tab();
+    await Promise.all([a.tokens.refreshIfExpiring(), b.tokens.refreshIfExpiring()]);
+    expect(issued).toBe(1);
+    expect(names).toEqual(['bloom-token-refresh', 'bloom-token-refresh']);
+    expect(b.tokens.getAccessToken()).toBe(a.tokens.getAccessToken());
+    expect(b.tokens.getRefreshToken()).toBe('r1');
+    expect(a.onUnauthenticated).not.toHaveBeenCalled();
+    expect(b.onUnauthenticated).not.toHaveBeenCalled();
+  });
+
+  test('a 401 in one tab after the other tab refreshed: retry with the stored tokens, no token call', async () => {
+    const { fake, tokens, storage } = setup({}, stored);
+    const newer = { ...stored, accessToken: accessToken({ now: NOW, id: 'other-tab' }), refreshToken: 'r2' };
+    storage.setObject('activeLogin', newer); // what the other tab wrote
+    await tokens.handleUnauthorized(tokens.getAuthorizationHeader());
+    expect(fake.calls).toHaveLength(0);
+    expect(tokens.getActiveLogin()).toEqual(newer);
+  });
+
+  test('another person in storage is never adopted by a refresh', async () => {
+    const { fake, tokens, storage } = setup({}, stored);
+    storage.setObject('activeLogin', {
+      ...stored,
+      accessToken: 'x',
+      profile: { reference: 'Patient/aisha' },
+    });
+    fake.on('POST', '/oauth2/token', () => jsonResponse(tokenBody(accessToken({ now: NOW }))));
+    await tokens.handleUnauthorized(tokens.getAuthorizationHeader());
+    expect(fake.calls).toHaveLength(1);
+    expect(tokens.getActiveLogin()?.profile).toEqual({ reference: 'Patient/maria' });
+  });
+});
