@@ -561,3 +561,37 @@ describe('SPEC §4 another tab changes the active login', () => {
     expect(onActiveLoginChange).not.toHaveBeenCalled();
   });
 });
+
+describe('in a browser page (window, document, localStorage and location simulated)', () => {
+  const g = globalThis as unknown as Record<string, unknown>;
+  let window: EventTarget & { document?: object };
+  let local: MemoryStorage;
+  let location: FakeNavigation;
+
+  beforeEach(() => {
+    window = Object.assign(new EventTarget(), { document: {} });
+    local = new MemoryStorage();
+    location = new FakeNavigation();
+    Object.assign(g, { window, localStorage: local, location });
+  });
+
+  afterEach(() => {
+    delete g.window;
+    delete g.localStorage;
+    delete g.location;
+  });
+
+  test('SPEC §9 defaults: localStorage, 60 s cache, window storage events and location.reload()', async () => {
+    const fake = fakeFetch().on('POST', '/oauth2/token', () => jsonResponse(tokenResponse()));
+    fake.on('GET', '/auth/me', () => jsonResponse(session));
+    const client = new BloomClient({ baseUrl: BASE, clientId: 'bloom-app', fetch: fake.fetch });
+    expect(client.getSettings().cacheTime).toBe(60000);
+    await client.processCode('c1');
+    expect(JSON.parse(local.getItem('@bloom/activeLogin') as string)).toMatchObject({ refreshToken: 'r1' });
+    // The redirect URI defaults to the page's origin.
+    expect(form(fake.callsTo('POST', '/oauth2/token')[0]).redirect_uri).toBe('http://app.test');
+    window.dispatchEvent(Object.assign(new Event('storage'), { key: '@bloom/activeLogin', newValue: null }));
+    expect(location.reloads).toBe(1);
+    client.close();
+  });
+});
