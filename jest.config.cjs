@@ -25,8 +25,8 @@ const common = {
   roots: ['<rootDir>/tests'],
   transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.c?js$': swc },
   // PGlite's CJS build uses import(); light-my-request needs ESM-only cookie and @fastify/static
-  // ESM-only content-disposition: transform them.
-  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|cookie|content-disposition)/)'],
+  // ESM-only content-disposition, and jose (sign-in tokens) is ESM-only: transform them.
+  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|cookie|content-disposition|jose)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
 };
 

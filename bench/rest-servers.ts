@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import { buildServer } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { migrate, openDatabase } from '../src/server/db';
+import { systemContext } from '../src/server/repo';
 
 /** A patient of the demo clinic's shape: what the benchmark creates and reads. */
 export const benchPatient = {
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   };
   const db = await openDatabase(config);
   await migrate(db);
-  const api = await buildServer({ config, db });
+  // The benchmark measures the REST layer itself: no token check (issue #3's auth is not in the loop).
+  const api = await buildServer({ config, db, getContext: () => systemContext() });
   const apiAddress = await api.listen({ port: 0, host: '127.0.0.1' });
 
   // The baseline answers with a body of exactly the size of a stored patient as our API returns it.

@@ -2,15 +2,26 @@
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
+import type { AuthDeps } from './auth/auth-deps';
+import { contextFromRequest, decorateAuth, registerFhirAuthentication } from './auth/authenticate';
+import { authRoutes } from './auth/routes';
+import { SigningKeys } from './auth/signing-key';
+import { createAuthThrottles } from './auth/throttle';
 import type { Database } from './db';
 import { fhirRoutes, registerErrorHandlers } from './fhir';
 import { healthcheckRoutes } from './healthcheck';
+import { oauthRoutes } from './oauth/routes';
+import { wellKnownRoutes } from './oauth/well-known';
 import type { RepositoryContext } from './repo';
 import { registerApiSecurity } from './security';
 
 export interface BuildServerOptions {
   config: ServerConfig;
   db: Database;
+  /**
+   * Tests only: every FHIR request acts as this context and needs no token. Without it (as in
+   * `npm start`) FHIR requests must carry a valid access token or client credentials (issue #3).
+   */
   getContext?: (request: FastifyRequest) => RepositoryContext;
 }
 
@@ -29,12 +40,26 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   registerErrorHandlers(app, config.bodyLimit);
   await registerApiSecurity(app, config.appOrigins);
   await app.register(healthcheckRoutes, { db });
+  // Sign-in (issue #3): the signing key is created on first use and shared by every instance.
+  const auth: AuthDeps = {
+    db,
+    config,
+    keys: new SigningKeys(db, config.baseUrl),
+    throttles: createAuthThrottles(),
+  };
+  decorateAuth(app);
+  if (!getContext) {
+    registerFhirAuthentication(app, auth);
+  }
+  await app.register(authRoutes, { prefix: '/auth', deps: auth });
+  await app.register(oauthRoutes, { prefix: '/oauth2', deps: auth });
+  await app.register(wellKnownRoutes, { prefix: '/.well-known', deps: auth });
   await app.register(fhirRoutes, {
     prefix: '/fhir/R4',
     db,
     fhirBase: config.baseUrl + FHIR_PATH,
     bodyLimit: config.bodyLimit,
-    getContext,
+    getContext: getContext ?? contextFromRequest,
   });
   return app;
 }

@@ -20,6 +20,10 @@ export interface ServerConfig {
   demoPassword: string;
   seedDemo: boolean;
   logLevel: LogLevel;
+  /** Lifetime of an access token in seconds (issue #3: short, 1 h by default). */
+  accessTokenLifetime: number;
+  /** Lifetime of a refresh token in seconds; each refresh rotates it. */
+  refreshTokenLifetime: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -76,6 +80,16 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'info',
     description: 'fatal, error, warn, info, debug (request logs), trace or silent',
   },
+  {
+    name: 'ACCESS_TOKEN_LIFETIME',
+    default: '3600',
+    description: 'Lifetime of an access token in seconds',
+  },
+  {
+    name: 'REFRESH_TOKEN_LIFETIME',
+    default: '1209600',
+    description: 'Lifetime of a refresh token in seconds (14 days); each refresh issues a new one',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -94,6 +108,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const demoPassword = readString(env, 'DEMO_PASSWORD') ?? 'bloom-demo';
   const seedDemo = readBoolean(env, 'SEED_DEMO', true);
   const logLevel = readLogLevel(env);
+  const accessTokenLifetime = readPositiveInteger(env, 'ACCESS_TOKEN_LIFETIME', 3600, 'seconds');
+  const refreshTokenLifetime = readPositiveInteger(env, 'REFRESH_TOKEN_LIFETIME', 14 * 24 * 3600, 'seconds');
   return {
     port,
     host,
@@ -106,6 +122,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     demoPassword,
     seedDemo,
     logLevel,
+    accessTokenLifetime,
+    refreshTokenLifetime,
   };
 }
 
@@ -126,13 +144,13 @@ function readPort(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
-function readPositiveInteger(env: Env, name: string, fallback: number): number {
+function readPositiveInteger(env: Env, name: string, fallback: number, unit = 'bytes'): number {
   const raw = readString(env, name);
   if (raw === undefined) {
     return fallback;
   }
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new ConfigError(`${name} must be a positive whole number of bytes, got '${raw}'`);
+    throw new ConfigError(`${name} must be a positive whole number of ${unit}, got '${raw}'`);
   }
   return Number(raw);
 }

@@ -17,6 +17,8 @@ describe('loadConfig', () => {
       demoPassword: 'bloom-demo',
       seedDemo: true,
       logLevel: 'info',
+      accessTokenLifetime: 3600,
+      refreshTokenLifetime: 14 * 24 * 3600,
     });
   });
 
@@ -33,6 +35,8 @@ describe('loadConfig', () => {
       DEMO_PASSWORD: 'secret',
       SEED_DEMO: 'false',
       LOG_LEVEL: 'DEBUG',
+      ACCESS_TOKEN_LIFETIME: '600',
+      REFRESH_TOKEN_LIFETIME: '86400',
     });
     expect(config).toEqual({
       port: 9000,
@@ -46,6 +50,8 @@ describe('loadConfig', () => {
       demoPassword: 'secret',
       seedDemo: false,
       logLevel: 'debug',
+      accessTokenLifetime: 600,
+      refreshTokenLifetime: 86400,
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -60,6 +66,8 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres/],
     [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ ACCESS_TOKEN_LIFETIME: '1h' }, /ACCESS_TOKEN_LIFETIME must be a positive whole number of seconds/],
+    [{ REFRESH_TOKEN_LIFETIME: '0' }, /REFRESH_TOKEN_LIFETIME must be a positive whole number of seconds/],
   ])('bad value %j is a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -87,6 +95,8 @@ describe('loadConfig', () => {
       'DEMO_PASSWORD',
       'SEED_DEMO',
       'LOG_LEVEL',
+      'ACCESS_TOKEN_LIFETIME',
+      'REFRESH_TOKEN_LIFETIME',
     ]);
   });
 });

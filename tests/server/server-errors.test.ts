@@ -6,6 +6,7 @@ import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db';
 import { findFreePort } from '../../src/server/free-port';
+import { systemContext } from '../../src/server/repo';
 
 const SECRET = 'relation "secret_table" does not exist at /srv/internal/path.ts';
 
@@ -29,6 +30,8 @@ describe('server errors', () => {
     app = await buildServer({
       config: loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' }),
       db: brokenDatabase,
+      // No token check: the request must reach the (broken) database.
+      getContext: () => systemContext(),
     });
     await app.listen({ port, host: 'localhost' });
     url = `http://localhost:${port}/`;

@@ -52,6 +52,32 @@ export const MIGRATIONS: readonly Migration[] = [
       await tx.query('CREATE INDEX resource_history_type_idx ON resource_history (resource_type, seq DESC)');
     },
   },
+  {
+    version: 2,
+    name: 'identity lookups',
+    async up(tx) {
+      // The sign-in flows find platform resources by a field before a search engine exists
+      // (src/server/repo/lookups.ts): one partial expression index per lookup keeps each an index scan.
+      await tx.query(
+        "CREATE INDEX resource_user_email_idx ON resource (lower(content->>'email')) WHERE resource_type = 'User'",
+      );
+      await tx.query(
+        `CREATE INDEX resource_membership_user_idx ON resource ((content->'user'->>'reference'))
+         WHERE resource_type = 'ProjectMembership'`,
+      );
+      await tx.query(
+        `CREATE INDEX resource_membership_project_idx ON resource ((content->'project'->>'reference'))
+         WHERE resource_type = 'ProjectMembership'`,
+      );
+      await tx.query(
+        "CREATE INDEX resource_login_code_idx ON resource ((content->>'code')) WHERE resource_type = 'Login'",
+      );
+      await tx.query(
+        `CREATE INDEX resource_domain_idx ON resource (lower(content->>'domain'))
+         WHERE resource_type = 'DomainConfiguration'`,
+      );
+    },
+  },
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.

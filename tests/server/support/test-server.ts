@@ -5,6 +5,7 @@ import { loadConfig } from '../../../src/server/config';
 import type { ServerConfig } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db';
 import { findFreePort } from '../../../src/server/free-port';
+import { systemContext } from '../../../src/server/repo';
 import type { TestDatabaseKind } from './test-databases';
 
 export interface TestServer {
@@ -20,14 +21,27 @@ export interface TestServer {
 
 export const APP_ORIGIN = 'http://localhost:3000';
 
+export interface TestServerOptions {
+  /**
+   * True: FHIR requests need an access token, as in `npm start` (the identity tests). False (the
+   * default, for the foundation's REST tests): every FHIR request acts as the server itself.
+   */
+  requireAuth?: boolean;
+}
+
 export async function startTestServer(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
   const port = await findFreePort('localhost');
   const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', APP_PORT: '3000', ...env });
   const db = await kind.open();
-  const app = await buildServer({ config, db });
+  const app = await buildServer({
+    config,
+    db,
+    getContext: options.requireAuth ? undefined : () => systemContext(),
+  });
   await app.listen({ port, host: 'localhost' });
   return {
     app,

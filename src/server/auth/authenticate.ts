@@ -1,0 +1,229 @@
+// Who is calling: `Authorization: Bearer <access token>` (signature, expiry, issuer, Login not
+// revoked) or `Authorization: Basic client_id:secret` for client applications, turned into the
+// RepositoryContext (with `access`) that the FHIR routes act as (issue #3, SPEC §6).
+import crypto from 'node:crypto';
+import type {
+  AccessPolicy,
+  ClientApplication,
+  Login,
+  OperationOutcome,
+  Project,
+  ProjectMembership,
+  Reference,
+  Resource,
+  User,
+} from '@medplum/fhirtypes';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { OperationOutcomeError } from '../../fhir';
+import type { Database } from '../db';
+import type { RepositoryContext } from '../repo';
+import { findMembershipsByUser } from '../repo/lookups';
+import type { AuthDeps } from './auth-deps';
+import { systemRepo } from './auth-deps';
+
+export interface AuthState {
+  /** Absent for Basic client authentication, which has no Login. */
+  login?: Login;
+  /** The signed-in User; absent for a client application. */
+  user?: User;
+  client?: ClientApplication;
+  membership: ProjectMembership;
+  project: Project;
+  profile: Reference;
+  accessPolicy?: AccessPolicy;
+  context: RepositoryContext;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authentication hook on routes that require it. */
+    bloomAuth: AuthState | null;
+  }
+}
+
+/** 401 for a missing, malformed, expired, tampered, foreign-signed or revoked credential. */
+export const unauthenticated: OperationOutcome = {
+  resourceType: 'OperationOutcome',
+  issue: [{ severity: 'error', code: 'login', details: { text: 'Unauthenticated' } }],
+};
+
+function fail(): never {
+  throw new OperationOutcomeError(unauthenticated);
+}
+
+async function readOrFail<T extends Resource>(db: Database, reference: string | undefined): Promise<T> {
+  const [type, id] = (reference ?? '').split('/');
+  if (!type || !id) {
+    fail();
+  }
+  try {
+    return await systemRepo(db).readResource<T>(type, id);
+  } catch {
+    return fail();
+  }
+}
+
+/** Project, access policy and the AccessContext of a membership. */
+export async function buildAuthState(
+  db: Database,
+  membership: ProjectMembership,
+  extra: Pick<AuthState, 'login' | 'user' | 'client'>,
+): Promise<AuthState> {
+  if (membership.active === false) {
+    fail();
+  }
+  const project = await readOrFail<Project>(db, membership.project?.reference);
+  const accessPolicy = membership.accessPolicy
+    ? await readOrFail<AccessPolicy>(db, membership.accessPolicy.reference)
+    : undefined;
+  const profile = membership.profile;
+  const profileRef = profile.reference ?? '';
+  const context: RepositoryContext = {
+    project: project.id,
+    author: profile,
+    access: {
+      superAdmin: project.superAdmin === true,
+      projectAdmin: membership.admin === true,
+      profile,
+      membership: { reference: `ProjectMembership/${membership.id}` },
+      patientCompartment: profileRef.startsWith('Patient/') ? profileRef : undefined,
+      accessPolicy,
+    },
+  };
+  return { ...extra, membership, project, profile, accessPolicy, context };
+}
+
+/** A verified access token's Login, or 401. Refresh and ID tokens are not access tokens. */
+export async function verifyAccessToken(deps: AuthDeps, token: string): Promise<Login> {
+  let payload: Record<string, unknown>;
+  try {
+    payload = (await deps.keys.verify(token)).payload;
+  } catch {
+    return fail();
+  }
+  if (
+    typeof payload.login_id !== 'string' ||
+    typeof payload.username !== 'string' ||
+    'refresh_secret' in payload
+  ) {
+    fail();
+  }
+  const login = await readOrFail<Login>(deps.db, `Login/${payload.login_id}`);
+  if (login.revoked || !login.granted) {
+    fail();
+  }
+  return login;
+}
+
+async function authenticateBearer(deps: AuthDeps, token: string): Promise<AuthState> {
+  const login = await verifyAccessToken(deps, token);
+  const membership = await readOrFail<ProjectMembership>(deps.db, login.membership?.reference);
+  const principal = login.user.reference ?? '';
+  if (principal.startsWith('ClientApplication/')) {
+    const client = await readOrFail<ClientApplication>(deps.db, principal);
+    return buildAuthState(deps.db, membership, { login, client });
+  }
+  const user = await readOrFail<User>(deps.db, principal);
+  return buildAuthState(deps.db, membership, { login, user });
+}
+
+/** Constant-time comparison of two secrets of any length. */
+export function secretsEqual(a: string, b: string): boolean {
+  const ha = crypto.createHash('sha256').update(a).digest();
+  const hb = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(ha, hb) && a.length === b.length;
+}
+
+/** A ClientApplication by id and secret, or undefined (unknown client, no secret, wrong secret). */
+export async function findClientBySecret(
+  db: Database,
+  clientId: string,
+  secret: string,
+): Promise<ClientApplication | undefined> {
+  let client: ClientApplication;
+  try {
+    client = await systemRepo(db).readResource<ClientApplication>('ClientApplication', clientId);
+  } catch {
+    return undefined;
+  }
+  if (!client.secret || client.status === 'off' || !secretsEqual(client.secret, secret)) {
+    return undefined;
+  }
+  return client;
+}
+
+/** The client's own membership (its project and access), or undefined. */
+export async function clientMembership(
+  db: Database,
+  clientId: string,
+): Promise<ProjectMembership | undefined> {
+  return (await findMembershipsByUser(db, `ClientApplication/${clientId}`))[0];
+}
+
+export function parseBasicAuth(header: string): { username: string; password: string } | undefined {
+  const decoded = Buffer.from(header.slice('Basic '.length).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) {
+    return undefined;
+  }
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+async function authenticateBasic(deps: AuthDeps, header: string): Promise<AuthState> {
+  const credentials = parseBasicAuth(header);
+  const client =
+    credentials && (await findClientBySecret(deps.db, credentials.username, credentials.password));
+  const membership = client && (await clientMembership(deps.db, client.id as string));
+  if (!client || !membership) {
+    return fail();
+  }
+  return buildAuthState(deps.db, membership, { client });
+}
+
+/** The caller of this request, or a 401 OperationOutcomeError. */
+export async function authenticateRequest(deps: AuthDeps, request: FastifyRequest): Promise<AuthState> {
+  const header = request.headers.authorization ?? '';
+  if (header.startsWith('Bearer ')) {
+    return authenticateBearer(deps, header.slice('Bearer '.length).trim());
+  }
+  if (header.startsWith('Basic ')) {
+    return authenticateBasic(deps, header);
+  }
+  return fail();
+}
+
+/** The authenticated caller of a route, authenticating on first use. */
+export async function requireAuth(deps: AuthDeps, request: FastifyRequest): Promise<AuthState> {
+  request.bloomAuth ??= await authenticateRequest(deps, request);
+  return request.bloomAuth;
+}
+
+/** Paths under the FHIR base that answer without a token (the CapabilityStatement, as in Medplum). */
+const PUBLIC_FHIR_PATHS = new Set(['/fhir/R4/metadata']);
+
+/**
+ * Every FHIR request must be authenticated: the hook runs before routing's handlers, so even a 404
+ * route under /fhir/R4 answers 401 to an anonymous caller and never tells what exists.
+ */
+export function registerFhirAuthentication(app: FastifyInstance, deps: AuthDeps): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0].replace(/\/+$/, '');
+    if (!path.startsWith('/fhir/R4') || PUBLIC_FHIR_PATHS.has(path) || request.method === 'OPTIONS') {
+      return;
+    }
+    reply.header('WWW-Authenticate', 'Bearer');
+    await requireAuth(deps, request);
+  });
+}
+
+/** The FHIR routes' getContext: the context the hook put on the request. */
+export function contextFromRequest(request: FastifyRequest): RepositoryContext {
+  if (!request.bloomAuth) {
+    throw new OperationOutcomeError(unauthenticated);
+  }
+  return request.bloomAuth.context;
+}
+
+export function decorateAuth(app: FastifyInstance): void {
+  app.decorateRequest('bloomAuth', null);
+}

@@ -1,0 +1,50 @@
+// POST auth/login: email and password to a Login (SPEC §7). A wrong email and a wrong password give
+// the same message and take the same time, so nobody can learn which emails exist; failures are
+// throttled per account and per remote address.
+import type { Login } from '@medplum/fhirtypes';
+import { badRequest, OperationOutcomeError } from '../../fhir';
+import { findUserByEmail } from '../repo/lookups';
+import type { AuthDeps } from './auth-deps';
+import { systemRepo } from './auth-deps';
+import type { LoginResponse } from './logins';
+import { buildLogin, nextLoginStep } from './logins';
+import { getDecoyHash, verifyPassword } from './passwords';
+import type { RequestInfo } from './registration';
+import type { Fields } from './request-fields';
+import { optionalString, readCodeChallenge, requiredEmail, requiredPassword } from './request-fields';
+
+export const INVALID_CREDENTIALS = 'Email or password is invalid';
+
+export async function passwordLogin(
+  deps: AuthDeps,
+  fields: Fields,
+  info: RequestInfo,
+): Promise<LoginResponse> {
+  const email = requiredEmail(fields);
+  const password = requiredPassword(fields);
+  const projectId = optionalString(fields, 'projectId', 64);
+  const clientId = optionalString(fields, 'clientId', 64);
+  const scope = optionalString(fields, 'scope', 1024);
+  const nonce = optionalString(fields, 'nonce', 256);
+  const challenge = readCodeChallenge(fields);
+
+  const accountKey = email.toLowerCase();
+  const addressKey = info.remoteAddress ?? 'unknown';
+  const { account, address } = deps.throttles;
+  account.check(accountKey, 'login');
+  address.check(addressKey, 'login');
+
+  const user = await findUserByEmail(deps.db, email);
+  const valid = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
+  if (!user || !valid) {
+    account.recordFailure(accountKey);
+    address.recordFailure(addressKey);
+    throw new OperationOutcomeError(badRequest(INVALID_CREDENTIALS));
+  }
+  account.reset(accountKey);
+
+  const login = await systemRepo(deps.db).createResource<Login>(
+    buildLogin({ user, authMethod: 'password', projectId, clientId, scope, nonce, ...challenge, ...info }),
+  );
+  return nextLoginStep(deps.db, login, user);
+}

@@ -1,0 +1,96 @@
+// The /auth/* endpoints of SPEC §7 "Authentication", Medplum-compatible paths and payloads.
+// Errors are OperationOutcomes (the app's error handler): 400 with the field as expression, 401, 429.
+import type { Login, User } from '@medplum/fhirtypes';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { badRequest, OperationOutcomeError } from '../../fhir';
+import type { AuthDeps } from './auth-deps';
+import { systemRepo } from './auth-deps';
+import type { AuthState } from './authenticate';
+import { requireAuth, unauthenticated } from './authenticate';
+import { authMethod } from './external-method';
+import { chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
+import { mfaEnroll, mfaStatus, mfaVerify } from './mfa';
+import { passwordLogin } from './password-login';
+import { newPatient, newProject, newUser } from './registration';
+import type { RequestInfo } from './registration';
+import { readFields, requiredString } from './request-fields';
+import { changePassword, sessionDetails } from './session';
+
+export interface AuthRoutesOptions {
+  deps: AuthDeps;
+}
+
+function requestInfo(request: FastifyRequest): RequestInfo {
+  const userAgent = request.headers['user-agent'];
+  return { remoteAddress: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+}
+
+function requireUser(auth: AuthState): User {
+  if (!auth.user) {
+    throw new OperationOutcomeError(unauthenticated);
+  }
+  return auth.user;
+}
+
+async function readLoginUser(deps: AuthDeps, login: Login): Promise<User> {
+  return systemRepo(deps.db).readResource<User>('User', login.user.reference?.split('/')[1] as string);
+}
+
+export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { deps }) => {
+  app.post('/method', async (request) => authMethod(deps.db, readFields(request.body)));
+
+  app.post('/login', async (request) => passwordLogin(deps, readFields(request.body), requestInfo(request)));
+
+  app.get<{ Params: { login: string } }>('/login/:login', async (request) => {
+    const login = await readPendingLogin(deps.db, request.params.login);
+    return nextLoginStep(deps.db, login, await readLoginUser(deps, login));
+  });
+
+  app.post('/profile', async (request) => {
+    const fields = readFields(request.body);
+    const login = await readPendingLogin(deps.db, requiredString(fields, 'login', 'Login', 64));
+    const user = await readLoginUser(deps, login);
+    if (user.mfaEnrolled && !login.mfaVerified) {
+      throw new OperationOutcomeError(badRequest('MFA verification is required first', 'login'));
+    }
+    const membership = await chooseMembership(
+      deps.db,
+      login,
+      requiredString(fields, 'profile', 'Profile', 64),
+    );
+    return grantCode(deps.db, login, membership);
+  });
+
+  app.post('/scope', async (request) => {
+    const fields = readFields(request.body);
+    const login = await readPendingLogin(deps.db, requiredString(fields, 'login', 'Login', 64));
+    const scope = requiredString(fields, 'scope', 'Scope', 1024);
+    if (!/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scope)) {
+      throw new OperationOutcomeError(badRequest('Scope must be a space-separated list', 'scope'));
+    }
+    const { resource } = await systemRepo(deps.db).updateResource<Login>(
+      { ...login, scope },
+      { ifMatch: login.meta?.versionId },
+    );
+    return nextLoginStep(deps.db, resource, await readLoginUser(deps, resource));
+  });
+
+  app.post('/mfa/verify', async (request) => mfaVerify(deps, readFields(request.body)));
+  app.get('/mfa/status', async (request) => mfaStatus(deps, requireUser(await requireAuth(deps, request))));
+  app.post('/mfa/enroll', async (request) => {
+    const user = requireUser(await requireAuth(deps, request));
+    return mfaEnroll(deps, user, readFields(request.body ?? {}));
+  });
+
+  app.post('/newuser', async (request) => newUser(deps, readFields(request.body), requestInfo(request)));
+  app.post('/newpatient', async (request) => newPatient(deps, readFields(request.body)));
+  app.post('/newproject', async (request) => newProject(deps, readFields(request.body)));
+
+  app.get('/me', async (request) => sessionDetails(deps, await requireAuth(deps, request)));
+
+  app.post('/changepassword', async (request) => {
+    const user = requireUser(await requireAuth(deps, request));
+    await changePassword(deps, user, readFields(request.body));
+    return {};
+  });
+};

@@ -1,0 +1,217 @@
+// The grants of POST oauth2/token (SPEC §7): authorization_code with PKCE, refresh_token with
+// rotation and reuse detection, client_credentials. Each change to a Login is a compare-and-set on
+// its version, so two requests racing with one code or one refresh token cannot both succeed.
+import crypto from 'node:crypto';
+import type { ClientApplication, Login, ProjectMembership } from '@medplum/fhirtypes';
+import type { FastifyRequest } from 'fastify';
+import { OperationOutcomeError } from '../../fhir';
+import type { AuthDeps } from '../auth/auth-deps';
+import { systemRepo } from '../auth/auth-deps';
+import { clientMembership, secretsEqual } from '../auth/authenticate';
+import { randomSecret } from '../auth/logins';
+import { findLoginByCode } from '../repo/lookups';
+import { authenticateClient, readClientCredentials } from './client-auth';
+import { OAuthError } from './oauth-error';
+import type { RefreshTokenClaims, TokenResponse } from './tokens';
+import { issueTokens } from './tokens';
+
+/** An authorization code must be exchanged within this time of being issued. */
+export const CODE_LIFETIME_MS = 10 * 60_000;
+
+type Form = Record<string, string>;
+
+function required(form: Form, name: string): string {
+  const value = form[name];
+  if (!value) {
+    throw new OAuthError('invalid_request', `Missing ${name}`);
+  }
+  if (value.length > 4096) {
+    throw new OAuthError('invalid_request', `${name} is too long`);
+  }
+  return value;
+}
+
+async function readClient(deps: AuthDeps, login: Login): Promise<ClientApplication | undefined> {
+  const id = login.client?.reference?.split('/')[1];
+  if (!id) {
+    return undefined;
+  }
+  return systemRepo(deps.db)
+    .readResource<ClientApplication>('ClientApplication', id)
+    .catch(() => {
+      throw new OAuthError('invalid_client', 'Unknown client');
+    });
+}
+
+async function readMembership(deps: AuthDeps, login: Login): Promise<ProjectMembership> {
+  const id = login.membership?.reference?.split('/')[1];
+  const membership = id
+    ? await systemRepo(deps.db)
+        .readResource<ProjectMembership>('ProjectMembership', id)
+        .catch(() => undefined)
+    : undefined;
+  if (!membership || membership.active === false) {
+    throw new OAuthError('invalid_grant', 'The sign-in has no active membership');
+  }
+  return membership;
+}
+
+/** Writes the next version of a Login only if nobody else wrote it since it was read. */
+async function compareAndSet(deps: AuthDeps, login: Login, conflictMessage: string): Promise<Login> {
+  try {
+    const { resource } = await systemRepo(deps.db).updateResource(login, { ifMatch: login.meta?.versionId });
+    return resource;
+  } catch (err) {
+    if (err instanceof OperationOutcomeError && err.outcome.id === 'precondition-failed') {
+      throw new OAuthError('invalid_grant', conflictMessage);
+    }
+    throw err;
+  }
+}
+
+export async function revokeLogin(deps: AuthDeps, loginId: string): Promise<void> {
+  const repo = systemRepo(deps.db);
+  await repo.withTransaction(async (txRepo) => {
+    const login = await txRepo.readResource<Login>('Login', loginId);
+    if (!login.revoked) {
+      await txRepo.updateResource<Login>({ ...login, revoked: true });
+    }
+  });
+}
+
+function s256(verifier: string): string {
+  return crypto.createHash('sha256').update(verifier).digest('base64url');
+}
+
+export async function authorizationCodeGrant(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  form: Form,
+): Promise<TokenResponse> {
+  const code = required(form, 'code');
+  const credentials = readClientCredentials(request, form);
+  const login = await findLoginByCode(deps.db, code);
+  if (!login) {
+    throw new OAuthError('invalid_grant', 'Invalid authorization code');
+  }
+  if (login.granted) {
+    // A code presented twice may have been stolen: everything issued from it is revoked (RFC 6749 §4.1.2).
+    await revokeLogin(deps, login.id as string);
+    throw new OAuthError('invalid_grant', 'Authorization code already used');
+  }
+  if (login.revoked) {
+    throw new OAuthError('invalid_grant', 'Authorization code revoked');
+  }
+  if (Date.now() - Date.parse(login.meta?.lastUpdated ?? login.authTime) > CODE_LIFETIME_MS) {
+    throw new OAuthError('invalid_grant', 'Authorization code expired');
+  }
+  const client = await readClient(deps, login);
+  if (client && credentials.clientId && credentials.clientId !== client.id) {
+    throw new OAuthError('invalid_grant', 'Authorization code was issued to another client');
+  }
+  const clientAuthenticated = !!(client?.secret && credentials.clientSecret);
+  if (clientAuthenticated) {
+    await authenticateClient(deps.db, credentials);
+  }
+  if (login.codeChallenge) {
+    const verifier = form.code_verifier;
+    if (!verifier) {
+      throw new OAuthError('invalid_request', 'Missing code_verifier');
+    }
+    if (login.codeChallengeMethod !== 'S256' || !secretsEqual(s256(verifier), login.codeChallenge)) {
+      throw new OAuthError('invalid_grant', 'Invalid code_verifier');
+    }
+  } else if (!clientAuthenticated) {
+    // Without PKCE only a confidential client that proves its secret may exchange a code.
+    throw new OAuthError(
+      'invalid_request',
+      'Missing code_verifier: PKCE (S256) is required for public clients',
+    );
+  }
+  const membership = await readMembership(deps, login);
+  const refreshSecret = randomSecret();
+  const granted = await compareAndSet(
+    deps,
+    { ...login, granted: true, refreshSecret, refreshSecretRotatedAt: new Date().toISOString() },
+    'Authorization code already used',
+  );
+  return issueTokens(deps, granted, membership, refreshSecret);
+}
+
+export async function refreshTokenGrant(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  form: Form,
+): Promise<TokenResponse> {
+  const token = required(form, 'refresh_token');
+  let claims: Partial<RefreshTokenClaims>;
+  try {
+    claims = (await deps.keys.verify(token)).payload as Partial<RefreshTokenClaims>;
+  } catch {
+    throw new OAuthError('invalid_grant', 'Invalid refresh token');
+  }
+  if (typeof claims.login_id !== 'string' || typeof claims.refresh_secret !== 'string') {
+    throw new OAuthError('invalid_grant', 'Invalid refresh token');
+  }
+  const login = await systemRepo(deps.db)
+    .readResource<Login>('Login', claims.login_id)
+    .catch(() => undefined);
+  if (!login?.granted || login.revoked) {
+    throw new OAuthError('invalid_grant', 'Refresh token revoked');
+  }
+  const client = await readClient(deps, login);
+  if (client?.secret) {
+    // A confidential client's refresh token is useless without the client's secret.
+    const authenticated = await authenticateClient(deps.db, readClientCredentials(request, form));
+    if (authenticated.id !== client.id) {
+      throw new OAuthError('invalid_grant', 'Refresh token was issued to another client');
+    }
+  }
+  if (!login.refreshSecret || !secretsEqual(claims.refresh_secret, login.refreshSecret)) {
+    // A validly signed token whose secret was rotated away: replayed, perhaps stolen. Revoke it all.
+    await revokeLogin(deps, login.id as string);
+    throw new OAuthError('invalid_grant', 'Refresh token already used; the sign-in has been revoked');
+  }
+  const membership = await readMembership(deps, login);
+  const refreshSecret = randomSecret();
+  const rotated = await compareAndSet(
+    deps,
+    {
+      ...login,
+      refreshSecret,
+      previousRefreshSecret: login.refreshSecret,
+      refreshSecretRotatedAt: new Date().toISOString(),
+    },
+    'Refresh token already used',
+  );
+  return issueTokens(deps, rotated, membership, refreshSecret);
+}
+
+export async function clientCredentialsGrant(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  form: Form,
+): Promise<TokenResponse> {
+  const client = await authenticateClient(deps.db, readClientCredentials(request, form));
+  const membership = await clientMembership(deps.db, client.id as string);
+  if (!membership) {
+    throw new OAuthError('invalid_client', 'The client belongs to no project');
+  }
+  const scope = form.scope || 'openid';
+  if (scope.length > 1024) {
+    throw new OAuthError('invalid_scope', 'scope is too long');
+  }
+  const login = await systemRepo(deps.db).createResource<Login>({
+    resourceType: 'Login',
+    user: { reference: `ClientApplication/${client.id}` },
+    client: { reference: `ClientApplication/${client.id}` },
+    authMethod: 'client',
+    authTime: new Date().toISOString(),
+    membership: { reference: `ProjectMembership/${membership.id}` },
+    project: membership.project,
+    granted: true,
+    scope,
+    remoteAddress: request.ip,
+  });
+  return issueTokens(deps, login, membership);
+}
