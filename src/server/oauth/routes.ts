@@ -48,6 +48,10 @@ export const oauthRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, {
   );
 
   app.post('/token', async (request, reply) => {
+    // RFC 6749 §4.1.3: token requests are form-encoded, nothing else.
+    if (!request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+      throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded');
+    }
     const form = formFields(request.body);
     const grantType = form.grant_type;
     noStore(reply);
