@@ -7,6 +7,7 @@ import { BloomClient } from '../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import type { Database } from '../../src/server/db';
 import { Repository, systemContext } from '../../src/server/repo';
+import { createClient, createProject } from '../server/auth/support/auth-fixtures';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
@@ -133,5 +134,66 @@ describe.each(databases())('BloomClient against the real server on %s', (_engine
     expect(second).not.toBe(first);
     expect(client.getRefreshToken()).not.toBe(second);
     expect(client.isAuthenticated()).toBe(true);
+  });
+  test('SPEC §4 project registration: startNewUser → startNewProject → processCode → project admin', async () => {
+    const client = newClient();
+    const { login } = await client.startNewUser({
+      firstName: 'Olu',
+      lastName: 'Admin',
+      email: uniqueEmail(),
+      password: PASSWORD,
+    });
+    await expect(client.startNewProject({ login, projectName: ' ' })).rejects.toThrow(
+      'Project name is required',
+    );
+    const { code } = await client.startNewProject({ login, projectName: 'Olu Clinic' });
+    const profile = await client.processCode(code as string);
+    expect(profile?.resourceType).toBe('Practitioner');
+    expect(client.getProject()?.name).toBe('Olu Clinic');
+    expect(client.isProjectAdmin()).toBe(true);
+    expect(client.isSuperAdmin()).toBe(false);
+  });
+
+  test('SPEC §6 client credentials: startClientLogin signs a ClientApplication in; a wrong secret is refused', async () => {
+    const project = await createProject(server.db, 'Machine Clinic');
+    const app = await createClient(server.db, project, { secret: 'machine-secret-123' });
+    const client = newClient();
+    await expect(client.startClientLogin(app.id as string, 'wrong-secret')).rejects.toThrow(/client/i);
+    expect(client.getActiveLogin()).toBeUndefined();
+    const profile = await client.startClientLogin(app.id as string, 'machine-secret-123');
+    expect(profile).toMatchObject({ resourceType: 'ClientApplication', id: app.id });
+    expect(client.getProject()?.id).toBe(project.id);
+  });
+
+  test('SPEC §4: with clientId and clientSecret, a request without a token signs in by client credentials', async () => {
+    const project = await createProject(server.db, 'Machine Clinic 2');
+    const app = await createClient(server.db, project, { secret: 'machine-secret-456' });
+    const client = newClient({ clientId: app.id, clientSecret: 'machine-secret-456' });
+    await expect(client.getMe()).resolves.toMatchObject({ profile: { id: app.id } });
+    expect(client.getAccessToken()).toEqual(expect.any(String));
+  });
+
+  test('one refresh for many concurrent 401s: the server would revoke the sign-in on a second use of the refresh token', async () => {
+    const email = uniqueEmail();
+    const client = newClient();
+    await registerPatient(client, email);
+    const login = client.getActiveLogin() as NonNullable<ReturnType<BloomClient['getActiveLogin']>>;
+    const onUnauthenticated = jest.fn();
+    const tab = newClient({ onUnauthenticated });
+    // A token the server rejects with 401, beside a refresh token it still honours.
+    void tab.setActiveLogin({ ...login, accessToken: 'not-a-valid-token' }).catch(() => undefined);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => tab.getMe()));
+    for (const answer of answers) {
+      expect(answer.profile).toMatchObject({ resourceType: 'Patient', name: [{ given: ['Nora'] }] });
+    }
+    expect(tab.getRefreshToken()).not.toBe(login.refreshToken);
+    expect(onUnauthenticated).not.toHaveBeenCalled();
+    // The rotated-away refresh token is now a replay: the server revokes the sign-in, and a client
+    // holding it gives up with 'Unauthenticated' and tells the app.
+    const replayHandler = jest.fn();
+    const replay = newClient({ onUnauthenticated: replayHandler });
+    void replay.setActiveLogin({ ...login, accessToken: 'not-a-valid-token' }).catch(() => undefined);
+    await expect(replay.getMe()).rejects.toThrow('Unauthenticated');
+    expect(replayHandler).toHaveBeenCalledTimes(1);
   });
 });
