@@ -37,6 +37,12 @@ export interface EmailPasswordLoginRequest extends BaseLoginRequest {
   remember?: boolean;
 }
 
+export interface GoogleLoginRequest extends BaseLoginRequest {
+  googleClientId: string;
+  googleCredential: string;
+  createUser?: boolean;
+}
+
 export interface NewUserRequest {
   firstName: string;
   lastName: string;

@@ -5,6 +5,7 @@ import type { Project, ProjectMembership, UserConfiguration, AccessPolicy } from
 import type {
   BaseLoginRequest,
   EmailPasswordLoginRequest,
+  GoogleLoginRequest,
   LoginAuthenticationResponse,
   NewPatientRequest,
   NewProjectRequest,
@@ -287,6 +288,15 @@ export class BloomClient extends ClientEventEmitter {
       ...request,
       clientId: loginRequest.clientId ?? this.tokens.clientId,
       scope: loginRequest.scope,
+    });
+  }
+
+  /** POST auth/google with the Google ID token (SPEC §7), the same PKCE as a password sign-in. */
+  async startGoogleLogin(loginRequest: GoogleLoginRequest): Promise<LoginAuthenticationResponse> {
+    const request = await this.ensureCodeChallenge(loginRequest);
+    return this.postJson('auth/google', {
+      ...request,
+      clientId: loginRequest.clientId ?? this.tokens.clientId,
     });
   }
 

@@ -178,6 +178,24 @@ describe('SPEC §4 password sign-in (Medplum payloads)', () => {
     expect(storage.getString('codeVerifier')).toBeUndefined();
   });
 
+  test('startGoogleLogin posts auth/google with the credential and a PKCE challenge (SPEC §7)', async () => {
+    const { client, fake, storage } = setup();
+    fake.on('POST', '/auth/google', () => jsonResponse({ login: 'l2', code: 'c2' }));
+    await client.startGoogleLogin({
+      googleClientId: 'g-app',
+      googleCredential: 'id.token.jwt',
+      createUser: true,
+    });
+    expect(json(fake.calls[0])).toEqual({
+      googleClientId: 'g-app',
+      googleCredential: 'id.token.jwt',
+      createUser: true,
+      clientId: 'bloom-app',
+      codeChallengeMethod: 'S256',
+      codeChallenge: sha256(storage.getString('codeVerifier') as string),
+    });
+  });
+
   test('server errors come back as the outcome text (SPEC §8)', async () => {
     const { client, fake } = setup();
     fake.on('POST', '/auth/login', () =>
