@@ -519,11 +519,15 @@ export class BloomClient extends ClientEventEmitter {
 
   /** Forgets the login, the session and this client's stored keys (never other keys). */
   clear(): void {
+    const hadLogin = this.tokens.getActiveLogin() !== undefined;
     this.storage.clear();
     this.tokens.clearCredentials();
     this.tokens.clearActiveLogin();
     this.sessionDetails = undefined;
     this.profilePromise = undefined;
-    this.dispatchEvent({ type: 'change' });
+    if (!hadLogin) {
+      // clearActiveLogin announced the change when there was a login; announce it once either way.
+      this.dispatchEvent({ type: 'change' });
+    }
   }
 }

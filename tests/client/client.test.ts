@@ -488,7 +488,7 @@ describe('sign out and session events', () => {
     expect(client.getActiveLogin()).toBeUndefined();
     expect(client.getProfile()).toBeUndefined();
     expect(client.isAuthenticated()).toBe(false);
-    expect(events).toContain('change');
+    expect(events).toEqual(['change']);
     expect(backend.getItem('theme')).toBe('dark');
     expect(backend.length).toBe(1);
   });
