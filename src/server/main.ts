@@ -61,7 +61,10 @@ async function start(): Promise<void> {
 
   await migrate(db);
   if (config.seedDemo) {
-    await seedDemoClinic(new Repository(db, systemContext()), { demoPassword: config.demoPassword });
+    await seedDemoClinic(new Repository(db, systemContext()), {
+      demoPassword: config.demoPassword,
+      appOrigins: config.appOrigins,
+    });
   }
 
   const api = await buildServer({ config, db });

@@ -2,16 +2,20 @@
 // the project's meta, all or nothing, on each database engine.
 import type {
   Appointment,
+  ClientApplication,
   DiagnosticReport,
   Observation,
   Patient,
   Project,
   Resource,
   Slot,
+  User,
 } from '@medplum/fhirtypes';
-import { buildDemoClinic } from '../../mocks/demo';
+import { verifyPassword } from '../../src/server/auth/passwords';
+import { buildDemoClinic, DEMO_ACCOUNTS } from '../../mocks/demo';
 import type { Database, Queryable, SqlValue } from '../../src/server/db';
 import { Repository, systemContext } from '../../src/server/repo';
+import { findMembershipsByUser, findUserByEmail } from '../../src/server/repo/lookups';
 import { seedDemoClinic } from '../../src/server/seed';
 import { databases } from './support/test-databases';
 
@@ -106,7 +110,9 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
       const results = await Promise.all([seedDemoClinic(freshRepo), seedDemoClinic(freshRepo)]);
       expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
       expect(results[0].projectId).toBe(results[1].projectId);
-      expect(await countAll(fresh)).toBe((bundle.entry?.length ?? 0) + 1);
+      // The Project, the bundle, and the sign-ins: patient AccessPolicy, a User and a membership
+      // per demo account, the app's ClientApplication (issue #3).
+      expect(await countAll(fresh)).toBe((bundle.entry?.length ?? 0) + 1 + 1 + 2 * DEMO_ACCOUNTS.length + 1);
     } finally {
       await fresh.close();
     }
@@ -152,5 +158,31 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
       const slot = await repo.readResource<Slot>('Slot', slotId);
       expect([slot.status, slot.start]).toEqual(['busy', appointment.start]);
     }
+  });
+  test('issue #3 the demo accounts: a User with the hashed password and a membership each', async () => {
+    const [project] = await listAll<Project>(repo, 'Project');
+    const policy = project.defaultPatientAccessPolicy;
+    expect(policy?.reference).toMatch(/^AccessPolicy\//);
+    for (const account of DEMO_ACCOUNTS) {
+      const user = (await findUserByEmail(db, account.email)) as User;
+      expect(user.passwordHash).toMatch(/^scrypt\$/);
+      expect(user.passwordHash).not.toContain('bloom-demo');
+      expect(await verifyPassword('bloom-demo', user.passwordHash)).toBe(true);
+      const memberships = await findMembershipsByUser(db, `User/${user.id}`);
+      expect(memberships).toHaveLength(1);
+      const [membership] = memberships;
+      expect(membership.project?.reference).toBe(`Project/${project.id}`);
+      expect(membership.meta?.project).toBe(project.id);
+      expect(membership.profile.reference?.split('/')[0]).toBe(account.profileType);
+      const profile = await repo.readResource<Patient>(
+        account.profileType,
+        membership.profile.reference?.split('/')[1] as string,
+      );
+      expect(profile.telecom?.some((t) => t.value === account.email)).toBe(true);
+      expect(membership.accessPolicy).toEqual(account.role === 'patient' ? policy : undefined);
+      expect(membership.admin).toBe(account.role === 'admin' ? true : undefined);
+    }
+    const clients = await listAll<ClientApplication>(repo, 'ClientApplication');
+    expect(clients.map((c) => c.name)).toEqual(['Bloom app']);
   });
 });

@@ -8,15 +8,15 @@ import type { Project } from '@medplum/fhirtypes';
 import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from '../../../mocks/demo';
 import { processBatch } from '../fhir/batch';
 import type { Repository } from '../repo';
+import { seedDemoAccounts } from './demo-accounts';
 
 export interface SeedOptions {
   /** The seeding day that the demo's relative dates count from; now by default. */
   today?: Date;
-  /**
-   * Password of the demo accounts. The sign-ins themselves (User and ProjectMembership) arrive
-   * with the identity issue; until then only their profiles are seeded and this is not stored.
-   */
+  /** Password of the demo accounts (stored hashed on their Users); DEMO_PASSWORD or 'bloom-demo' when absent. */
   demoPassword?: string;
+  /** The app's origins, for the redirect URIs of the seeded 'Bloom app' ClientApplication. */
+  appOrigins?: readonly string[];
 }
 
 export interface SeedResult {
@@ -41,8 +41,10 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.
     const projectId = crypto.randomUUID();
     const projectRepo = txRepo.withContext({ ...repo.context, project: projectId });
-    await projectRepo.createResource(project, { assignedId: projectId });
-    await processBatch(projectRepo, SEED_FHIR_BASE, bundle);
+    const storedProject = await projectRepo.createResource(project, { assignedId: projectId });
+    const response = await processBatch(projectRepo, SEED_FHIR_BASE, bundle);
+    // The sign-ins of the demo accounts (issue #3), in the same transaction as the clinic.
+    await seedDemoAccounts(projectRepo, storedProject, bundle, response, options);
     return { seeded: true, projectId };
   });
 }

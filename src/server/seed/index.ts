@@ -1,2 +1,3 @@
 export { seedDemoClinic } from './demo-clinic';
 export type { SeedOptions, SeedResult } from './demo-clinic';
+export { buildPatientAccessPolicy, seedDemoAccounts } from './demo-accounts';

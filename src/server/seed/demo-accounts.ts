@@ -1,0 +1,129 @@
+// The demo sign-ins (issue #3, mocks/demo/accounts.ts): a User per demo account with the hashed
+// demo password, its ProjectMembership in Bloom Clinic (patients with the patient AccessPolicy,
+// the admin with admin: true), the patient AccessPolicy as the project's default for patient
+// registration, and the app's public ClientApplication. Written inside the demo clinic's
+// transaction, so the clinic and its accounts are stored together or not at all.
+import type {
+  AccessPolicy,
+  Bundle,
+  ClientApplication,
+  Project,
+  ProjectMembership,
+  Resource,
+  User,
+} from '@medplum/fhirtypes';
+import { DEMO_ACCOUNTS, DEMO_PROJECT_NAME, getDemoPassword } from '../../../mocks/demo';
+import type { DemoAccount } from '../../../mocks/demo';
+import { hashPassword } from '../auth/passwords';
+import type { Repository } from '../repo';
+
+export interface DemoAccountOptions {
+  /** The demo password; DEMO_PASSWORD or 'bloom-demo' when absent. */
+  demoPassword?: string;
+  /** Where the app lives, for the ClientApplication's redirect URIs (e.g. http://localhost:3000). */
+  appOrigins?: readonly string[];
+}
+
+/** What a patient may touch in the demo clinic: their own compartment (SPEC §6). */
+export function buildPatientAccessPolicy(): AccessPolicy {
+  const readonly = [
+    'Appointment',
+    'DiagnosticReport',
+    'DocumentReference',
+    'Immunization',
+    'Media',
+    'MedicationRequest',
+    'Specimen',
+  ];
+  return {
+    resourceType: 'AccessPolicy',
+    name: 'Bloom patient',
+    compartment: { reference: '%patient' },
+    resource: [
+      { resourceType: 'Patient', compartment: { reference: '%patient' } },
+      { resourceType: 'Observation', compartment: { reference: '%patient' } },
+      { resourceType: 'Communication', compartment: { reference: '%patient' } },
+      ...readonly.map((resourceType) => ({
+        resourceType,
+        compartment: { reference: '%patient' },
+        readonly: true,
+      })),
+      { resourceType: 'Practitioner', readonly: true },
+      { resourceType: 'Organization', readonly: true },
+      { resourceType: 'Location', readonly: true },
+      { resourceType: 'Schedule', readonly: true },
+      { resourceType: 'Slot', readonly: true },
+    ],
+  };
+}
+
+/** The profile (Patient or Practitioner) of each demo account, found by its email in the clinic bundle. */
+function profileReference(account: DemoAccount, bundle: Bundle, response: Bundle): string {
+  const index = (bundle.entry ?? []).findIndex((entry) => {
+    const resource = entry.resource as (Resource & { telecom?: { value?: string }[] }) | undefined;
+    return (
+      resource?.resourceType === account.profileType &&
+      resource.telecom?.some((telecom) => telecom.value === account.email)
+    );
+  });
+  // The response location is '<base>Type/id/_history/version'.
+  const location = response.entry?.[index]?.response?.location ?? '';
+  const match = /([A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})\/_history\/[^/]+$/.exec(location);
+  if (index < 0 || !match || match[1] !== account.profileType) {
+    throw new Error(`The demo clinic has no ${account.profileType} for ${account.email}`);
+  }
+  return `${match[1]}/${match[2]}`;
+}
+
+export async function seedDemoAccounts(
+  projectRepo: Repository,
+  project: Project,
+  bundle: Bundle,
+  response: Bundle,
+  options: DemoAccountOptions = {},
+): Promise<void> {
+  const password = options.demoPassword ?? getDemoPassword();
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map(() => hashPassword(password)));
+  const policy = await projectRepo.createResource(buildPatientAccessPolicy());
+  const policyRef = { reference: `AccessPolicy/${policy.id}`, display: policy.name };
+  await projectRepo.updateResource<Project>({ ...project, defaultPatientAccessPolicy: policyRef });
+  const projectRef = { reference: `Project/${project.id}`, display: DEMO_PROJECT_NAME };
+
+  for (const [index, account] of DEMO_ACCOUNTS.entries()) {
+    const user = await projectRepo.createResource<User>({
+      resourceType: 'User',
+      firstName: account.givenName,
+      lastName: account.familyName,
+      email: account.email,
+      emailVerified: true,
+      passwordHash: hashes[index],
+    });
+    const membership: ProjectMembership = {
+      resourceType: 'ProjectMembership',
+      project: projectRef,
+      user: { reference: `User/${user.id}`, display: account.email },
+      profile: {
+        reference: profileReference(account, bundle, response),
+        display: `${account.givenName} ${account.familyName}`,
+      },
+    };
+    if (account.role === 'patient') {
+      membership.accessPolicy = policyRef;
+    }
+    if (account.role === 'admin') {
+      membership.admin = true;
+    }
+    await projectRepo.createResource(membership);
+  }
+
+  const redirectUris = (options.appOrigins ?? []).map((origin) => `${origin}/signin`);
+  const client: ClientApplication = {
+    resourceType: 'ClientApplication',
+    name: 'Bloom app',
+    status: 'active',
+  };
+  if (redirectUris.length > 0) {
+    client.redirectUris = redirectUris;
+  }
+  await projectRepo.createResource(client);
+}
