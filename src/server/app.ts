@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
 import type { AuthDeps } from './auth/auth-deps';
 import { contextFromRequest, decorateAuth, registerFhirAuthentication } from './auth/authenticate';
+import { createMailer } from './auth/mailer';
 import { authRoutes } from './auth/routes';
 import { SigningKeys } from './auth/signing-key';
 import { createAuthThrottles } from './auth/throttle';
@@ -46,6 +47,7 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     config,
     keys: new SigningKeys(db, config.baseUrl),
     throttles: createAuthThrottles(),
+    mailer: createMailer(config, app.log),
   };
   decorateAuth(app);
   if (!getContext) {

@@ -24,6 +24,17 @@ export interface ServerConfig {
   accessTokenLifetime: number;
   /** Lifetime of a refresh token in seconds; each refresh rotates it. */
   refreshTokenLifetime: number;
+  /** Outgoing mail server; undefined means emails are written to DATA_DIR/outbox/ and logged. */
+  smtp: SmtpConfig | undefined;
+  /** Sender of the server's emails (password reset). */
+  mailFrom: string;
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  user?: string;
+  pass?: string;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -90,6 +101,19 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: '1209600',
     description: 'Lifetime of a refresh token in seconds (14 days); each refresh issues a new one',
   },
+  {
+    name: 'SMTP_HOST',
+    default: '(unset: emails go to DATA_DIR/outbox/)',
+    description: 'Mail server for password-reset emails; unset, each email is written to a file and logged',
+  },
+  { name: 'SMTP_PORT', default: '587', description: 'Mail server port (465 uses TLS from the start)' },
+  { name: 'SMTP_USER', default: '(unset)', description: 'Mail server user name, if it needs one' },
+  { name: 'SMTP_PASS', default: '(unset)', description: 'Mail server password, if it needs one' },
+  {
+    name: 'SMTP_FROM',
+    default: 'Bloom <no-reply@bloom.localhost>',
+    description: 'Sender address of the emails Bloom sends',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -110,6 +134,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const logLevel = readLogLevel(env);
   const accessTokenLifetime = readPositiveInteger(env, 'ACCESS_TOKEN_LIFETIME', 3600, 'seconds');
   const refreshTokenLifetime = readPositiveInteger(env, 'REFRESH_TOKEN_LIFETIME', 14 * 24 * 3600, 'seconds');
+  const smtp = readSmtp(env);
+  const mailFrom = readString(env, 'SMTP_FROM') ?? 'Bloom <no-reply@bloom.localhost>';
   return {
     port,
     host,
@@ -124,6 +150,21 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel,
     accessTokenLifetime,
     refreshTokenLifetime,
+    smtp,
+    mailFrom,
+  };
+}
+
+function readSmtp(env: Env): SmtpConfig | undefined {
+  const host = readString(env, 'SMTP_HOST');
+  if (host === undefined) {
+    return undefined;
+  }
+  return {
+    host,
+    port: readPort(env, 'SMTP_PORT', 587),
+    user: readString(env, 'SMTP_USER'),
+    pass: readString(env, 'SMTP_PASS'),
   };
 }
 

@@ -19,6 +19,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       accessTokenLifetime: 3600,
       refreshTokenLifetime: 14 * 24 * 3600,
+      smtp: undefined,
+      mailFrom: 'Bloom <no-reply@bloom.localhost>',
     });
   });
 
@@ -37,6 +39,11 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       ACCESS_TOKEN_LIFETIME: '600',
       REFRESH_TOKEN_LIFETIME: '86400',
+      SMTP_HOST: 'smtp.bloom.example',
+      SMTP_PORT: '465',
+      SMTP_USER: 'mailer',
+      SMTP_PASS: 'pw',
+      SMTP_FROM: 'Clinic <clinic@bloom.example>',
     });
     expect(config).toEqual({
       port: 9000,
@@ -52,6 +59,8 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       accessTokenLifetime: 600,
       refreshTokenLifetime: 86400,
+      smtp: { host: 'smtp.bloom.example', port: 465, user: 'mailer', pass: 'pw' },
+      mailFrom: 'Clinic <clinic@bloom.example>',
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -68,6 +77,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ ACCESS_TOKEN_LIFETIME: '1h' }, /ACCESS_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ REFRESH_TOKEN_LIFETIME: '0' }, /REFRESH_TOKEN_LIFETIME must be a positive whole number of seconds/],
+    [{ SMTP_HOST: 'mail', SMTP_PORT: 'x' }, /SMTP_PORT must be a port number/],
   ])('bad value %j is a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -97,6 +107,11 @@ describe('loadConfig', () => {
       'LOG_LEVEL',
       'ACCESS_TOKEN_LIFETIME',
       'REFRESH_TOKEN_LIFETIME',
+      'SMTP_HOST',
+      'SMTP_PORT',
+      'SMTP_USER',
+      'SMTP_PASS',
+      'SMTP_FROM',
     ]);
   });
 });

@@ -2,6 +2,7 @@
 import type { ServerConfig } from '../config';
 import type { Database, Queryable } from '../db';
 import { Repository, systemContext } from '../repo';
+import type { Mailer } from './mailer';
 import type { SigningKeys } from './signing-key';
 import type { AuthThrottles } from './throttle';
 
@@ -10,6 +11,7 @@ export interface AuthDeps {
   config: ServerConfig;
   keys: SigningKeys;
   throttles: AuthThrottles;
+  mailer: Mailer;
 }
 
 /** The server's own unrestricted repository for auth bookkeeping (optionally inside a transaction). */

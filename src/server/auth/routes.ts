@@ -11,6 +11,7 @@ import { authMethod } from './external-method';
 import { chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
 import { mfaEnroll, mfaStatus, mfaVerify } from './mfa';
 import { passwordLogin } from './password-login';
+import { requestPasswordReset, setPassword } from './password-reset';
 import { newPatient, newProject, newUser } from './registration';
 import type { RequestInfo } from './registration';
 import { readFields, requiredString } from './request-fields';
@@ -85,6 +86,15 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
   app.post('/newuser', async (request) => newUser(deps, readFields(request.body), requestInfo(request)));
   app.post('/newpatient', async (request) => newPatient(deps, readFields(request.body)));
   app.post('/newproject', async (request) => newProject(deps, readFields(request.body)));
+
+  app.post('/resetpassword', async (request) => {
+    await requestPasswordReset(deps, readFields(request.body));
+    return {};
+  });
+  app.post('/setpassword', async (request) => {
+    await setPassword(deps, readFields(request.body));
+    return {};
+  });
 
   app.get('/me', async (request) => sessionDetails(deps, await requireAuth(deps, request)));
 
