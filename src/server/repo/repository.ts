@@ -8,6 +8,7 @@ import {
   allOk,
   assertValidResource,
   badRequest,
+  forbidden,
   getPatientCompartments,
   gone,
   isResourceType,
@@ -19,6 +20,15 @@ import {
   validationOutcome,
 } from '../../fhir';
 import type { Database, Queryable } from '../db';
+import {
+  canSee,
+  isOwnPatient,
+  secretFields,
+  typeRights,
+  versionVisibilitySql,
+  visibilitySql,
+} from './access-control';
+import type { ResourcePlacement, TypeRights } from './access-control';
 import { parseConditionalCriteria } from './conditional-criteria';
 import type { RepositoryContext } from './context';
 import { applyJsonPatch } from './json-patch';
@@ -62,6 +72,8 @@ interface CurrentRow {
   version_id: string;
   deleted: boolean;
   content: Resource;
+  project: string | null;
+  compartments: string[];
 }
 
 interface HistoryRow {
@@ -110,26 +122,30 @@ export class Repository {
 
   async createResource<T extends Resource>(resource: T, options: { assignedId?: string } = {}): Promise<T> {
     checkResourceShape(resource);
+    this.checkMayCreate(resource.resourceType);
     const id = options.assignedId ?? crypto.randomUUID();
     const stored = this.prepareVersion(resource, id);
+    this.checkWrittenPlacement(stored);
     // A single statement: atomic on its own, so outside a transaction none is opened.
-    await insertVersion(this.connection, stored, this.context.project);
+    await insertVersion(this.connection, stored);
     this.cache?.invalidate(`${stored.resourceType}/${id}`);
-    return stored;
+    return this.redact(stored);
   }
 
   /** Create unless a resource matches `ifNoneExist` (0 matches: create; 1: return it; more: 412). */
   async conditionalCreate<T extends Resource>(resource: T, ifNoneExist: string): Promise<WriteResult<T>> {
     checkResourceShape(resource);
+    this.checkMayCreate(resource.resourceType);
     return this.run(async (tx) => {
-      const existing = await findMatchingIn<T>(tx, resource.resourceType, ifNoneExist);
+      const existing = await findMatchingIn<T>(tx, this.context, resource.resourceType, ifNoneExist);
       if (existing) {
-        return { resource: existing, created: false };
+        return { resource: this.redact(existing), created: false };
       }
       const stored = this.prepareVersion(resource, crypto.randomUUID());
-      await insertVersion(tx, stored, this.context.project);
+      this.checkWrittenPlacement(stored);
+      await insertVersion(tx, stored);
       this.cache?.invalidate(`${stored.resourceType}/${stored.id}`);
-      return { resource: stored, created: true };
+      return { resource: this.redact(stored), created: true };
     });
   }
 
@@ -137,13 +153,18 @@ export class Repository {
    * The one live resource of `resourceType` matching an If-None-Exist query, or undefined (more than
    * one match is a 412). Inside withTransaction the check holds until the transaction ends.
    */
-  findMatching<T extends Resource>(resourceType: string, ifNoneExist: string): Promise<T | undefined> {
-    return this.run((tx) => findMatchingIn<T>(tx, resourceType, ifNoneExist));
+  async findMatching<T extends Resource>(resourceType: string, ifNoneExist: string): Promise<T | undefined> {
+    const found = await this.run((tx) => findMatchingIn<T>(tx, this.context, resourceType, ifNoneExist));
+    return found && this.redact(found);
   }
 
   async readResource<T extends Resource>(resourceType: string, id: string): Promise<T> {
-    const cached = this.readCache()?.get<T>(`${resourceType}/${id}`);
-    return cached ?? ((await this.readCurrent(resourceType, id)).resource as T);
+    const cached = this.readCache()?.getJson(`${resourceType}/${id}`);
+    if (cached) {
+      this.checkCachedVisible(resourceType, id, cached);
+      return this.redact(JSON.parse(cached.json) as T);
+    }
+    return this.redact((await this.readCurrent(resourceType, id)).resource as T);
   }
 
   /**
@@ -153,10 +174,24 @@ export class Repository {
   async readResourceJson(resourceType: string, id: string): Promise<Readonly<ResourceJson>> {
     const cached = this.readCache()?.getJson(`${resourceType}/${id}`);
     if (cached) {
-      return cached;
+      this.checkCachedVisible(resourceType, id, cached);
+      return this.redactJson(resourceType, cached);
     }
     const current = await this.readCurrent(resourceType, id);
-    return current.json ?? toResourceJson(current.resource);
+    return this.redactJson(resourceType, current.json ?? toResourceJson(current.resource));
+  }
+
+  /** A cached entry passes the same check as a row: its meta carries the row's project and compartments. */
+  private checkCachedVisible(resourceType: string, id: string, cached: Readonly<ResourceJson>): void {
+    if (!this.context.access) {
+      return;
+    }
+    checkResourceType(resourceType);
+    if (
+      !canSee(this.context, { resourceType, id, project: cached.project, compartments: cached.compartments })
+    ) {
+      throw new OperationOutcomeError(notFound);
+    }
   }
 
   /** Inside a transaction the cache is bypassed: it must only ever hold committed versions. */
@@ -171,12 +206,16 @@ export class Repository {
     checkResourceType(resourceType);
     const cache = this.readCache();
     const generation = cache?.startRead() ?? 0;
+    if (!this.rights(resourceType).read) {
+      throw new OperationOutcomeError(notFound);
+    }
     const { rows } = await this.connection.query<CurrentRow>(
-      'SELECT version_id, deleted, content FROM resource WHERE resource_type = $1 AND id = $2',
+      'SELECT version_id, deleted, content, project, compartments FROM resource WHERE resource_type = $1 AND id = $2',
       [resourceType, id],
     );
     const row = rows[0];
-    if (!row) {
+    // Another project's or another patient's resource answers exactly as a missing one (never 410).
+    if (!row || !canSee(this.context, placementOf(resourceType, id, row))) {
       throw new OperationOutcomeError(notFound);
     }
     if (row.deleted) {
@@ -192,21 +231,33 @@ export class Repository {
 
   async readVersion<T extends Resource>(resourceType: string, id: string, versionId: string): Promise<T> {
     checkResourceType(resourceType);
-    if (!UUID.test(versionId)) {
+    if (!UUID.test(versionId) || !this.rights(resourceType).read) {
       throw new OperationOutcomeError(notFound);
     }
-    const { rows } = await this.connection.query<{ content: T | null; deleted: boolean }>(
-      'SELECT content, deleted FROM resource_history WHERE resource_type = $1 AND id = $2 AND version_id = $3',
+    const { rows } = await this.connection.query<{
+      content: T | null;
+      deleted: boolean;
+      project: string | null;
+      compartments: string[];
+    }>(
+      `SELECT h.content, h.deleted, r.project, r.compartments
+       FROM resource_history h JOIN resource r ON r.resource_type = h.resource_type AND r.id = h.id
+       WHERE h.resource_type = $1 AND h.id = $2 AND h.version_id = $3`,
       [resourceType, id, versionId],
     );
     const row = rows[0];
-    if (!row) {
+    // The resource as it is now, and this version as it was, must both be visible to the caller.
+    if (
+      !row ||
+      !canSee(this.context, placementOf(resourceType, id, row)) ||
+      (row.content && !canSee(this.context, placementOfContent(row.content)))
+    ) {
       throw new OperationOutcomeError(notFound);
     }
     if (row.deleted || !row.content) {
       throw new OperationOutcomeError(gone);
     }
-    return row.content;
+    return this.redact(row.content);
   }
 
   /** Stores a new version; creates the resource with the given id when it does not exist (or was deleted). */
@@ -219,13 +270,21 @@ export class Repository {
     if (!isValidId(id)) {
       throw new OperationOutcomeError(badRequest(`Invalid id '${id}'`, `${resource.resourceType}.id`));
     }
+    const resourceType = resource.resourceType;
+    this.checkMayWriteType(resourceType, 'update');
     return this.run(async (tx) => {
-      const current = await lockCurrent(tx, resource.resourceType, id);
+      const current = await lockCurrent(tx, resourceType, id);
+      if (current) {
+        this.checkMayWrite(current, resourceType, id, current.deleted ? 'create' : 'update');
+      } else {
+        this.checkMayCreate(resourceType);
+      }
       checkIfMatch(current, options.ifMatch);
-      const stored = this.prepareVersion(resource, id);
-      await upsertVersion(tx, stored, this.context.project);
-      this.cache?.invalidate(`${resource.resourceType}/${id}`);
-      return { resource: stored, created: !current || current.deleted };
+      const stored = this.prepareVersion(resource, id, current);
+      this.checkWrittenPlacement(stored);
+      await upsertVersion(tx, stored);
+      this.cache?.invalidate(`${resourceType}/${id}`);
+      return { resource: this.redact(stored), created: !current || current.deleted };
     });
   }
 
@@ -236,34 +295,39 @@ export class Repository {
     options: WriteOptions = {},
   ): Promise<T> {
     checkResourceType(resourceType);
+    this.checkMayWriteType(resourceType, 'update');
     return this.run(async (tx) => {
       const current = await lockCurrent(tx, resourceType, id);
-      if (!current) {
+      if (!current || !canSee(this.context, placementOf(resourceType, id, current))) {
         throw new OperationOutcomeError(notFound);
       }
       if (current.deleted) {
         throw new OperationOutcomeError(gone);
       }
+      this.checkMayWrite(current, resourceType, id, 'update');
       checkIfMatch(current, options.ifMatch);
       const patched = applyJsonPatch(current.content as T, patch);
       if (patched.resourceType !== resourceType || patched.id !== id) {
         throw new OperationOutcomeError(badRequest('JSON Patch must not change resourceType or id'));
       }
-      const stored = this.prepareVersion(patched, id);
-      await upsertVersion(tx, stored, this.context.project);
+      const stored = this.prepareVersion(patched, id, current);
+      this.checkWrittenPlacement(stored);
+      await upsertVersion(tx, stored);
       this.cache?.invalidate(`${resourceType}/${id}`);
-      return stored;
+      return this.redact(stored);
     });
   }
 
   /** Marks the resource deleted; its history stays readable. Deleting a deleted resource changes nothing. */
   async deleteResource(resourceType: string, id: string, options: WriteOptions = {}): Promise<void> {
     checkResourceType(resourceType);
+    this.checkMayWriteType(resourceType, 'delete');
     await this.run(async (tx) => {
       const current = await lockCurrent(tx, resourceType, id);
-      if (!current) {
+      if (!current || !canSee(this.context, placementOf(resourceType, id, current))) {
         throw new OperationOutcomeError(notFound);
       }
+      this.checkMayWrite(current, resourceType, id, 'delete');
       checkIfMatch(current, options.ifMatch);
       if (current.deleted) {
         return;
@@ -287,38 +351,62 @@ export class Repository {
   /** Every version of one resource, newest first. */
   async readHistory(resourceType: string, id: string, page: PageRequest): Promise<Page<HistoryRecord>> {
     checkResourceType(resourceType);
-    const exists = await this.connection.query(
-      'SELECT 1 FROM resource WHERE resource_type = $1 AND id = $2',
-      [resourceType, id],
-    );
-    if (exists.rows.length === 0) {
+    if (!this.rights(resourceType).read) {
       throw new OperationOutcomeError(notFound);
     }
-    return this.queryHistory('h.resource_type = $1 AND h.id = $2', [resourceType, id], page);
+    const exists = await this.connection.query<{ project: string | null; compartments: string[] }>(
+      'SELECT project, compartments FROM resource WHERE resource_type = $1 AND id = $2',
+      [resourceType, id],
+    );
+    const row = exists.rows[0];
+    if (!row || !canSee(this.context, placementOf(resourceType, id, row))) {
+      throw new OperationOutcomeError(notFound);
+    }
+    return this.queryHistory(['h.resource_type = $1', 'h.id = $2'], [resourceType, id], page);
   }
 
   /** Every version of every resource of a type, newest first. */
   async readTypeHistory(resourceType: string, page: PageRequest): Promise<Page<HistoryRecord>> {
     checkResourceType(resourceType);
-    return this.queryHistory('h.resource_type = $1', [resourceType], page);
+    if (!this.rights(resourceType).read) {
+      return { items: [], hasMore: false };
+    }
+    return this.queryHistory(['h.resource_type = $1'], [resourceType], page);
   }
 
+  /** History filtered in SQL (the resource as it is now and each version as it was), so paging stays right. */
   private async queryHistory(
-    where: string,
+    conditions: string[],
     params: string[],
     page: PageRequest,
   ): Promise<Page<HistoryRecord>> {
-    const n = params.length;
+    const current = visibilitySql(this.context, 'r.', params.length + 1);
+    const version = versionVisibilitySql(
+      this.context,
+      'h.content',
+      params.length + current.params.length + 1,
+    );
+    const where = [...conditions, ...current.where, ...version.where];
+    const allParams = [...params, ...current.params, ...version.params];
+    const join =
+      current.where.length > 0 ? 'JOIN resource r ON r.resource_type = h.resource_type AND r.id = h.id' : '';
+    const n = allParams.length;
     const { rows } = await this.connection.query<HistoryRow>(
       `SELECT h.resource_type, h.id, h.version_id, h.content, h.last_updated, h.deleted,
          NOT EXISTS (SELECT 1 FROM resource_history e
                      WHERE e.resource_type = h.resource_type AND e.id = h.id AND e.seq < h.seq) AS first
-       FROM resource_history h WHERE ${where}
+       FROM resource_history h ${join} WHERE ${where.join(' AND ')}
        ORDER BY h.seq DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...params, page.count + 1, page.offset],
+      [...allParams, page.count + 1, page.offset],
     );
     return {
-      items: rows.slice(0, page.count).map(toHistoryRecord),
+      items: rows.slice(0, page.count).map((row) => {
+        const record = toHistoryRecord(row);
+        if (record.resource) {
+          record.resource = this.redact(record.resource);
+        }
+        return record;
+      }),
       hasMore: rows.length > page.count,
     };
   }
@@ -326,12 +414,108 @@ export class Repository {
   /** The newest live resources of a type: the plain list that stands in for search until search exists. */
   async listNewest<T extends Resource>(resourceType: string, page: PageRequest): Promise<Page<T>> {
     checkResourceType(resourceType);
+    if (!this.rights(resourceType).read) {
+      return { items: [], hasMore: false };
+    }
+    const visible = visibilitySql(this.context, '', 2);
+    const n = 1 + visible.params.length;
     const { rows } = await this.connection.query<{ content: T }>(
       `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted
-       ORDER BY seq DESC LIMIT $2 OFFSET $3`,
-      [resourceType, page.count + 1, page.offset],
+       ${visible.where.map((condition) => `AND ${condition}`).join(' ')}
+       ORDER BY seq DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [resourceType, ...visible.params, page.count + 1, page.offset],
     );
-    return { items: rows.slice(0, page.count).map((row) => row.content), hasMore: rows.length > page.count };
+    return {
+      items: rows.slice(0, page.count).map((row) => this.redact(row.content)),
+      hasMore: rows.length > page.count,
+    };
+  }
+
+  private rights(resourceType: string): TypeRights {
+    return typeRights(this.context.access, resourceType);
+  }
+
+  /** Refuses a create of a type the caller may not create. */
+  private checkMayCreate(resourceType: string): void {
+    const rights = this.rights(resourceType);
+    if (!rights.create) {
+      throw refusal(rights);
+    }
+  }
+
+  /**
+   * Refuses, before any lookup, an update or delete of a type the caller never writes: 403 for
+   * members (they know the type exists), 404 for a patient and platform types.
+   */
+  private checkMayWriteType(resourceType: string, kind: 'update' | 'delete'): void {
+    const rights = this.rights(resourceType);
+    if (rights.refusal === 'not-found' && !rights[kind] && !rights.create) {
+      throw refusal(rights);
+    }
+    if (!this.context.access?.patientCompartment && !rights[kind]) {
+      throw refusal(rights);
+    }
+  }
+
+  /** An existing resource: invisible is 404; visible but not the caller's to change is 403. */
+  private checkMayWrite(
+    current: CurrentRow,
+    resourceType: string,
+    id: string,
+    kind: 'create' | 'update' | 'delete',
+  ): void {
+    const access = this.context.access;
+    if (!access) {
+      return;
+    }
+    if (!canSee(this.context, placementOf(resourceType, id, current))) {
+      throw new OperationOutcomeError(notFound);
+    }
+    const rights = this.rights(resourceType);
+    const ownOnly = access.patientCompartment !== undefined && kind === 'update';
+    if (!rights[kind] || (ownOnly && !isOwnPatient(access, resourceType, id))) {
+      throw new OperationOutcomeError(forbidden);
+    }
+  }
+
+  /**
+   * What is written must stay where the caller may write: a patient's resource in their own
+   * compartment, a membership in the caller's own project (else it would grant another project).
+   */
+  private checkWrittenPlacement(stored: Resource): void {
+    const access = this.context.access;
+    if (!access || access.superAdmin) {
+      return;
+    }
+    if (access.patientCompartment && !compartmentStrings(stored).includes(access.patientCompartment)) {
+      throw new OperationOutcomeError(forbidden);
+    }
+    if (
+      stored.resourceType === 'ProjectMembership' &&
+      stored.project?.reference !== `Project/${this.context.project}`
+    ) {
+      throw new OperationOutcomeError(forbidden);
+    }
+  }
+
+  /** Secrets (User.passwordHash, User.mfaSecret) leave the Repository only for the server's own work. */
+  private redact<T extends Resource>(resource: T): T {
+    const fields = this.context.access ? secretFields(resource.resourceType) : undefined;
+    if (!fields || !fields.some((field) => field in resource)) {
+      return resource;
+    }
+    const copy: Record<string, unknown> = { ...resource };
+    for (const field of fields) {
+      delete copy[field];
+    }
+    return copy as T;
+  }
+
+  private redactJson(resourceType: string, entry: Readonly<ResourceJson>): Readonly<ResourceJson> {
+    if (!this.context.access || !secretFields(resourceType)) {
+      return entry;
+    }
+    return { ...entry, json: JSON.stringify(this.redact(JSON.parse(entry.json) as Resource)) };
   }
 
   /** $validate: all OK, or an outcome listing every problem. Stores nothing. */
@@ -342,20 +526,30 @@ export class Repository {
   }
 
   /** The resource as it will be stored: id, server-managed meta, validated, with its compartments. */
-  private prepareVersion<T extends Resource>(resource: T, id: string): T {
+  private prepareVersion<T extends Resource>(resource: T, id: string, current?: CurrentRow): T {
+    const access = this.context.access;
     const meta: Meta = {
       ...resource.meta,
       versionId: crypto.randomUUID(),
       lastUpdated: new Date().toISOString(),
-      author: this.context.author,
+      author: access?.profile ?? this.context.author,
     };
-    // Project and compartments are the server's to set, never the client's.
+    // Project and compartments are the server's to set, never the client's (a super admin may name
+    // the project). A writer naming no project keeps the resource where it is.
+    const project = access?.superAdmin
+      ? (resource.meta?.project ?? current?.project ?? this.context.project)
+      : access
+        ? this.context.project
+        : (this.context.project ?? current?.project ?? undefined);
     delete meta.project;
     delete meta.compartment;
-    if (this.context.project) {
-      meta.project = this.context.project;
+    if (project) {
+      meta.project = project;
     }
     const candidate = { ...resource, id, meta } as T;
+    if (access) {
+      keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
+    }
     assertValidResource(candidate);
     const compartments = getPatientCompartments(candidate);
     if (compartments.length > 0) {
@@ -387,15 +581,18 @@ function checkResourceShape(value: unknown): asserts value is Resource {
 /** Holds a per-type lock until the transaction ends, so two concurrent conditional creates cannot both create. */
 async function findMatchingIn<T extends Resource>(
   tx: Queryable,
+  context: RepositoryContext,
   resourceType: string,
   ifNoneExist: string,
 ): Promise<T | undefined> {
   checkResourceType(resourceType);
   const criteria = parseConditionalCriteria(ifNoneExist, 2);
+  // Only what the caller may see can match: another project's resource is none of their business.
+  const visible = visibilitySql(context, '', 2 + criteria.params.length);
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conditional-create:${resourceType}`]);
   const { rows } = await tx.query<{ content: T }>(
-    `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted AND ${criteria.where.join(' AND ')} LIMIT 2`,
-    [resourceType, ...criteria.params],
+    `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted AND ${[...criteria.where, ...visible.where].join(' AND ')} LIMIT 2`,
+    [resourceType, ...criteria.params, ...visible.params],
   );
   if (rows.length > 1) {
     throw new OperationOutcomeError(
@@ -407,7 +604,8 @@ async function findMatchingIn<T extends Resource>(
 
 async function lockCurrent(tx: Queryable, resourceType: string, id: string): Promise<CurrentRow | undefined> {
   const { rows } = await tx.query<CurrentRow>(
-    'SELECT version_id, deleted, content FROM resource WHERE resource_type = $1 AND id = $2 FOR UPDATE',
+    `SELECT version_id, deleted, content, project, compartments FROM resource
+     WHERE resource_type = $1 AND id = $2 FOR UPDATE`,
     [resourceType, id],
   );
   return rows[0];
@@ -441,16 +639,16 @@ const INSERT_HISTORY_CTE = `WITH h AS (
   INSERT INTO resource_history (version_id, resource_type, id, content, last_updated, deleted)
   VALUES ($3, $1, $2, $4::jsonb, $5, false) RETURNING seq)`;
 
-async function insertVersion(tx: Queryable, resource: Resource, project: string | undefined): Promise<void> {
+async function insertVersion(tx: Queryable, resource: Resource): Promise<void> {
   await tx.query(
     `${INSERT_HISTORY_CTE}
      INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
      SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h`,
-    versionParams(resource, project),
+    versionParams(resource),
   );
 }
 
-async function upsertVersion(tx: Queryable, resource: Resource, project: string | undefined): Promise<void> {
+async function upsertVersion(tx: Queryable, resource: Resource): Promise<void> {
   await tx.query(
     `${INSERT_HISTORY_CTE}
      INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
@@ -458,11 +656,11 @@ async function upsertVersion(tx: Queryable, resource: Resource, project: string 
      ON CONFLICT (resource_type, id) DO UPDATE SET
        version_id = EXCLUDED.version_id, content = EXCLUDED.content, last_updated = EXCLUDED.last_updated,
        deleted = false, project = EXCLUDED.project, compartments = EXCLUDED.compartments, seq = EXCLUDED.seq`,
-    versionParams(resource, project),
+    versionParams(resource),
   );
 }
 
-function versionParams(resource: Resource, project: string | undefined) {
+function versionParams(resource: Resource) {
   const meta = resource.meta as Meta & { versionId: string; lastUpdated: string };
   return [
     resource.resourceType,
@@ -470,7 +668,7 @@ function versionParams(resource: Resource, project: string | undefined) {
     meta.versionId,
     JSON.stringify(resource),
     meta.lastUpdated,
-    project ?? null,
+    meta.project ?? null,
     compartmentStrings(resource),
   ];
 }
@@ -487,4 +685,42 @@ function toHistoryRecord(row: HistoryRow): HistoryRecord {
     record.resource = row.content;
   }
   return record;
+}
+
+function placementOf(
+  resourceType: string,
+  id: string,
+  row: { project: string | null; compartments: string[] },
+): ResourcePlacement {
+  return { resourceType, id, project: row.project, compartments: row.compartments };
+}
+
+/** Where one stored version lived, from its own meta. */
+function placementOfContent(resource: Resource): ResourcePlacement {
+  return {
+    resourceType: resource.resourceType,
+    id: resource.id ?? '',
+    project: resource.meta?.project,
+    compartments: compartmentStrings(resource),
+  };
+}
+
+function refusal(rights: TypeRights): OperationOutcomeError {
+  return new OperationOutcomeError(rights.refusal === 'not-found' ? notFound : forbidden);
+}
+
+/** A caller's write never sets a secret field; the stored value (if any) is kept. */
+function keepSecrets(candidate: Resource, previous: Resource | undefined): void {
+  const fields = secretFields(candidate.resourceType);
+  if (!fields) {
+    return;
+  }
+  const target = candidate as unknown as Record<string, unknown>;
+  const source = previous as unknown as Record<string, unknown> | undefined;
+  for (const field of fields) {
+    delete target[field];
+    if (source && source[field] !== undefined) {
+      target[field] = source[field];
+    }
+  }
 }

@@ -17,6 +17,9 @@ export interface ResourceJson {
   lastUpdated: string | undefined;
   /** lastUpdated as an HTTP date (the Last-Modified header), formatted once per cached version. */
   lastModified: string | undefined;
+  /** meta.project and meta.compartment, so a cached read is access-checked without parsing (issue #3). */
+  project: string | undefined;
+  compartments: readonly string[];
 }
 
 /** The text form of a resource read from the database. */
@@ -26,6 +29,10 @@ export function toResourceJson(resource: Resource): ResourceJson {
     versionId: resource.meta?.versionId,
     lastUpdated: resource.meta?.lastUpdated,
     lastModified: resource.meta?.lastUpdated ? new Date(resource.meta.lastUpdated).toUTCString() : undefined,
+    project: resource.meta?.project,
+    compartments: (resource.meta?.compartment ?? [])
+      .map((ref) => ref.reference)
+      .filter((ref): ref is string => !!ref),
   };
 }
 

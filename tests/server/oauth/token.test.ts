@@ -455,6 +455,8 @@ describe.each(databases())('OAuth2 on %s', (_engine, kind) => {
           resourceType: 'Observation',
           status: 'preliminary',
           code: { text: 'Weight' },
+          // A patient creates only within their own compartment (SPEC §6).
+          subject: tokens.profile,
         }),
       });
       expect(created.status).toBe(201);
