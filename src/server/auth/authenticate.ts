@@ -20,6 +20,7 @@ import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
 import type { AuthDeps } from './auth-deps';
 import { systemRepo } from './auth-deps';
+import { guardPlatformResources } from './platform-guard';
 
 export interface AuthState {
   /** Absent for Basic client authentication, which has no Login. */
@@ -213,6 +214,12 @@ export function registerFhirAuthentication(app: FastifyInstance, deps: AuthDeps)
     }
     reply.header('WWW-Authenticate', 'Bearer');
     await requireAuth(deps, request);
+  });
+  // After body parsing, so that batch and transaction entries are checked too.
+  app.addHook('preHandler', async (request) => {
+    if (request.url.startsWith('/fhir/R4') && request.bloomAuth) {
+      guardPlatformResources(request);
+    }
   });
 }
 

@@ -150,3 +150,10 @@ export async function chooseMembership(
   }
   return membership;
 }
+
+/** A user with MFA must pass the MFA step before any step that leads to a code. */
+export function assertMfaDone(login: Login, user: User): void {
+  if (user.mfaEnrolled && !login.mfaVerified) {
+    throw new OperationOutcomeError(badRequest('MFA verification is required first', 'login'));
+  }
+}

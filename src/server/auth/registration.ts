@@ -18,7 +18,7 @@ import type { AuthDeps } from './auth-deps';
 import { systemRepo } from './auth-deps';
 import { compact } from './compact';
 import type { LoginResponse, NewLogin } from './logins';
-import { buildLogin, grantCode, readPendingLogin } from './logins';
+import { assertMfaDone, buildLogin, grantCode, readPendingLogin } from './logins';
 import { checkNewPassword, hashPassword } from './passwords';
 import type { Fields } from './request-fields';
 import {
@@ -94,6 +94,7 @@ export async function newPatient(deps: AuthDeps, fields: Fields): Promise<LoginR
     throw fieldError('This project does not allow patient registration', 'projectId');
   }
   const user = await readLoginUser(deps, login);
+  assertMfaDone(login, user);
   const existing = await findMembershipsByUser(deps.db, `User/${user.id}`);
   if (existing.some((m) => m.project?.reference === `Project/${projectId}`)) {
     throw fieldError('Already registered in this project', 'projectId');
@@ -139,6 +140,7 @@ export async function newProject(deps: AuthDeps, fields: Fields): Promise<LoginR
   }
   const projectName = rawName.trim();
   const user = await readLoginUser(deps, login);
+  assertMfaDone(login, user);
   return deps.db.transaction(async (tx) => {
     const projectId = crypto.randomUUID();
     const author = { reference: `User/${user.id}` };

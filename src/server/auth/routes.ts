@@ -8,7 +8,7 @@ import { systemRepo } from './auth-deps';
 import type { AuthState } from './authenticate';
 import { requireAuth, unauthenticated } from './authenticate';
 import { authMethod } from './external-method';
-import { chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
+import { assertMfaDone, chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
 import { mfaEnroll, mfaStatus, mfaVerify } from './mfa';
 import { passwordLogin } from './password-login';
 import { requestPasswordReset, setPassword } from './password-reset';
@@ -51,9 +51,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
     const fields = readFields(request.body);
     const login = await readPendingLogin(deps.db, requiredString(fields, 'login', 'Login', 64));
     const user = await readLoginUser(deps, login);
-    if (user.mfaEnrolled && !login.mfaVerified) {
-      throw new OperationOutcomeError(badRequest('MFA verification is required first', 'login'));
-    }
+    assertMfaDone(login, user);
     const membership = await chooseMembership(
       deps.db,
       login,

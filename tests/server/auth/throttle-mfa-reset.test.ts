@@ -184,6 +184,27 @@ describe.each(databases())('throttling, MFA and password reset on %s', (_engine,
       expect(outcomeText(blocked.body)).toBe('Too many failed MFA attempts; try again in 15 minutes');
     });
 
+    test('the MFA step cannot be skipped through newproject or newpatient', async () => {
+      const email = await accountIn(server);
+      await enrol(email);
+      const login = await postJson<{ login: string }>(`${server.baseUrl}auth/login`, {
+        email,
+        password: PASSWORD,
+      });
+      const project = await postJson(`${server.baseUrl}auth/newproject`, {
+        login: login.body.login,
+        projectName: 'Sneaky',
+      });
+      expect(project.status).toBe(400);
+      expect(outcomeText(project.body)).toBe('MFA verification is required first');
+      const open = await createProject(server.db, 'Open Clinic');
+      const patient = await postJson(`${server.baseUrl}auth/newpatient`, {
+        login: login.body.login,
+        projectId: open.id,
+      });
+      expect(outcomeText(patient.body)).toBe('MFA verification is required first');
+    });
+
     test('MFA enrolment needs a signed-in user', async () => {
       expect((await getJson(`${server.baseUrl}auth/mfa/status`)).status).toBe(401);
       expect((await postJson(`${server.baseUrl}auth/mfa/enroll`, {})).status).toBe(401);
