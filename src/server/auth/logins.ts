@@ -2,7 +2,7 @@
 // then the next step (MFA, choose a profile, create a project), then an authorization code that
 // the token endpoint exchanges once (SPEC §3 Login response, §4 Login).
 import crypto from 'node:crypto';
-import type { Login, ProjectMembership, Reference, User } from '@medplum/fhirtypes';
+import type { ClientApplication, Login, ProjectMembership, Reference, User } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { Database, Queryable } from '../db';
 import { findMembershipsByUser } from '../repo/lookups';
@@ -155,5 +155,18 @@ export async function chooseMembership(
 export function assertMfaDone(login: Login, user: User): void {
   if (user.mfaEnrolled && !login.mfaVerified) {
     throw new OperationOutcomeError(badRequest('MFA verification is required first', 'login'));
+  }
+}
+
+/** A clientId given at sign-in must name an active ClientApplication (checked before any Login is made). */
+export async function checkClientId(db: Database, clientId: string | undefined): Promise<void> {
+  if (!clientId) {
+    return;
+  }
+  const client = await systemRepo(db)
+    .readResource<ClientApplication>('ClientApplication', clientId)
+    .catch(() => undefined);
+  if (!client || client.status === 'off') {
+    throw new OperationOutcomeError(badRequest('Client not found', 'clientId'));
   }
 }

@@ -7,7 +7,7 @@ import { findUserByEmail } from '../repo/lookups';
 import type { AuthDeps } from './auth-deps';
 import { systemRepo } from './auth-deps';
 import type { LoginResponse } from './logins';
-import { buildLogin, nextLoginStep } from './logins';
+import { buildLogin, checkClientId, nextLoginStep } from './logins';
 import { getDecoyHash, verifyPassword } from './passwords';
 import type { RequestInfo } from './registration';
 import type { Fields } from './request-fields';
@@ -34,6 +34,7 @@ export async function passwordLogin(
   account.check(accountKey, 'login');
   address.check(addressKey, 'login');
 
+  await checkClientId(deps.db, clientId);
   const user = await findUserByEmail(deps.db, email);
   const valid = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
   if (!user || !valid) {

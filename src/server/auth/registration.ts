@@ -18,7 +18,7 @@ import type { AuthDeps } from './auth-deps';
 import { systemRepo } from './auth-deps';
 import { compact } from './compact';
 import type { LoginResponse, NewLogin } from './logins';
-import { assertMfaDone, buildLogin, grantCode, readPendingLogin } from './logins';
+import { assertMfaDone, buildLogin, checkClientId, grantCode, readPendingLogin } from './logins';
 import { checkNewPassword, hashPassword } from './passwords';
 import type { Fields } from './request-fields';
 import {
@@ -48,6 +48,7 @@ export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo)
   const clientId = optionalString(fields, 'clientId', 64);
   const scope = optionalString(fields, 'scope', 1024);
   const challenge = readCodeChallenge(fields);
+  await checkClientId(deps.db, clientId);
   // Hashing is slow: do it before the transaction holds its lock.
   const passwordHash = await hashPassword(password);
   const login = await deps.db.transaction(async (tx) => {

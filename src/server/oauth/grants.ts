@@ -109,6 +109,13 @@ export async function authorizationCodeGrant(
   if (client && credentials.clientId && credentials.clientId !== client.id) {
     throw new OAuthError('invalid_grant', 'Authorization code was issued to another client');
   }
+  if (client && form.redirect_uri) {
+    // The code can only be redeemed for an address registered for its client (RFC 6749 §4.1.3).
+    const registered = [...(client.redirectUris ?? []), ...(client.redirectUri ? [client.redirectUri] : [])];
+    if (!registered.includes(form.redirect_uri)) {
+      throw new OAuthError('invalid_grant', 'redirect_uri is not registered for this client');
+    }
+  }
   const clientAuthenticated = !!(client?.secret && credentials.clientSecret);
   if (clientAuthenticated) {
     await authenticateClient(deps.db, credentials);

@@ -141,6 +141,38 @@ describe.each(databases())('OAuth2 on %s', (_engine, kind) => {
       });
     });
 
+    test('a code of a client is redeemed only for one of its registered redirect URIs', async () => {
+      const client = await createClient(server.db, project, { redirectUris: ['https://app.example/cb'] });
+      const { email } = await newAccount();
+      const exchange = async (redirectUri: string) => {
+        const { code, verifier } = await loginCode(email, { clientId: client.id });
+        return token({
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          client_id: client.id as string,
+          redirect_uri: redirectUri,
+        });
+      };
+      const foreign = await exchange('https://evil.example/cb');
+      expect(foreign.body).toEqual({
+        error: 'invalid_grant',
+        error_description: 'redirect_uri is not registered for this client',
+      });
+      expect((await exchange('https://app.example/cb')).status).toBe(200);
+    });
+
+    test('an unknown clientId at sign-in is a 400 on the clientId field', async () => {
+      const { email } = await newAccount();
+      const response = await postJson(`${base}auth/login`, {
+        email,
+        password: PASSWORD,
+        clientId: 'no-such-client',
+      });
+      expect(response.status).toBe(400);
+      expect(outcomeText(response.body)).toBe('Client not found');
+    });
+
     test('a login without PKCE cannot exchange its code as a public client', async () => {
       const { email } = await newAccount();
       const login = await postJson<{ code: string }>(`${base}auth/login`, { email, password: PASSWORD });
