@@ -1,9 +1,15 @@
-// The app's providers around a router: theme, baseline styles and the start-up configuration.
+// The app's providers around a router: theme, baseline styles, the start-up configuration, the one
+// platform client (its lost session sends the browser to /) and the notifications.
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
+import { useEffect, useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
+import type { BloomClient } from '../client';
 import { AppConfigProvider } from './components/AppConfigContext';
+import { NotificationsProvider } from './components/Notifications';
 import type { AppConfig } from './config';
+import { BloomClientProvider } from './session/BloomClientContext';
+import { createAppClient } from './session/createAppClient';
 import { theme } from './theme';
 
 export interface AppProps {
@@ -12,11 +18,19 @@ export interface AppProps {
 }
 
 export function App({ config, router }: AppProps) {
+  const [client] = useState<BloomClient>(() =>
+    createAppClient(config, () => void router.navigate('/', { replace: true })),
+  );
+  useEffect(() => () => client.close(), [client]);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <AppConfigProvider config={config}>
-        <RouterProvider router={router} />
+        <BloomClientProvider client={client}>
+          <NotificationsProvider>
+            <RouterProvider router={router} />
+          </NotificationsProvider>
+        </BloomClientProvider>
       </AppConfigProvider>
     </ThemeProvider>
   );

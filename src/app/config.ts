@@ -5,6 +5,22 @@
 export interface AppConfig {
   /** Base URL of the API server, always ending with '/' (e.g. http://localhost:8103/). */
   readonly baseUrl: string;
+  /** The app's ClientApplication id, when the server names one; sign-ins then carry it. */
+  readonly clientId?: string;
+  /** The clinic's Project id that patients register with (auth/newpatient), when the server names one. */
+  readonly projectId?: string;
+  /** reCAPTCHA site key; registration shows the challenge only when one is configured. */
+  readonly recaptchaSiteKey?: string;
+}
+
+function optionalString(
+  json: object,
+  key: 'clientId' | 'projectId' | 'recaptchaSiteKey',
+): string | undefined {
+  const value = (json as Record<string, unknown>)[key];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new AppConfigError(`config.json ${key} must be a string`);
+  return value;
 }
 
 export class AppConfigError extends Error {}
@@ -22,7 +38,14 @@ export function parseAppConfig(json: unknown): AppConfig {
   if (typeof json !== 'object' || json === null || !('baseUrl' in json)) {
     throw new AppConfigError('config.json has no baseUrl');
   }
-  return { baseUrl: normalizeBaseUrl(json.baseUrl) };
+  const config: { -readonly [K in keyof AppConfig]: AppConfig[K] } = {
+    baseUrl: normalizeBaseUrl(json.baseUrl),
+  };
+  for (const key of ['clientId', 'projectId', 'recaptchaSiteKey'] as const) {
+    const value = optionalString(json, key);
+    if (value !== undefined) config[key] = value;
+  }
+  return config;
 }
 
 /**

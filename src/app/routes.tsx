@@ -1,22 +1,36 @@
-// The signed-out routes of SPEC §2: /, /signin, /register; any other path redirects to /.
+// The routes of SPEC §2: / (landing page signed out, home signed in), the sign-in screens, /signout;
+// signed-in routes sit behind RequireSession; any other path redirects to /.
 // The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { Layout } from './components/Layout';
 import { RouteErrorPage } from './components/RouteErrorPage';
-import { LandingPage } from './features/landing/LandingPage';
+import { HomeOrLanding } from './features/home/HomeOrLanding';
+import { ResetPasswordPage } from './features/password/ResetPasswordPage';
+import { SetPasswordPage } from './features/password/SetPasswordPage';
 import { RegisterPage } from './features/register/RegisterPage';
 import { SignInPage } from './features/signin/SignInPage';
+import { SignOutPage } from './features/signout/SignOutPage';
+import { RequireSession } from './session/RequireSession';
 
-export const appRoutes: RouteObject[] = [
-  {
-    path: '/',
-    element: <Layout />,
-    errorElement: <RouteErrorPage />,
-    children: [
-      { index: true, element: <LandingPage /> },
-      { path: 'signin', element: <SignInPage /> },
-      { path: 'register', element: <RegisterPage /> },
-      { path: '*', element: <Navigate to="/" replace /> },
-    ],
-  },
-];
+/** Routes that need a session; the features of later issues (messages, health record...) go here. */
+export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
+  return [
+    {
+      path: '/',
+      element: <Layout />,
+      errorElement: <RouteErrorPage />,
+      children: [
+        { index: true, element: <HomeOrLanding /> },
+        { path: 'signin', element: <SignInPage /> },
+        { path: 'register', element: <RegisterPage /> },
+        { path: 'resetpassword', element: <ResetPasswordPage /> },
+        { path: 'setpassword/:id/:secret', element: <SetPasswordPage /> },
+        { path: 'signout', element: <SignOutPage /> },
+        { element: <RequireSession />, children: signedInRoutes },
+        { path: '*', element: <Navigate to="/" replace /> },
+      ],
+    },
+  ];
+}
+
+export const appRoutes: RouteObject[] = appRoutesWith([]);

@@ -67,3 +67,17 @@ describe('app start-up configuration (/config.json)', () => {
     );
   });
 });
+
+describe('optional config.json fields (issue #3 App)', () => {
+  it('reads clientId, projectId and recaptchaSiteKey when present, ignoring empty ones', () => {
+    expect(
+      parseAppConfig({ baseUrl: 'http://x/', clientId: 'c1', projectId: 'p1', recaptchaSiteKey: '' }),
+    ).toEqual({ baseUrl: 'http://x/', clientId: 'c1', projectId: 'p1' });
+  });
+
+  it.each(['clientId', 'projectId', 'recaptchaSiteKey'])('refuses a %s that is not a string', (key) => {
+    expect(() => parseAppConfig({ baseUrl: 'http://x/', [key]: 42 })).toThrow(
+      `config.json ${key} must be a string`,
+    );
+  });
+});

@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { validateRegistration } from '../../src/app/features/register/RegisterPage';
-import { fakeResponse, renderApp, testBaseUrl } from './renderApp';
+import { installFakeApi, maria, outcome, signInAnswers, type FakeApi } from './fakeApi';
+import { renderApp } from './renderApp';
 
-const fetchMock = jest.fn<Promise<Response>, [string, RequestInit]>();
+let api: FakeApi;
 
 beforeEach(() => {
-  fetchMock.mockReset();
-  globalThis.fetch = fetchMock as unknown as typeof fetch;
+  api = installFakeApi();
 });
 
 const good = { firstName: 'Maria', lastName: 'Garcia', email: 'maria@bloom.example', password: 'bloom-demo' };
@@ -40,7 +40,7 @@ describe('SPEC §2 registration form', () => {
     expect(screen.getByText('Last name is required')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     expect(screen.getByText(/Enter a valid email address/)).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(api.sent).toEqual([]);
   });
 
   it('SPEC §5 validateRegistration treats blank-only values as missing and accepts a complete form', () => {
@@ -50,36 +50,85 @@ describe('SPEC §2 registration form', () => {
     expect(validateRegistration(good)).toEqual({});
   });
 
-  it('SPEC §7 posts the names, email and password to {baseUrl}auth/newuser', async () => {
-    fetchMock.mockResolvedValue(fakeResponse(200, { login: 'abc' }));
-    renderApp('/register');
+  it('SPEC §7 newuser → newpatient (the clinic project from config.json) → processCode → / greeting the patient', async () => {
+    api.once('POST auth/newuser', 200, { login: 'L1' });
+    api.once('POST auth/newpatient', 200, { login: 'L1', code: 'C1' });
+    signInAnswers(api, maria);
+    const { router } = renderApp('/register', undefined, { projectId: 'clinic' });
     fill({ ...good, firstName: ' Maria ' });
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    const [url, init] = fetchMock.mock.calls[0];
-    expect(url).toBe(`${testBaseUrl}auth/newuser`);
-    expect(init.method).toBe('POST');
-    expect(JSON.parse(String(init.body))).toEqual({ ...good, remember: false });
-    expect(
-      await screen.findByText(/finishing registration in the app is not available yet/),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Hello Maria' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    const [newUser] = api.bodiesOf('POST auth/newuser') as Record<string, unknown>[];
+    expect(newUser).toMatchObject({
+      ...good,
+      remember: false,
+      projectId: 'clinic',
+      codeChallengeMethod: 'S256',
+    });
+    expect(newUser).not.toHaveProperty('recaptchaToken');
+    expect(api.bodiesOf('POST auth/newpatient')).toEqual([{ login: 'L1', projectId: 'clinic' }]);
+    expect(api.bodiesOf('POST oauth2/token')[0]).toMatchObject({
+      code: 'C1',
+      grant_type: 'authorization_code',
+    });
+  });
+
+  it('without a clinic project in config.json the new user gets a project of their own (auth/newproject)', async () => {
+    api.once('POST auth/newuser', 200, { login: 'L1' });
+    api.once('POST auth/newproject', 200, { login: 'L1', code: 'C1' });
+    signInAnswers(api, maria);
+    const { router } = renderApp('/register');
+    fill(good);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(api.bodiesOf('POST auth/newproject')).toEqual([{ login: 'L1', projectName: 'Maria Garcia' }]);
+    expect(api.bodiesOf('POST auth/newpatient')).toEqual([]);
+  });
+
+  it("SPEC §8 a refused newpatient shows the server's message and nobody is signed in", async () => {
+    api.once('POST auth/newuser', 200, { login: 'L1' });
+    api.once(
+      'POST auth/newpatient',
+      400,
+      outcome('This project does not allow patient registration', ['projectId']),
+    );
+    const { router } = renderApp('/register', undefined, { projectId: 'clinic' });
+    fill(good);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This project does not allow patient registration',
+    );
+    expect(router.state.location.pathname).toBe('/register');
+    expect(api.bodiesOf('POST oauth2/token')).toEqual([]);
+  });
+
+  it('asks reCAPTCHA for a token only when a site key is configured', async () => {
+    const execute = jest.fn(async () => 'captcha-token');
+    window.grecaptcha = { ready: (callback) => callback(), execute };
+    api.once('POST auth/newuser', 400, outcome('Registration is closed'));
+    renderApp('/register', undefined, { recaptchaSiteKey: 'site-key' });
+    fill(good);
+    await screen.findByRole('alert');
+    expect(execute).toHaveBeenCalledWith('site-key', { action: 'register' });
+    expect(api.bodiesOf('POST auth/newuser')[0]).toMatchObject({
+      recaptchaSiteKey: 'site-key',
+      recaptchaToken: 'captcha-token',
+    });
+    delete window.grecaptcha;
   });
 
   it('SPEC §5/§8 puts field issues under their fields and the rest in a red alert', async () => {
-    fetchMock.mockResolvedValue(
-      fakeResponse(400, {
-        resourceType: 'OperationOutcome',
-        issue: [
-          {
-            severity: 'error',
-            code: 'invalid',
-            details: { text: 'Email already registered' },
-            expression: ['email'],
-          },
-          { severity: 'error', code: 'invalid', details: { text: 'Registration is closed' } },
-          { severity: 'error', code: 'invalid', details: { text: 'Try again later' } },
-        ],
-      }),
-    );
+    api.once('POST auth/newuser', 400, {
+      resourceType: 'OperationOutcome',
+      issue: [
+        {
+          severity: 'error',
+          code: 'invalid',
+          details: { text: 'Email already registered' },
+          expression: ['email'],
+        },
+        { severity: 'error', code: 'invalid', details: { text: 'Registration is closed' } },
+        { severity: 'error', code: 'invalid', details: { text: 'Try again later' } },
+      ],
+    });
     renderApp('/register');
     fill(good);
     const alert = await screen.findByRole('alert');
@@ -89,9 +138,9 @@ describe('SPEC §2 registration form', () => {
   });
 
   it('explains a server error that is not an OperationOutcome', async () => {
-    fetchMock.mockResolvedValue(fakeResponse(502, 'not json', 'Bad Gateway'));
+    api.once('POST auth/newuser', 502, 'not json');
     renderApp('/register');
     fill(good);
-    expect(await screen.findByRole('alert')).toHaveTextContent('The server answered 502 Bad Gateway');
+    expect(await screen.findByRole('alert')).toHaveTextContent('HTTP 502');
   });
 });

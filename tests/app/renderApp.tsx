@@ -1,26 +1,35 @@
-// Renders the real app (theme, config, routes) on an in-memory router at a given path.
+// Renders the real app (theme, config, routes, platform client) on an in-memory router at a given path.
 import { render, type RenderResult } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject } from 'react-router-dom';
 import { App } from '../../src/app/App';
+import type { AppConfig } from '../../src/app/config';
 import { appRoutes } from '../../src/app/routes';
+import { installFakeApi } from './fakeApi';
 
 export const testBaseUrl = 'http://api.test:8103/';
 
 export function renderApp(
   path: string,
   routes: RouteObject[] = appRoutes,
+  config: Partial<AppConfig> = {},
 ): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
+  // The app's client needs a fetch, as every browser has; tests that do not talk to the API get the
+  // fake API with no answers (every request a 404).
+  if (typeof globalThis.fetch !== 'function') installFakeApi();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const result = render(<App config={{ baseUrl: testBaseUrl }} router={router} />);
+  const result = render(<App config={{ baseUrl: testBaseUrl, ...config }} router={router} />);
   return { ...result, router };
 }
 
 /** A minimal fetch Response for the calls the app makes (jsdom has no fetch of its own). */
 export function fakeResponse(status: number, body: unknown, statusText = ''): Response {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
   return {
     ok: status >= 200 && status < 300,
     status,
     statusText,
-    json: async () => (typeof body === 'string' ? JSON.parse(body) : body),
+    headers: new Headers({ 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' }),
+    json: async () => JSON.parse(text),
+    text: async () => text,
   } as Response;
 }

@@ -1,4 +1,5 @@
-// Signed-out header (SPEC §2): the Bloom name and mark linking home, and the Log in / Sign up actions.
+// Header (SPEC §2): the Bloom name and mark linking home; signed out, the Log in / Sign up actions;
+// signed in, the user menu.
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -6,9 +7,12 @@ import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { useSession } from '../session/BloomClientContext';
 import { BloomLogo } from './BloomLogo';
+import { UserMenu } from './UserMenu';
 
 export function Header() {
+  const { loading, profile } = useSession();
   return (
     <AppBar
       component="header"
@@ -47,12 +51,17 @@ export function Header() {
             '& .MuiButton-root': { whiteSpace: 'nowrap', px: { xs: 1.5, sm: 2 }, minWidth: 0 },
           }}
         >
-          <Button component={RouterLink} to="/signin" color="primary">
-            Log in
-          </Button>
-          <Button component={RouterLink} to="/register" variant="contained" color="primary">
-            Sign up
-          </Button>
+          {profile && <UserMenu profile={profile} />}
+          {!profile && !loading && (
+            <>
+              <Button component={RouterLink} to="/signin" color="primary">
+                Log in
+              </Button>
+              <Button component={RouterLink} to="/register" variant="contained" color="primary">
+                Sign up
+              </Button>
+            </>
+          )}
         </Stack>
       </Toolbar>
     </AppBar>

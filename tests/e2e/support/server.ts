@@ -8,6 +8,8 @@ import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import { migrate, openPGlite, type Database } from '../../../src/server/db';
 import { findFreePort } from '../../../src/server/free-port';
+import { Repository, systemContext } from '../../../src/server/repo';
+import { seedDemoClinic } from '../../../src/server/seed';
 import { appDistDir, ensureAppBuilt } from './app-build';
 
 export interface RunningBloom {
@@ -15,12 +17,21 @@ export interface RunningBloom {
   readonly appUrl: string;
   /** The API's base URL, as config.json gives it to the app. */
   readonly apiBaseUrl: string;
+  /** The demo clinic's Project id when started with `seed` (issue #3: the demo sign-ins). */
+  readonly clinicProjectId: string | undefined;
+  /** The server's own repository on the e2e database, for test setup. */
+  readonly systemRepo: Repository;
   stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Seed the demo clinic and its sign-ins (seedDemoClinic), as `npm start` does. */
+  readonly seed?: boolean;
 }
 
 const host = 'localhost';
 
-export async function startBloom(): Promise<RunningBloom> {
+export async function startBloom(options: StartOptions = {}): Promise<RunningBloom> {
   ensureAppBuilt();
   const [apiPort, appPort] = [await findFreePort(host), await findFreePort(host)];
   const config = loadConfig({
@@ -37,8 +48,14 @@ export async function startBloom(): Promise<RunningBloom> {
     for (const server of servers.reverse()) await server.close();
     await db.close();
   };
+  const systemRepo = new Repository(db, systemContext());
+  let clinicProjectId: string | undefined;
   try {
     await migrate(db);
+    if (options.seed) {
+      const seeded = await seedDemoClinic(systemRepo, { appOrigins: config.appOrigins });
+      clinicProjectId = seeded.projectId;
+    }
     const api = await buildServer({ config, db });
     servers.push(api);
     await api.listen({ port: config.port, host });
@@ -49,5 +66,11 @@ export async function startBloom(): Promise<RunningBloom> {
     await stop();
     throw err;
   }
-  return { appUrl: `http://localhost:${config.appPort}/`, apiBaseUrl: config.baseUrl, stop };
+  return {
+    appUrl: `http://localhost:${config.appPort}/`,
+    apiBaseUrl: config.baseUrl,
+    clinicProjectId,
+    systemRepo,
+    stop,
+  };
 }

@@ -1,25 +1,27 @@
 // Patient registration form (SPEC §2 "register"; SPEC §5 first name, last name, email and password required).
-// It posts `auth/newuser` (SPEC §7) and shows the server's OperationOutcome: issues naming a field under that
-// field, the rest in a red alert (SPEC §5, §8). Creating the patient and signing in (auth/newpatient and the
-// token exchange) come with the identity issue, so a successful answer says that plainly.
-import Alert from '@mui/material/Alert';
+// startNewUser (auth/newuser) → startNewPatient (auth/newpatient, the clinic's project from /config.json) →
+// processCode → /. Without a clinic project the user gets a project of their own (auth/newproject), as
+// Medplum's registration does. Server issues naming a field show under it, the rest in a red alert
+// (SPEC §5, §8). reCAPTCHA runs only when a site key is configured.
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import { AuthRequestError, postAuthRequest } from '../../api/postAuthRequest';
-import { splitOutcomeByField } from '../../api/outcomeFieldErrors';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import type { LoginAuthenticationResponse } from '../../../client';
+import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { AuthFormCard } from '../../components/AuthFormCard';
 import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { getRecaptchaToken } from './recaptcha';
 
 const fields = ['firstName', 'lastName', 'email', 'password'] as const;
 type Field = (typeof fields)[number];
 type Values = Record<Field, string>;
-type Feedback = { severity: 'error' | 'info'; text: string } | undefined;
 
 const labels: Record<Field, string> = {
   firstName: 'First name',
@@ -39,40 +41,48 @@ export function validateRegistration(values: Values): Partial<Record<Field, stri
   return errors;
 }
 
+function requireCode(response: LoginAuthenticationResponse): string {
+  if (!response.code) throw new Error('Registration did not finish: the server sent no sign-in code');
+  return response.code;
+}
+
 export function RegisterPage() {
-  const { baseUrl } = useAppConfig();
+  const config = useAppConfig();
+  const client = useBloomClient();
+  const navigate = useNavigate();
   const [values, setValues] = useState<Values>({ firstName: '', lastName: '', email: '', password: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [feedback, setFeedback] = useState<Feedback>();
-  const [submitting, setSubmitting] = useState(false);
+  const form = useOutcomeForm([...fields, 'projectId'] as const);
+  const errors = form.fieldErrors;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setFeedback(undefined);
     const problems = validateRegistration(values);
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    setSubmitting(true);
-    try {
-      await postAuthRequest(baseUrl, 'auth/newuser', {
-        firstName: values.firstName.trim(),
-        lastName: values.lastName.trim(),
+    if (Object.keys(problems).length > 0) {
+      form.setFieldErrors(problems);
+      return;
+    }
+    const { projectId, clientId, recaptchaSiteKey } = config;
+    const firstName = values.firstName.trim();
+    const lastName = values.lastName.trim();
+    await form.run(async () => {
+      const recaptchaToken = recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey) : undefined;
+      const user = await client.startNewUser({
+        firstName,
+        lastName,
         email: values.email.trim(),
         password: values.password,
         remember: false,
+        projectId,
+        clientId,
+        recaptchaSiteKey,
+        recaptchaToken,
       });
-      setFeedback({
-        severity: 'info',
-        text: 'The server accepted your details, but finishing registration in the app is not available yet.',
-      });
-    } catch (err) {
-      if (!(err instanceof AuthRequestError)) throw err;
-      const { fieldErrors, message } = splitOutcomeByField(err.outcome, fields);
-      setErrors(fieldErrors);
-      if (message) setFeedback({ severity: 'error', text: message });
-    } finally {
-      setSubmitting(false);
-    }
+      const finished = projectId
+        ? await client.startNewPatient({ login: user.login, projectId })
+        : await client.startNewProject({ login: user.login, projectName: `${firstName} ${lastName}` });
+      await client.processCode(requireCode(finished));
+      navigate('/', { replace: true });
+    });
   }
 
   function field(name: Field, extra: { type?: string; autoComplete: string; autoFocus?: boolean }) {
@@ -103,21 +113,14 @@ export function RegisterPage() {
       <title>Register · Bloom</title>
       <form noValidate onSubmit={handleSubmit} aria-label="Register">
         <Stack spacing={2.5}>
-          {feedback && (
-            <Alert
-              severity={feedback.severity}
-              variant={feedback.severity === 'error' ? 'filled' : 'standard'}
-            >
-              {feedback.text}
-            </Alert>
-          )}
+          <ErrorAlert message={[form.message, errors.projectId].filter(Boolean).join('; ') || undefined} />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             {field('firstName', { autoComplete: 'given-name', autoFocus: true })}
             {field('lastName', { autoComplete: 'family-name' })}
           </Stack>
           {field('email', { type: 'email', autoComplete: 'email' })}
           {field('password', { type: 'password', autoComplete: 'new-password' })}
-          <Button type="submit" variant="contained" size="large" fullWidth loading={submitting}>
+          <Button type="submit" variant="contained" size="large" fullWidth loading={form.submitting}>
             Create account
           </Button>
           <Typography variant="body2" align="center">

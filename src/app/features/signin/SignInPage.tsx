@@ -1,94 +1,82 @@
-// Sign-in, email step (SPEC §2 "Login flow screens" 1; SPEC §4 "Email entered: the provider's auth method is
-// queried"). It asks the server `POST auth/method` and shows the server's OperationOutcome when it refuses.
-// The password, MFA and profile steps come with the identity issue; until then a successful answer says so
-// plainly instead of pretending the user is signed in.
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import { AuthRequestError, postAuthRequest } from '../../api/postAuthRequest';
-import { splitOutcomeByField } from '../../api/outcomeFieldErrors';
+// The sign-in flow of SPEC §2 "Login flow screens" and SPEC §4 Login: email → password → (MFA code) →
+// (choose profile | create project) → (choose scope) → Success, then the code is exchanged for tokens
+// (processCode) and the app goes to /. A `?scope=a b c` in the URL turns on the scope choice.
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import type { LoginAuthenticationResponse } from '../../../client';
 import { AuthFormCard } from '../../components/AuthFormCard';
-import { useAppConfig } from '../../components/AppConfigContext';
-import { validateEmail } from '../../components/emailValidation';
+import { ChooseProfileStep } from './ChooseProfileStep';
+import { ChooseScopeStep } from './ChooseScopeStep';
+import { CreateProjectStep } from './CreateProjectStep';
+import { EmailStep } from './EmailStep';
+import { nextStep, type SignInStep } from './loginSteps';
+import { MfaStep } from './MfaStep';
+import { PasswordStep } from './PasswordStep';
+import { SuccessStep } from './SuccessStep';
 
-type Feedback = { severity: 'error' | 'info'; text: string } | undefined;
+const titles: Record<SignInStep['kind'], { title: string; subtitle?: string; width: 400 | 450 }> = {
+  email: { title: 'Sign in to Bloom', subtitle: 'Enter your email to continue.', width: 400 },
+  password: { title: 'Sign in to Bloom', subtitle: 'Enter your password.', width: 400 },
+  mfa: { title: 'Enter MFA code', subtitle: 'Open your authenticator app.', width: 400 },
+  profile: { title: 'Choose profile', width: 450 },
+  scope: { title: 'Choose scope', width: 450 },
+  project: { title: 'Create project', width: 450 },
+  success: { title: 'Success', width: 400 },
+};
 
 export function SignInPage() {
-  const { baseUrl } = useAppConfig();
-  const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string>();
-  const [feedback, setFeedback] = useState<Feedback>();
-  const [submitting, setSubmitting] = useState(false);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const scope = params.get('scope')?.trim() || undefined;
+  const scopes = scope ? scope.split(/\s+/) : [];
+  const [step, setStep] = useState<SignInStep>({ kind: 'email' });
+  const [scopeChosen, setScopeChosen] = useState(false);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setFeedback(undefined);
-    const invalid = validateEmail(email);
-    setEmailError(invalid);
-    if (invalid) return;
-    setSubmitting(true);
-    try {
-      const answer = await postAuthRequest(baseUrl, 'auth/method', { email: email.trim() });
-      setFeedback({
-        severity: 'info',
-        text:
-          typeof answer.authorizeUrl === 'string'
-            ? 'This email signs in with an external provider, which Bloom does not support yet.'
-            : 'Signing in with a password is not available yet.',
-      });
-    } catch (err) {
-      if (!(err instanceof AuthRequestError)) throw err;
-      const { fieldErrors, message } = splitOutcomeByField(err.outcome, ['email'] as const);
-      setEmailError(fieldErrors.email);
-      if (message) setFeedback({ severity: 'error', text: message });
-    } finally {
-      setSubmitting(false);
-    }
+  function handleResponse(response: LoginAuthenticationResponse, afterScope = scopeChosen) {
+    setStep(nextStep(response, scopes.length > 0 && !afterScope));
   }
 
+  const { title, subtitle, width } = titles[step.kind];
   return (
-    <AuthFormCard title="Sign in to Bloom" subtitle="Enter your email to continue." width={400}>
+    <AuthFormCard title={title} subtitle={subtitle} width={width}>
       <title>Sign in · Bloom</title>
-      <form noValidate onSubmit={handleSubmit} aria-label="Sign in">
-        <Stack spacing={2.5}>
-          {feedback && (
-            <Alert
-              severity={feedback.severity}
-              variant={feedback.severity === 'error' ? 'filled' : 'standard'}
-            >
-              {feedback.text}
-            </Alert>
-          )}
-          <TextField
-            id="signin-email"
-            name="email"
-            type="email"
-            label="Email"
-            autoComplete="email"
-            required
-            fullWidth
-            autoFocus
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={emailError !== undefined}
-            helperText={emailError}
-          />
-          <Button type="submit" variant="contained" size="large" fullWidth loading={submitting}>
-            Next
-          </Button>
-          <Typography variant="body2" align="center">
-            New to Bloom?{' '}
-            <Link component={RouterLink} to="/register">
-              Register
-            </Link>
-          </Typography>
-        </Stack>
-      </form>
+      {step.kind === 'email' && (
+        <EmailStep showRegister onPassword={(email) => setStep({ kind: 'password', email })} />
+      )}
+      {step.kind === 'password' && (
+        <PasswordStep
+          email={step.email}
+          scope={scope}
+          onResponse={(response) => handleResponse(response)}
+          onChangeEmail={() => setStep({ kind: 'email' })}
+        />
+      )}
+      {step.kind === 'mfa' && (
+        <MfaStep login={step.login} onResponse={(response) => handleResponse(response)} />
+      )}
+      {step.kind === 'profile' && (
+        <ChooseProfileStep
+          login={step.login}
+          memberships={step.memberships}
+          onResponse={(response) => handleResponse(response)}
+        />
+      )}
+      {step.kind === 'project' && (
+        <CreateProjectStep login={step.login} onResponse={(response) => handleResponse(response)} />
+      )}
+      {step.kind === 'scope' && (
+        <ChooseScopeStep
+          login={step.login}
+          scopes={scopes}
+          onResponse={(response) => {
+            setScopeChosen(true);
+            handleResponse(response, true);
+          }}
+        />
+      )}
+      {step.kind === 'success' && (
+        <SuccessStep code={step.code} onDone={() => navigate('/', { replace: true })} />
+      )}
     </AuthFormCard>
   );
 }

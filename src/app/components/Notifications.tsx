@@ -1,0 +1,66 @@
+// App-wide notifications (SPEC §9 "at most 5 notifications at once"): a stack of alerts in the corner;
+// a sixth pushes the oldest out. Each closes by itself after a while or with its close button.
+import Alert, { type AlertColor } from '@mui/material/Alert';
+import Stack from '@mui/material/Stack';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+
+export const MAX_NOTIFICATIONS = 5;
+const AUTO_CLOSE_MS = 6000;
+
+interface Notification {
+  readonly id: number;
+  readonly message: string;
+  readonly severity: AlertColor;
+}
+
+type Notify = (message: string, severity?: AlertColor) => void;
+
+const NotificationsContext = createContext<Notify | undefined>(undefined);
+
+export function NotificationsProvider({ children }: { children: ReactNode }) {
+  const [items, setItems] = useState<Notification[]>([]);
+  const nextId = useRef(1);
+
+  const close = useCallback((id: number) => setItems((current) => current.filter((n) => n.id !== id)), []);
+
+  const notify = useCallback<Notify>(
+    (message, severity = 'info') => {
+      const id = nextId.current++;
+      setItems((current) => [...current, { id, message, severity }].slice(-MAX_NOTIFICATIONS));
+      setTimeout(() => close(id), AUTO_CLOSE_MS);
+    },
+    [close],
+  );
+
+  const value = useMemo(() => notify, [notify]);
+  return (
+    <NotificationsContext.Provider value={value}>
+      {children}
+      <Stack
+        spacing={1}
+        aria-label="Notifications"
+        role="region"
+        sx={{
+          position: 'fixed',
+          bottom: 16,
+          right: 16,
+          left: { xs: 16, sm: 'auto' },
+          zIndex: 1400,
+          maxWidth: 400,
+        }}
+      >
+        {items.map((item) => (
+          <Alert key={item.id} severity={item.severity} variant="filled" onClose={() => close(item.id)}>
+            {item.message}
+          </Alert>
+        ))}
+      </Stack>
+    </NotificationsContext.Provider>
+  );
+}
+
+export function useNotify(): Notify {
+  const notify = useContext(NotificationsContext);
+  if (!notify) throw new Error('useNotify must be used inside NotificationsProvider');
+  return notify;
+}

@@ -1,0 +1,93 @@
+// Set password (issue #3 App), the target of the reset email's link /setpassword/:id/:secret:
+// POST auth/setpassword {id, secret, password}; the password rules are the server's (SPEC §5 errors
+// under the field).
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { JSON_CONTENT_TYPE } from '../../../client';
+import { useOutcomeForm } from '../../api/useOutcomeForm';
+import { AuthFormCard } from '../../components/AuthFormCard';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useBloomClient } from '../../session/BloomClientContext';
+
+export function SetPasswordPage() {
+  const client = useBloomClient();
+  const { id = '', secret = '' } = useParams();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [done, setDone] = useState(false);
+  const form = useOutcomeForm(['password', 'confirmPassword'] as const);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (password === '') {
+      form.setFieldErrors({ password: 'Password is required' });
+      return;
+    }
+    if (confirm !== password) {
+      form.setFieldErrors({ confirmPassword: 'Passwords do not match' });
+      return;
+    }
+    await form.run(async () => {
+      await client.post('auth/setpassword', { id, secret, password }, JSON_CONTENT_TYPE);
+      setDone(true);
+    });
+  }
+
+  return (
+    <AuthFormCard title="Set a new password" width={400}>
+      <title>Set password · Bloom</title>
+      {done ? (
+        <Stack spacing={2}>
+          <Alert severity="success">Your password has been set.</Alert>
+          <Button component={RouterLink} to="/signin" variant="contained" size="large" fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      ) : (
+        <form noValidate onSubmit={handleSubmit} aria-label="Set password">
+          <Stack spacing={2.5}>
+            <ErrorAlert message={form.message} />
+            <TextField
+              id="setpassword-password"
+              name="password"
+              type="password"
+              label="New password"
+              autoComplete="new-password"
+              required
+              fullWidth
+              autoFocus
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              error={form.fieldErrors.password !== undefined}
+              helperText={form.fieldErrors.password}
+            />
+            <TextField
+              id="setpassword-confirm"
+              name="confirmPassword"
+              type="password"
+              label="Confirm new password"
+              autoComplete="new-password"
+              required
+              fullWidth
+              value={confirm}
+              onChange={(event) => setConfirm(event.target.value)}
+              error={form.fieldErrors.confirmPassword !== undefined}
+              helperText={form.fieldErrors.confirmPassword}
+            />
+            <Button type="submit" variant="contained" size="large" fullWidth loading={form.submitting}>
+              Set password
+            </Button>
+            <Link component={RouterLink} to="/signin" variant="body2" align="center">
+              Back to sign in
+            </Link>
+          </Stack>
+        </form>
+      )}
+    </AuthFormCard>
+  );
+}

@@ -1,0 +1,31 @@
+// /signout (SPEC §2): signs out (the server revokes the login), then goes to /. A server that cannot be
+// reached does not keep anyone signed in: the client forgets the login either way.
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useNotify } from '../../components/Notifications';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { SessionLoading } from '../../session/RequireSession';
+
+export function SignOutPage() {
+  const client = useBloomClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // A session still loading would land after the sign-out and bring the profile back: let it finish first.
+    client
+      .getProfileAsync()
+      .catch(() => undefined)
+      .then(() => client.signOut())
+      .then(
+        () => notify('You have signed out.', 'success'),
+        () => notify('You are signed out on this device; the server could not be reached.', 'warning'),
+      )
+      .finally(() => navigate('/', { replace: true }));
+  }, [client, navigate, notify]);
+
+  return <SessionLoading />;
+}

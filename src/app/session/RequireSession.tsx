@@ -1,0 +1,20 @@
+// The guard of the signed-in routes (SPEC §2 "An unauthenticated session sends the browser to /"):
+// waits for a stored login's session, then shows the route or goes to /.
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import { Navigate, Outlet } from 'react-router-dom';
+import { useSession } from './BloomClientContext';
+
+export function SessionLoading() {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+      <CircularProgress aria-label="Loading your session" />
+    </Box>
+  );
+}
+
+export function RequireSession() {
+  const { loading, profile } = useSession();
+  if (loading) return <SessionLoading />;
+  return profile ? <Outlet /> : <Navigate to="/" replace />;
+}
