@@ -20,6 +20,10 @@ export const CODE_LIFETIME_MS = 10 * 60_000;
 
 type Form = Record<string, string>;
 
+function tokenUrl(deps: AuthDeps): string {
+  return `${deps.config.baseUrl}oauth2/token`;
+}
+
 function required(form: Form, name: string): string {
   const value = form[name];
   if (!value) {
@@ -116,9 +120,13 @@ export async function authorizationCodeGrant(
       throw new OAuthError('invalid_grant', 'redirect_uri is not registered for this client');
     }
   }
-  const clientAuthenticated = !!(client?.secret && credentials.clientSecret);
+  const clientAuthenticated =
+    !!client && ((!!client.secret && !!credentials.clientSecret) || !!credentials.assertion);
   if (clientAuthenticated) {
-    await authenticateClient(deps.db, credentials);
+    const authenticated = await authenticateClient(deps.db, credentials, tokenUrl(deps));
+    if (authenticated.id !== client.id) {
+      throw new OAuthError('invalid_grant', 'Authorization code was issued to another client');
+    }
   }
   if (login.codeChallenge) {
     const verifier = form.code_verifier;
@@ -167,9 +175,13 @@ export async function refreshTokenGrant(
     throw new OAuthError('invalid_grant', 'Refresh token revoked');
   }
   const client = await readClient(deps, login);
-  if (client?.secret) {
-    // A confidential client's refresh token is useless without the client's secret.
-    const authenticated = await authenticateClient(deps.db, readClientCredentials(request, form));
+  if (client?.secret || client?.jwksUri) {
+    // A confidential client's refresh token is useless without the client's credentials.
+    const authenticated = await authenticateClient(
+      deps.db,
+      readClientCredentials(request, form),
+      tokenUrl(deps),
+    );
     if (authenticated.id !== client.id) {
       throw new OAuthError('invalid_grant', 'Refresh token was issued to another client');
     }
@@ -199,7 +211,7 @@ export async function clientCredentialsGrant(
   request: FastifyRequest,
   form: Form,
 ): Promise<TokenResponse> {
-  const client = await authenticateClient(deps.db, readClientCredentials(request, form));
+  const client = await authenticateClient(deps.db, readClientCredentials(request, form), tokenUrl(deps));
   const membership = await clientMembership(deps.db, client.id as string);
   if (!membership) {
     throw new OAuthError('invalid_client', 'The client belongs to no project');

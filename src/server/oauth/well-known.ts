@@ -20,7 +20,8 @@ export const wellKnownRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (ap
     grant_types_supported: SUPPORTED_GRANTS,
     response_types_supported: ['code'],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    token_endpoint_auth_signing_alg_values_supported: ['ES256', 'ES384', 'RS256', 'RS384', 'PS256'],
     scopes_supported: ['openid', 'profile', 'email', 'offline', 'offline_access', 'fhirUser'],
   };
 
@@ -36,6 +37,7 @@ export const wellKnownRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (ap
       'launch-standalone',
       'client-public',
       'client-confidential-symmetric',
+      'client-confidential-asymmetric',
       'sso-openid-connect',
       'context-standalone-patient',
       'permission-offline',

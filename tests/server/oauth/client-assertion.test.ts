@@ -1,0 +1,108 @@
+// private_key_jwt (RFC 7523) over real HTTP: the client's JWKS served on loopback, client_credentials
+// with a signed client assertion, and each way an assertion can be wrong.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Project } from '@medplum/fhirtypes';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import type { CryptoKey } from 'jose';
+import { createClient, createProject, postForm } from '../auth/support/auth-fixtures';
+import { databases } from '../support/test-databases';
+import { startTestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
+
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+describe.each(databases())('private_key_jwt client assertions on %s', (_engine, kind) => {
+  let server: TestServer;
+  let jwksServer: http.Server;
+  let jwksUrl: string;
+  let project: Project;
+  let clientKey: CryptoKey;
+  let otherKey: CryptoKey;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { requireAuth: true });
+    project = await createProject(server.db);
+    ({ privateKey: clientKey } = await generateKeyPair('ES256', { extractable: true }));
+    ({ privateKey: otherKey } = await generateKeyPair('ES256', { extractable: true }));
+    const { d: _private, ...publicJwk } = await exportJWK(clientKey);
+    const body = JSON.stringify({ keys: [{ ...publicJwk, kid: 'client-key', alg: 'ES256', use: 'sig' }] });
+    jwksServer = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+    jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+  });
+
+  afterAll(async () => {
+    await server.close();
+    await new Promise<void>((resolve) => jwksServer.close(() => resolve()));
+  });
+
+  async function assertion(
+    clientId: string,
+    options: { key?: CryptoKey; audience?: string; expiresIn?: number; subject?: string } = {},
+  ): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ jti: crypto.randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', kid: 'client-key' })
+      .setIssuer(clientId)
+      .setSubject(options.subject ?? clientId)
+      .setAudience(options.audience ?? `${server.baseUrl}oauth2/token`)
+      .setIssuedAt(now)
+      .setExpirationTime(now + (options.expiresIn ?? 120))
+      .sign(options.key ?? clientKey);
+  }
+
+  const grant = (clientAssertion: string, extra: Record<string, string> = {}) =>
+    postForm<{ access_token?: string; error?: string; profile?: { reference?: string } }>(
+      `${server.baseUrl}oauth2/token`,
+      {
+        grant_type: 'client_credentials',
+        client_assertion_type: ASSERTION_TYPE,
+        client_assertion: clientAssertion,
+        ...extra,
+      },
+    );
+
+  test('a client assertion signed with the key at the client jwksUri gets a token', async () => {
+    const client = await createClient(server.db, project, { jwksUri: jwksUrl });
+    const response = await grant(await assertion(client.id as string));
+    expect(response.status).toBe(200);
+    expect(response.body.profile?.reference).toBe(`ClientApplication/${client.id}`);
+  });
+
+  test('a foreign key, another audience, an expired assertion, a wrong subject: invalid_client', async () => {
+    const client = await createClient(server.db, project, { jwksUri: jwksUrl });
+    const id = client.id as string;
+    for (const bad of [
+      await assertion(id, { key: otherKey }),
+      await assertion(id, { audience: 'https://elsewhere.example/token' }),
+      await assertion(id, { expiresIn: -60 }),
+      await assertion(id, { subject: 'someone-else' }),
+      'not-a-jwt',
+    ]) {
+      const response = await grant(bad);
+      expect(response.status).toBe(401);
+      expect(response.body.error).toBe('invalid_client');
+    }
+  });
+
+  test('a client without a jwksUri, or a client_id that differs from the issuer, is refused', async () => {
+    const noKeys = await createClient(server.db, project, { secret: 'only-a-secret-value' });
+    expect((await grant(await assertion(noKeys.id as string))).status).toBe(401);
+    const client = await createClient(server.db, project, { jwksUri: jwksUrl });
+    const mismatch = await grant(await assertion(client.id as string), { client_id: noKeys.id as string });
+    expect(mismatch.status).toBe(401);
+  });
+
+  test('a wrong client_assertion_type is invalid_request', async () => {
+    const response = await postForm<{ error?: string }>(`${server.baseUrl}oauth2/token`, {
+      grant_type: 'client_credentials',
+      client_assertion_type: 'urn:example:other',
+      client_assertion: 'x',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('invalid_request');
+  });
+});
