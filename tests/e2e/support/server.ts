@@ -21,6 +21,8 @@ export interface RunningBloom {
   readonly clinicProjectId: string | undefined;
   /** The server's own repository on the e2e database, for test setup. */
   readonly systemRepo: Repository;
+  /** The e2e database itself, for the server's lookups in test setup. */
+  readonly db: Database;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     apiBaseUrl: config.baseUrl,
     clinicProjectId,
     systemRepo,
+    db,
     stop,
   };
 }
