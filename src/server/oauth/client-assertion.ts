@@ -28,6 +28,21 @@ export async function verifyClientAssertion(
   tokenUrl: string,
   claimedClientId: string | undefined,
 ): Promise<ClientApplication> {
+  return (await verifySignedByClient(db, assertion, tokenUrl, claimedClientId, true)).client;
+}
+
+/**
+ * An assertion issued and signed by a client (iss = client id, checked against its JWKS, audience
+ * the token endpoint). For client authentication the subject must be the client itself; for the
+ * JWT bearer grant it names the user the client asks a token for.
+ */
+export async function verifySignedByClient(
+  db: Database,
+  assertion: string,
+  tokenUrl: string,
+  claimedClientId: string | undefined,
+  subjectIsClient: boolean,
+): Promise<{ client: ClientApplication; subject: string }> {
   let clientId: string | undefined;
   try {
     clientId = decodeJwt(assertion).iss;
@@ -43,16 +58,18 @@ export async function verifyClientAssertion(
   if (!client?.jwksUri || client.status === 'off') {
     throw new OAuthError('invalid_client', 'Invalid client assertion');
   }
+  let subject: string | undefined;
   try {
-    await jwtVerify(assertion, keySetFor(client.jwksUri), {
+    const { payload } = await jwtVerify(assertion, keySetFor(client.jwksUri), {
       issuer: clientId,
-      subject: clientId,
+      subject: subjectIsClient ? clientId : undefined,
       audience: tokenUrl,
       maxTokenAge: '5 minutes',
-      requiredClaims: ['exp'],
+      requiredClaims: ['exp', 'sub'],
     });
+    subject = payload.sub;
   } catch {
     throw new OAuthError('invalid_client', 'Invalid client assertion');
   }
-  return client;
+  return { client, subject: subject as string };
 }

@@ -9,7 +9,8 @@ import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import { clientMembership, secretsEqual } from '../auth/authenticate';
 import { randomSecret } from '../auth/logins';
-import { findLoginByCode } from '../repo/lookups';
+import { findLoginByCode, findMembershipsByUser, findUserByEmail } from '../repo/lookups';
+import { verifySignedByClient } from './client-assertion';
 import { authenticateClient, readClientCredentials } from './client-auth';
 import { OAuthError } from './oauth-error';
 import type { RefreshTokenClaims, TokenResponse } from './tokens';
@@ -230,6 +231,58 @@ export async function clientCredentialsGrant(
     project: membership.project,
     granted: true,
     scope,
+    remoteAddress: request.ip,
+  });
+  return issueTokens(deps, login, membership);
+}
+
+/**
+ * JWT bearer authorization grant (RFC 7523 §2.1): a client signs an assertion whose subject is the
+ * email of a user of its project (or the client itself); the tokens act as that user's membership
+ * in the client's project. No refresh token: the client signs a new assertion instead.
+ */
+export async function jwtBearerGrant(
+  deps: AuthDeps,
+  request: FastifyRequest,
+  form: Form,
+): Promise<TokenResponse> {
+  const assertion = required(form, 'assertion');
+  const { client, subject } = await verifySignedByClient(
+    deps.db,
+    assertion,
+    tokenUrl(deps),
+    form.client_id || undefined,
+    false,
+  );
+  const clientMember = await clientMembership(deps.db, client.id as string);
+  if (!clientMember) {
+    throw new OAuthError('invalid_client', 'The client belongs to no project');
+  }
+  let principal = `ClientApplication/${client.id}`;
+  let membership = clientMember;
+  if (subject !== client.id) {
+    const user = await findUserByEmail(deps.db, subject);
+    const member = user
+      ? (await findMembershipsByUser(deps.db, `User/${user.id}`)).find(
+          (m) => m.project?.reference === clientMember.project?.reference,
+        )
+      : undefined;
+    if (!user || !member) {
+      throw new OAuthError('invalid_grant', "The assertion's subject is not a user of the client's project");
+    }
+    principal = `User/${user.id}`;
+    membership = member;
+  }
+  const login = await systemRepo(deps.db).createResource<Login>({
+    resourceType: 'Login',
+    user: { reference: principal },
+    client: { reference: `ClientApplication/${client.id}` },
+    authMethod: 'client',
+    authTime: new Date().toISOString(),
+    membership: { reference: `ProjectMembership/${membership.id}` },
+    project: membership.project,
+    granted: true,
+    scope: form.scope || 'openid',
     remoteAddress: request.ip,
   });
   return issueTokens(deps, login, membership);

@@ -4,8 +4,16 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import { requireAuth } from '../auth/authenticate';
-import { authorizationCodeGrant, clientCredentialsGrant, refreshTokenGrant, revokeLogin } from './grants';
+import {
+  authorizationCodeGrant,
+  clientCredentialsGrant,
+  jwtBearerGrant,
+  refreshTokenGrant,
+  revokeLogin,
+} from './grants';
 import { OAuthError, registerOAuthErrorHandler } from './oauth-error';
+
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** Token requests are small; anything bigger is not a token request. */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -62,6 +70,8 @@ export const oauthRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, {
         return refreshTokenGrant(deps, request, form);
       case 'client_credentials':
         return clientCredentialsGrant(deps, request, form);
+      case JWT_BEARER_GRANT:
+        return jwtBearerGrant(deps, request, form);
       case undefined:
       case '':
         throw new OAuthError('invalid_request', 'Missing grant_type');

@@ -3,7 +3,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AuthDeps } from '../auth/auth-deps';
 import { SIGNING_ALGORITHM } from '../auth/signing-key';
 
-export const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token', 'client_credentials'];
+export const SUPPORTED_GRANTS = [
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  'urn:ietf:params:oauth:grant-type:jwt-bearer',
+];
 
 export const wellKnownRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, { deps }) => {
   const base = deps.config.baseUrl;

@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import type { Project } from '@medplum/fhirtypes';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { CryptoKey } from 'jose';
-import { createClient, createProject, postForm } from '../auth/support/auth-fixtures';
+import {
+  addMembership,
+  createClient,
+  createProject,
+  createUser,
+  postForm,
+} from '../auth/support/auth-fixtures';
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -104,5 +110,45 @@ describe.each(databases())('private_key_jwt client assertions on %s', (_engine, 
     });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('invalid_request');
+  });
+  describe('JWT bearer grant (RFC 7523 §2.1)', () => {
+    const bearer = (assertionJwt: string) =>
+      postForm<{ access_token?: string; error?: string; profile?: { reference?: string } }>(
+        `${server.baseUrl}oauth2/token`,
+        { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: assertionJwt },
+      );
+
+    test('the subject names a user of the client project: the token acts as that user', async () => {
+      const client = await createClient(server.db, project, { jwksUri: jwksUrl });
+      const user = await createUser(server.db);
+      const membership = await addMembership(server.db, user, project, 'Practitioner');
+      const response = await bearer(await assertion(client.id as string, { subject: user.email as string }));
+      expect(response.status).toBe(200);
+      expect(response.body.profile).toEqual(membership.profile);
+      const claims = JSON.parse(
+        Buffer.from((response.body.access_token as string).split('.')[1], 'base64url').toString(),
+      );
+      expect(claims).toMatchObject({ sub: user.id, client_id: client.id });
+    });
+
+    test('a subject outside the project is invalid_grant; a foreign signature invalid_client', async () => {
+      const client = await createClient(server.db, project, { jwksUri: jwksUrl });
+      const stranger = await createUser(server.db);
+      await addMembership(server.db, stranger, await createProject(server.db, 'Elsewhere'), 'Patient');
+      const outside = await bearer(
+        await assertion(client.id as string, { subject: stranger.email as string }),
+      );
+      expect(outside.status).toBe(400);
+      expect(outside.body.error).toBe('invalid_grant');
+      const forged = await bearer(
+        await assertion(client.id as string, { key: otherKey, subject: 'x@example.org' }),
+      );
+      expect(forged.status).toBe(401);
+      expect(forged.body.error).toBe('invalid_client');
+      const missing = await postForm<{ error?: string }>(`${server.baseUrl}oauth2/token`, {
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      });
+      expect(missing.body.error).toBe('invalid_request');
+    });
   });
 });
