@@ -12,6 +12,7 @@ import {
   revokeLogin,
 } from './grants';
 import { OAuthError, registerOAuthErrorHandler } from './oauth-error';
+import { TOKEN_EXCHANGE_GRANT, tokenExchangeGrant } from './token-exchange';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -72,6 +73,8 @@ export const oauthRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, {
         return clientCredentialsGrant(deps, request, form);
       case JWT_BEARER_GRANT:
         return jwtBearerGrant(deps, request, form);
+      case TOKEN_EXCHANGE_GRANT:
+        return tokenExchangeGrant(deps, request, form);
       case undefined:
       case '':
         throw new OAuthError('invalid_request', 'Missing grant_type');

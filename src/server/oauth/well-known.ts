@@ -8,6 +8,7 @@ export const SUPPORTED_GRANTS = [
   'refresh_token',
   'client_credentials',
   'urn:ietf:params:oauth:grant-type:jwt-bearer',
+  'urn:ietf:params:oauth:grant-type:token-exchange',
 ];
 
 export const wellKnownRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, { deps }) => {

@@ -20,6 +20,17 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return users[0];
 }
 
+/** The User an external identity provider knows by this subject (IdentityProvider.useSubject). */
+export async function findUserByExternalId(db: Queryable, externalId: string): Promise<User | undefined> {
+  const users = await contents<User>(
+    db,
+    `SELECT content FROM resource WHERE resource_type = 'User' AND NOT deleted
+     AND content->>'externalId' = $1 ORDER BY seq LIMIT 1`,
+    [externalId],
+  );
+  return users[0];
+}
+
 /** Active memberships of a user ('User/id'), oldest first. */
 export function findMembershipsByUser(db: Queryable, userRef: string): Promise<ProjectMembership[]> {
   return contents<ProjectMembership>(
