@@ -59,6 +59,9 @@ async function openPage(width: number): Promise<Page> {
 }
 
 async function shot(name: string, width: number): Promise<void> {
+  // No half-finished button transition in the picture.
+  await page.locator('.MuiButton-loading').waitFor({ state: 'detached' });
+  await page.waitForTimeout(250);
   await page.screenshot({ path: path.join(screenshotDir, `${name}-${width}.png`), fullPage: true });
 }
 

@@ -67,8 +67,9 @@ export function ChooseProfileStep({
       <ErrorAlert message={form.message} />
       <TextField
         id="signin-profile-search"
-        label="Search"
         type="search"
+        placeholder="Search"
+        slotProps={{ htmlInput: { 'aria-label': 'Search' } }}
         fullWidth
         autoFocus
         value={search}
@@ -84,12 +85,12 @@ export function ChooseProfileStep({
           disablePadding
           sx={{ border: 1, borderColor: 'divider', borderRadius: 2 }}
         >
-          {shown.map((membership) => {
+          {shown.map((membership, index) => {
             const { primary, secondary } = label(membership);
             return (
               <ListItemButton
                 key={membership.id}
-                divider
+                divider={index < shown.length - 1}
                 disabled={form.submitting}
                 onClick={() => choose(membership)}
               >
