@@ -28,6 +28,10 @@ export interface ServerConfig {
   smtp: SmtpConfig | undefined;
   /** Sender of the server's emails (password reset). */
   mailFrom: string;
+  /** Google OAuth client ids whose ID tokens auth/google accepts; empty disables Google sign-in. */
+  googleClientIds: string[];
+  /** Where Google's signing keys are published (a test serves its own on loopback). */
+  googleJwksUrl: string;
 }
 
 export interface SmtpConfig {
@@ -114,6 +118,16 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'Bloom <no-reply@bloom.localhost>',
     description: 'Sender address of the emails Bloom sends',
   },
+  {
+    name: 'GOOGLE_CLIENT_IDS',
+    default: '(unset: Google sign-in off)',
+    description: 'Comma-separated Google OAuth client ids whose ID tokens POST auth/google accepts',
+  },
+  {
+    name: 'GOOGLE_JWKS_URL',
+    default: 'https://www.googleapis.com/oauth2/v3/certs',
+    description: "Google's signing keys, used to verify Google ID tokens",
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -136,6 +150,14 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const refreshTokenLifetime = readPositiveInteger(env, 'REFRESH_TOKEN_LIFETIME', 14 * 24 * 3600, 'seconds');
   const smtp = readSmtp(env);
   const mailFrom = readString(env, 'SMTP_FROM') ?? 'Bloom <no-reply@bloom.localhost>';
+  const googleClientIds = (readString(env, 'GOOGLE_CLIENT_IDS') ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const googleJwksUrl = readHttpUrl(
+    'GOOGLE_JWKS_URL',
+    readString(env, 'GOOGLE_JWKS_URL') ?? 'https://www.googleapis.com/oauth2/v3/certs',
+  ).href;
   return {
     port,
     host,
@@ -152,6 +174,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     refreshTokenLifetime,
     smtp,
     mailFrom,
+    googleClientIds,
+    googleJwksUrl,
   };
 }
 

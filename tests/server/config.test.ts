@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       refreshTokenLifetime: 14 * 24 * 3600,
       smtp: undefined,
       mailFrom: 'Bloom <no-reply@bloom.localhost>',
+      googleClientIds: [],
+      googleJwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
     });
   });
 
@@ -44,6 +46,8 @@ describe('loadConfig', () => {
       SMTP_USER: 'mailer',
       SMTP_PASS: 'pw',
       SMTP_FROM: 'Clinic <clinic@bloom.example>',
+      GOOGLE_CLIENT_IDS: 'a.apps.googleusercontent.com, b.apps.googleusercontent.com',
+      GOOGLE_JWKS_URL: 'http://127.0.0.1:9999/certs',
     });
     expect(config).toEqual({
       port: 9000,
@@ -61,6 +65,8 @@ describe('loadConfig', () => {
       refreshTokenLifetime: 86400,
       smtp: { host: 'smtp.bloom.example', port: 465, user: 'mailer', pass: 'pw' },
       mailFrom: 'Clinic <clinic@bloom.example>',
+      googleClientIds: ['a.apps.googleusercontent.com', 'b.apps.googleusercontent.com'],
+      googleJwksUrl: 'http://127.0.0.1:9999/certs',
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -78,6 +84,7 @@ describe('loadConfig', () => {
     [{ ACCESS_TOKEN_LIFETIME: '1h' }, /ACCESS_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ REFRESH_TOKEN_LIFETIME: '0' }, /REFRESH_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ SMTP_HOST: 'mail', SMTP_PORT: 'x' }, /SMTP_PORT must be a port number/],
+    [{ GOOGLE_JWKS_URL: 'file:///etc/keys' }, /GOOGLE_JWKS_URL must be an http or https URL/],
   ])('bad value %j is a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -112,6 +119,8 @@ describe('loadConfig', () => {
       'SMTP_USER',
       'SMTP_PASS',
       'SMTP_FROM',
+      'GOOGLE_CLIENT_IDS',
+      'GOOGLE_JWKS_URL',
     ]);
   });
 });

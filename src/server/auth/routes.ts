@@ -8,6 +8,7 @@ import { systemRepo } from './auth-deps';
 import type { AuthState } from './authenticate';
 import { requireAuth, unauthenticated } from './authenticate';
 import { authMethod } from './external-method';
+import { googleLogin } from './google-login';
 import { assertMfaDone, chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
 import { mfaEnroll, mfaStatus, mfaVerify } from './mfa';
 import { passwordLogin } from './password-login';
@@ -41,6 +42,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
   app.post('/method', async (request) => authMethod(deps.db, readFields(request.body)));
 
   app.post('/login', async (request) => passwordLogin(deps, readFields(request.body), requestInfo(request)));
+  app.post('/google', async (request) => googleLogin(deps, readFields(request.body), requestInfo(request)));
 
   app.get<{ Params: { login: string } }>('/login/:login', async (request) => {
     const login = await readPendingLogin(deps.db, request.params.login);

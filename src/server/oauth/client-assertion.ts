@@ -2,24 +2,13 @@
 // key; we verify it against the JWKS at its ClientApplication.jwksUri, with the token endpoint as
 // audience and the client id as issuer and subject.
 import type { ClientApplication } from '@medplum/fhirtypes';
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { decodeJwt, jwtVerify } from 'jose';
 import type { Database } from '../db';
 import { systemRepo } from '../auth/auth-deps';
+import { remoteKeySet } from '../auth/remote-jwks';
 import { OAuthError } from './oauth-error';
 
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-
-// jose caches and refreshes each remote key set; one per URL for the life of the process.
-const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
-
-function keySetFor(url: string): ReturnType<typeof createRemoteJWKSet> {
-  let keySet = keySets.get(url);
-  if (!keySet) {
-    keySet = createRemoteJWKSet(new URL(url), { timeoutDuration: 5000 });
-    keySets.set(url, keySet);
-  }
-  return keySet;
-}
 
 /** The client the assertion authenticates, or invalid_client. */
 export async function verifyClientAssertion(
@@ -60,7 +49,7 @@ export async function verifySignedByClient(
   }
   let subject: string | undefined;
   try {
-    const { payload } = await jwtVerify(assertion, keySetFor(client.jwksUri), {
+    const { payload } = await jwtVerify(assertion, remoteKeySet(client.jwksUri), {
       issuer: clientId,
       subject: subjectIsClient ? clientId : undefined,
       audience: tokenUrl,
