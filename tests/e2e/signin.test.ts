@@ -288,4 +288,52 @@ describe('issue #3 sign-in screens in Chromium', () => {
       expect(pageProblems).toEqual([]);
     }
   });
+
+  it('forgot password: the emailed link sets a new password, which then signs in (SPEC §2, issue #3)', async () => {
+    const setup = new BloomClient({
+      baseUrl: bloom.apiBaseUrl,
+      storage: new PrefixedStorage(new MemoryStorage()),
+    });
+    await setup.startNewUser({
+      firstName: 'Ines',
+      lastName: 'Moreau',
+      email: 'ines.moreau@bloom.example',
+      password: 'a-long-unusual-passphrase-42',
+    });
+    await openPage(375);
+    await page.goto(url('/signin'));
+    await enterEmail('ines.moreau@bloom.example');
+    await page.getByRole('link', { name: 'Forgot password' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await page.getByLabel(/^Email/).fill('ines.moreau@bloom.example');
+    await shot('8-reset-password', 375);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText(/a reset link is on its way/).waitFor();
+
+    // The server had no SMTP: the email is in DATA_DIR/outbox/.
+    const outbox = path.join(bloom.dataDir, 'outbox');
+    const files = fs.readdirSync(outbox).filter((name) => name.endsWith('.eml'));
+    const email = files
+      .map((name) => fs.readFileSync(path.join(outbox, name), 'utf8'))
+      .find((text) => text.includes('ines.moreau'));
+    const link = email?.match(/https?:\/\/\S+\/setpassword\/\S+/)?.[0];
+    expect(link).toBeDefined();
+    // The link names the app origin the server knows; open the same path on this app.
+    await page.goto(url(new URL(link as string).pathname));
+    await page.getByLabel(/^New password/).fill('another-unusual-passphrase-7');
+    await page.getByLabel(/^Confirm new password/).fill('another-unusual-passphrase-7');
+    await shot('9-set-password', 375);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password has been set.').waitFor();
+    // The link works once.
+    await page.goto(url(new URL(link as string).pathname));
+    await page.getByLabel(/^New password/).fill('third-unusual-passphrase-9');
+    await page.getByLabel(/^Confirm new password/).fill('third-unusual-passphrase-9');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('alert').waitFor();
+
+    await expect(
+      setup.startLogin({ email: 'ines.moreau@bloom.example', password: 'another-unusual-passphrase-7' }),
+    ).resolves.toHaveProperty('login');
+  });
 });

@@ -1,5 +1,6 @@
 // A real Bloom for the browser: the API (buildServer) on an in-memory PGlite and the app host serving the
 // built app, both on free ports, wired together as `npm start` wires them (config.json, CORS, CSP).
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +24,8 @@ export interface RunningBloom {
   readonly systemRepo: Repository;
   /** The e2e database itself, for the server's lookups in test setup. */
   readonly db: Database;
+  /** The server's DATA_DIR (emails go to its outbox/). */
+  readonly dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -36,11 +39,13 @@ const host = 'localhost';
 export async function startBloom(options: StartOptions = {}): Promise<RunningBloom> {
   ensureAppBuilt();
   const [apiPort, appPort] = [await findFreePort(host), await findFreePort(host)];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-e2e-data-'));
   const config = loadConfig({
     PORT: String(apiPort),
     APP_PORT: String(appPort),
     HOST: host,
-    DATA_DIR: path.join(os.tmpdir(), 'bloom-e2e-unused'),
+    // Its own directory per run: the password-reset emails land in DATA_DIR/outbox/ (no SMTP in tests).
+    DATA_DIR: dataDir,
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
   });
@@ -49,6 +54,7 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
   const stop = async () => {
     for (const server of servers.reverse()) await server.close();
     await db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const systemRepo = new Repository(db, systemContext());
   let clinicProjectId: string | undefined;
@@ -74,6 +80,7 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     clinicProjectId,
     systemRepo,
     db,
+    dataDir,
     stop,
   };
 }
