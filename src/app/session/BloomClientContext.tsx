@@ -33,7 +33,10 @@ export function useSession(): SessionState {
   useEffect(() => {
     let active = true;
     const update = () => {
-      if (active) setState(currentState(client));
+      if (!active) return;
+      const next = currentState(client);
+      // Events often leave the session as it was: keep the same object so nothing re-renders.
+      setState((prev) => (prev.profile === next.profile && prev.loading === next.loading ? prev : next));
     };
     client.addEventListener('change', update);
     client.addEventListener('profileRefreshed', update);
