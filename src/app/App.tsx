@@ -2,7 +2,7 @@
 // platform client (its lost session sends the browser to /) and the notifications.
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import type { BloomClient } from '../client';
 import { AppConfigProvider } from './components/AppConfigContext';
@@ -18,10 +18,11 @@ export interface AppProps {
 }
 
 export function App({ config, router }: AppProps) {
+  // One client for the page's lifetime. It is not closed on unmount: StrictMode's simulated unmount would
+  // stop its cross-tab watch for good, and the page going away ends it anyway.
   const [client] = useState<BloomClient>(() =>
     createAppClient(config, () => void router.navigate('/', { replace: true })),
   );
-  useEffect(() => () => client.close(), [client]);
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
