@@ -13,6 +13,8 @@ export interface AppHostOptions {
   appDir: string;
   /** The API's base URL, ending in '/'. */
   apiBaseUrl: string;
+  /** The project new patients register into (the demo clinic's), told to the app by /config.json. */
+  registrationProjectId?: string;
   logLevel: LogLevel;
 }
 
@@ -64,7 +66,10 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   app.get('/config.json', async (_request, reply) =>
-    reply.header('Cache-Control', 'no-store').send({ baseUrl: options.apiBaseUrl }),
+    reply.header('Cache-Control', 'no-store').send({
+      baseUrl: options.apiBaseUrl,
+      ...(options.registrationProjectId ? { projectId: options.registrationProjectId } : {}),
+    }),
   );
   await app.register(fastifyStatic, { root: appDir, wildcard: true, index: ['index.html'] });
   app.setNotFoundHandler(async (request, reply) => {

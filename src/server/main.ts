@@ -60,11 +60,13 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await migrate(db);
+  let registrationProjectId: string | undefined;
   if (config.seedDemo) {
-    await seedDemoClinic(new Repository(db, systemContext()), {
+    // New patients who register in the app join the demo clinic.
+    ({ projectId: registrationProjectId } = await seedDemoClinic(new Repository(db, systemContext()), {
       demoPassword: config.demoPassword,
       appOrigins: config.appOrigins,
-    });
+    }));
   }
 
   const api = await buildServer({ config, db });
@@ -74,6 +76,7 @@ async function start(): Promise<void> {
   const appHost = await buildAppHost({
     appDir: path.resolve('dist/app'),
     apiBaseUrl: config.baseUrl,
+    registrationProjectId,
     logLevel: config.logLevel,
   });
   servers.push(appHost);

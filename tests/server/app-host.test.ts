@@ -38,6 +38,21 @@ describe('app host', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
+  test('GET /config.json names the project patients register into, when there is one (issue #3)', async () => {
+    const withProject = await buildAppHost({
+      appDir,
+      apiBaseUrl: 'http://localhost:8999/',
+      registrationProjectId: 'clinic-project',
+      logLevel: 'silent',
+    });
+    try {
+      const response = await withProject.inject({ method: 'GET', url: '/config.json' });
+      expect(response.json()).toEqual({ baseUrl: 'http://localhost:8999/', projectId: 'clinic-project' });
+    } finally {
+      await withProject.close();
+    }
+  });
+
   test('serves the index and built assets', async () => {
     const index = await fetch(`${url}/`);
     expect(index.status).toBe(200);
