@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'coverage/**', '**/generated/**', 'node_modules/**'] },
+  { ignores: ['dist/**', 'data/**', 'coverage/**', '**/generated/**', 'node_modules/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
