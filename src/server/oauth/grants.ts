@@ -12,6 +12,7 @@ import { randomSecret } from '../auth/logins';
 import { findLoginByCode, findMembershipsByUser, findUserByEmail } from '../repo/lookups';
 import { verifySignedByClient } from './client-assertion';
 import { authenticateClient, readClientCredentials } from './client-auth';
+import { issueGrantedLogin } from './granted-login';
 import { OAuthError } from './oauth-error';
 import type { RefreshTokenClaims, TokenResponse } from './tokens';
 import { issueTokens } from './tokens';
@@ -217,23 +218,13 @@ export async function clientCredentialsGrant(
   if (!membership) {
     throw new OAuthError('invalid_client', 'The client belongs to no project');
   }
-  const scope = form.scope || 'openid';
-  if (scope.length > 1024) {
-    throw new OAuthError('invalid_scope', 'scope is too long');
-  }
-  const login = await systemRepo(deps.db).createResource<Login>({
-    resourceType: 'Login',
-    user: { reference: `ClientApplication/${client.id}` },
-    client: { reference: `ClientApplication/${client.id}` },
+  return issueGrantedLogin(deps, request, {
+    principal: `ClientApplication/${client.id}`,
+    clientId: client.id as string,
     authMethod: 'client',
-    authTime: new Date().toISOString(),
-    membership: { reference: `ProjectMembership/${membership.id}` },
-    project: membership.project,
-    granted: true,
-    scope,
-    remoteAddress: request.ip,
+    membership,
+    scope: form.scope,
   });
-  return issueTokens(deps, login, membership);
 }
 
 /**
@@ -273,17 +264,11 @@ export async function jwtBearerGrant(
     principal = `User/${user.id}`;
     membership = member;
   }
-  const login = await systemRepo(deps.db).createResource<Login>({
-    resourceType: 'Login',
-    user: { reference: principal },
-    client: { reference: `ClientApplication/${client.id}` },
+  return issueGrantedLogin(deps, request, {
+    principal,
+    clientId: client.id as string,
     authMethod: 'client',
-    authTime: new Date().toISOString(),
-    membership: { reference: `ProjectMembership/${membership.id}` },
-    project: membership.project,
-    granted: true,
-    scope: form.scope || 'openid',
-    remoteAddress: request.ip,
+    membership,
+    scope: form.scope,
   });
-  return issueTokens(deps, login, membership);
 }

@@ -2,14 +2,14 @@
 // provider trades that provider's access token for ours. We read the provider's userinfo with the
 // token, then sign in the user it names (by email, or by subject when useSubject) in the client's
 // project.
-import type { ClientApplication, Login, ProjectMembership, User } from '@medplum/fhirtypes';
+import type { ClientApplication, ProjectMembership, User } from '@medplum/fhirtypes';
 import type { FastifyRequest } from 'fastify';
 import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import { findMembershipsByUser, findUserByEmail, findUserByExternalId } from '../repo/lookups';
+import { issueGrantedLogin } from './granted-login';
 import { OAuthError } from './oauth-error';
 import type { TokenResponse } from './tokens';
-import { issueTokens } from './tokens';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -77,17 +77,11 @@ export async function tokenExchangeGrant(
   if (!user || !membership) {
     throw new OAuthError('invalid_grant', 'No user of this project matches the subject token');
   }
-  const login = await systemRepo(deps.db).createResource<Login>({
-    resourceType: 'Login',
-    user: { reference: `User/${user.id}` },
-    client: { reference: `ClientApplication/${client.id}` },
+  return issueGrantedLogin(deps, request, {
+    principal: `User/${user.id}`,
+    clientId: client.id as string,
     authMethod: 'exchange',
-    authTime: new Date().toISOString(),
-    membership: { reference: `ProjectMembership/${membership.id}` },
-    project: membership.project,
-    granted: true,
-    scope: form.scope || 'openid',
-    remoteAddress: request.ip,
+    membership,
+    scope: form.scope,
   });
-  return issueTokens(deps, login, membership);
 }
