@@ -11,6 +11,8 @@ import { createAuthThrottles } from './auth/throttle';
 import type { Database } from './db';
 import { fhirRoutes, registerErrorHandlers } from './fhir';
 import { healthcheckRoutes } from './healthcheck';
+import { registerIdempotency } from './idempotency/plugin';
+import { keyValueRoutes } from './keyvalue/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
 import type { RepositoryContext } from './repo';
@@ -53,6 +55,8 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   if (!getContext) {
     registerFhirAuthentication(app, auth);
   }
+  // Issue #5: a repeated POST with the same Idempotency-Key gets the first response (after auth).
+  registerIdempotency(app, { deps: auth, windowSeconds: config.idempotencyWindow });
   await app.register(authRoutes, { prefix: '/auth', deps: auth });
   await app.register(oauthRoutes, { prefix: '/oauth2', deps: auth });
   await app.register(wellKnownRoutes, { prefix: '/.well-known', deps: auth });
@@ -63,5 +67,6 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     bodyLimit: config.bodyLimit,
     getContext: getContext ?? contextFromRequest,
   });
+  await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
   return app;
 }

@@ -32,6 +32,8 @@ export interface ServerConfig {
   googleClientIds: string[];
   /** Where Google's signing keys are published (a test serves its own on loopback). */
   googleJwksUrl: string;
+  /** How long an Idempotency-Key and its first response are kept, in seconds (issue #5). */
+  idempotencyWindow: number;
 }
 
 export interface SmtpConfig {
@@ -128,6 +130,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     default: 'https://www.googleapis.com/oauth2/v3/certs',
     description: "Google's signing keys, used to verify Google ID tokens",
   },
+  {
+    name: 'IDEMPOTENCY_WINDOW',
+    default: '86400',
+    description:
+      'Seconds a POST with an Idempotency-Key is remembered: a repeat within it gets the first response',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -158,6 +166,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     'GOOGLE_JWKS_URL',
     readString(env, 'GOOGLE_JWKS_URL') ?? 'https://www.googleapis.com/oauth2/v3/certs',
   ).href;
+  const idempotencyWindow = readPositiveInteger(env, 'IDEMPOTENCY_WINDOW', 24 * 3600, 'seconds');
   return {
     port,
     host,
@@ -176,6 +185,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     mailFrom,
     googleClientIds,
     googleJwksUrl,
+    idempotencyWindow,
   };
 }
 

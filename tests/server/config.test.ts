@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       mailFrom: 'Bloom <no-reply@bloom.localhost>',
       googleClientIds: [],
       googleJwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
+      idempotencyWindow: 86400,
     });
   });
 
@@ -48,6 +49,7 @@ describe('loadConfig', () => {
       SMTP_FROM: 'Clinic <clinic@bloom.example>',
       GOOGLE_CLIENT_IDS: 'a.apps.googleusercontent.com, b.apps.googleusercontent.com',
       GOOGLE_JWKS_URL: 'http://127.0.0.1:9999/certs',
+      IDEMPOTENCY_WINDOW: '60',
     });
     expect(config).toEqual({
       port: 9000,
@@ -67,6 +69,7 @@ describe('loadConfig', () => {
       mailFrom: 'Clinic <clinic@bloom.example>',
       googleClientIds: ['a.apps.googleusercontent.com', 'b.apps.googleusercontent.com'],
       googleJwksUrl: 'http://127.0.0.1:9999/certs',
+      idempotencyWindow: 60,
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -76,6 +79,7 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, /PORT must be a port number/],
     [{ APP_PORT: '-1' }, /APP_PORT must be a port number/],
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be a positive whole number/],
+    [{ IDEMPOTENCY_WINDOW: '1h' }, /IDEMPOTENCY_WINDOW must be a positive whole number of seconds/],
     [{ BASE_URL: 'ftp://x' }, /BASE_URL must be an http or https URL/],
     [{ APP_ORIGINS: 'not a url' }, /APP_ORIGINS must be an http or https URL/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres/],
@@ -121,6 +125,7 @@ describe('loadConfig', () => {
       'SMTP_FROM',
       'GOOGLE_CLIENT_IDS',
       'GOOGLE_JWKS_URL',
+      'IDEMPOTENCY_WINDOW',
     ]);
   });
 });

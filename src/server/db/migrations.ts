@@ -1,6 +1,10 @@
 // Versioned schema migrations: an ordered list, applied once each, in its own transaction, at
 // start-up. Never edit a released migration; append a new one.
+import { createSearchTables } from '../search/schema';
+import { reindexAll } from '../search/reindex';
 import type { Database, Queryable } from './database';
+import { idempotencyMigration } from '../idempotency/migration';
+import { keyValueMigration } from '../keyvalue/migration';
 
 export interface Migration {
   version: number;
@@ -76,6 +80,18 @@ export const MIGRATIONS: readonly Migration[] = [
         `CREATE INDEX resource_domain_idx ON resource (lower(content->>'domain'))
          WHERE resource_type = 'DomainConfiguration'`,
       );
+    },
+  },
+  keyValueMigration,
+  idempotencyMigration,
+  {
+    version: 10,
+    name: 'search index tables',
+    async up(tx) {
+      // Issue #4: typed index tables (src/server/search/schema.ts explains the layout), filled
+      // from the resources already stored.
+      await createSearchTables(tx);
+      await reindexAll(tx);
     },
   },
 ];

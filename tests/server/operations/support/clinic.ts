@@ -1,0 +1,92 @@
+// The demo clinic behind a real server that requires tokens, with real sign-ins for the callers the
+// issue #5 endpoints are tested as: Maria and Aisha (patients), Dr Chen (practitioner), the clinic
+// admin, and the admin of another project. Shared by the operations, keyvalue, admin, email and
+// idempotency tests.
+import { seedDemoClinic } from '../../../../src/server/seed';
+import { Repository, systemContext } from '../../../../src/server/repo';
+import { addMembership, createProject, createUser, signIn } from '../../auth/support/auth-fixtures';
+import type { Tokens } from '../../auth/support/auth-fixtures';
+import type { TestDatabaseKind } from '../../support/test-databases';
+import { startTestServer } from '../../support/test-server';
+import type { TestServer } from '../../support/test-server';
+
+export const DEMO_PASSWORD = 'bloom-demo';
+
+export interface Clinic {
+  server: TestServer;
+  maria: Tokens;
+  aisha: Tokens;
+  chen: Tokens;
+  admin: Tokens;
+  otherAdmin: Tokens;
+  /** 'Project/<id>' of the demo clinic. */
+  projectId: string;
+  otherProjectId: string;
+}
+
+export async function startClinic(kind: TestDatabaseKind, env: Record<string, string> = {}): Promise<Clinic> {
+  const server = await startTestServer(kind, env, { requireAuth: true });
+  await seedDemoClinic(new Repository(server.db, systemContext()), { demoPassword: DEMO_PASSWORD });
+  const [maria, aisha, chen, admin] = await Promise.all(
+    ['maria', 'aisha', 'dr.chen', 'admin'].map((name) =>
+      signIn(server.baseUrl, `${name}@bloom.example`, DEMO_PASSWORD),
+    ),
+  );
+  const otherProject = await createProject(server.db, 'Other Clinic');
+  const otherUser = await createUser(server.db);
+  await addMembership(server.db, otherUser, otherProject, 'Practitioner', { admin: true });
+  const otherAdmin = await signIn(server.baseUrl, otherUser.email as string);
+  return {
+    server,
+    maria,
+    aisha,
+    chen,
+    admin,
+    otherAdmin,
+    projectId: (admin.project?.reference as string).split('/')[1],
+    otherProjectId: otherProject.id as string,
+  };
+}
+
+export interface HttpResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON when it is JSON, else undefined. */
+  body: T;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is when a string; JSON otherwise. */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP request to the server, as `tokens`' caller (anonymous when undefined). */
+export async function call<T = Record<string, unknown>>(
+  server: TestServer,
+  method: string,
+  path: string,
+  tokens: Tokens | undefined,
+  options: RequestOptions = {},
+): Promise<HttpResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (tokens) {
+    headers.authorization = `Bearer ${tokens.access_token}`;
+  }
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] = options.contentType ?? 'application/fhir+json';
+  }
+  const response = await fetch(server.baseUrl + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed as T };
+}
