@@ -51,6 +51,7 @@ interface ElementDef {
   type?: ElementTypeDef[];
   contentReference?: string;
   binding?: { strength?: string; valueSet?: string };
+  isSummary?: boolean;
 }
 interface StructureDefinition {
   resourceType: 'StructureDefinition';
@@ -183,6 +184,7 @@ function indexStructureDefinition(
       baseMax === '1' ? 0 : 1,
     ];
     parent.e[name] = compact;
+    if (element.isSummary) (parent.s ??= []).push(name); // _summary=true keeps these (issue #4)
     const valueSet = element.contentReference ? undefined : requiredCodeBinding(element);
     if (valueSet) pendingBindings.push({ element: compact, valueSet });
   }

@@ -32,6 +32,8 @@ export interface ElementSchema {
   types: ElementType[];
   /** for a `code` element bound with required strength to a value set resolved at build time */
   binding?: RequiredBinding;
+  /** part of the summary view (FHIR `isSummary`, used by `_summary=true`); absent when not */
+  isSummary?: true;
 }
 
 /** A required terminology binding: the value must be one of `codes`. */
@@ -161,7 +163,12 @@ function getBinding(position: number): RequiredBinding | undefined {
   return binding;
 }
 
-function expandElement(typeName: string, name: string, compact: CompactElement): ElementSchema {
+function expandElement(
+  typeName: string,
+  name: string,
+  compact: CompactElement,
+  summary: readonly string[] | undefined,
+): ElementSchema {
   const [min, max, types, isArray] = compact;
   const element: ElementSchema = {
     name,
@@ -172,6 +179,9 @@ function expandElement(typeName: string, name: string, compact: CompactElement):
     isChoice: name.endsWith('[x]'),
     types: parseTypes(types),
   };
+  if (summary?.includes(name)) {
+    element.isSummary = true;
+  }
   if (compact.length === 5) {
     const binding = getBinding(compact[4]);
     if (binding) element.binding = binding;
@@ -192,7 +202,7 @@ export function getTypeSchema(name: string): TypeSchema | undefined {
   const elements = new Map<string, ElementSchema>();
   const properties = new Map<string, PropertySchema>();
   for (const [elementName, compactElement] of Object.entries(compact.e)) {
-    const element = expandElement(name, elementName, compactElement);
+    const element = expandElement(name, elementName, compactElement, compact.s);
     elements.set(elementName, element);
     if (element.isChoice) {
       const prefix = elementName.slice(0, -3);

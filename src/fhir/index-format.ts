@@ -29,6 +29,8 @@ export interface CompactType {
   b?: string;
   /** elements keyed by their name as declared ('value[x]' for a choice) */
   e: Record<string, CompactElement>;
+  /** names of the elements marked isSummary (present only when some are) */
+  s?: string[];
 }
 
 /** A search parameter: [code, type, expression, targets ('Patient|Group'), or '' when none]. */
