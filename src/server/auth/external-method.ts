@@ -1,9 +1,10 @@
 // POST auth/method {email}: whether the email's domain signs in through an external identity
-// provider (a DomainConfiguration, or the signing-in ClientApplication's identityProvider).
-import type { ClientApplication } from '@medplum/fhirtypes';
-import type { Database } from '../db';
-import { findDomainConfiguration } from '../repo/lookups';
-import { systemRepo } from './auth-deps';
+// provider (a DomainConfiguration, or the signing-in ClientApplication's identityProvider). The
+// authorizeUrl answered is this server's auth/external/authorize: the app sends the browser there
+// with a state carrying its login request (SPEC §4), and the server goes on to the provider with
+// its own signed state and PKCE (external-login.ts).
+import type { AuthDeps } from './auth-deps';
+import { findIdentityProvider, readActiveClient } from './external-provider';
 import type { Fields } from './request-fields';
 import { optionalString, requiredEmail } from './request-fields';
 
@@ -12,21 +13,15 @@ export interface MethodResponse {
   authorizeUrl?: string;
 }
 
-export async function authMethod(db: Database, fields: Fields): Promise<MethodResponse> {
+export function externalAuthorizeUrl(deps: AuthDeps): string {
+  return `${deps.config.baseUrl}auth/external/authorize`;
+}
+
+export async function authMethod(deps: AuthDeps, fields: Fields): Promise<MethodResponse> {
   const email = requiredEmail(fields);
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  const config = await findDomainConfiguration(db, domain);
-  if (config?.identityProvider?.authorizeUrl) {
-    return { domain, authorizeUrl: config.identityProvider.authorizeUrl };
-  }
   const clientId = optionalString(fields, 'clientId', 64);
-  if (clientId) {
-    const client = await systemRepo(db)
-      .readResource<ClientApplication>('ClientApplication', clientId)
-      .catch(() => undefined);
-    if (client?.identityProvider?.authorizeUrl) {
-      return { domain, authorizeUrl: client.identityProvider.authorizeUrl };
-    }
-  }
-  return {};
+  const client = clientId ? await readActiveClient(deps.db, clientId) : undefined;
+  const idp = await findIdentityProvider(deps.db, domain, client);
+  return idp ? { domain, authorizeUrl: externalAuthorizeUrl(deps) } : {};
 }

@@ -26,7 +26,7 @@ export function randomSecret(bytes = 32): string {
 
 export interface NewLogin {
   user: User;
-  authMethod: 'password' | 'client' | 'exchange' | 'google';
+  authMethod: 'password' | 'client' | 'exchange' | 'google' | 'external';
   projectId?: string;
   clientId?: string;
   scope?: string;

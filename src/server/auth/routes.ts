@@ -7,6 +7,8 @@ import type { AuthDeps } from './auth-deps';
 import { systemRepo } from './auth-deps';
 import type { AuthState } from './authenticate';
 import { requireAuth, unauthenticated } from './authenticate';
+import { externalAuthorizeRedirect, externalCallback } from './external-login';
+import type { Query } from './external-login';
 import { authMethod } from './external-method';
 import { googleLogin } from './google-login';
 import { assertMfaDone, chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
@@ -39,7 +41,13 @@ async function readLoginUser(deps: AuthDeps, login: Login): Promise<User> {
 }
 
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { deps }) => {
-  app.post('/method', async (request) => authMethod(deps.db, readFields(request.body)));
+  app.post('/method', async (request) => authMethod(deps, readFields(request.body)));
+  app.get<{ Querystring: Query }>('/external/authorize', async (request, reply) =>
+    reply.redirect(await externalAuthorizeRedirect(deps, request.query), 302),
+  );
+  app.get<{ Querystring: Query }>('/external', async (request, reply) =>
+    reply.redirect(await externalCallback(deps, request.query, requestInfo(request)), 302),
+  );
 
   app.post('/login', async (request) => passwordLogin(deps, readFields(request.body), requestInfo(request)));
   app.post('/google', async (request) => googleLogin(deps, readFields(request.body), requestInfo(request)));

@@ -67,9 +67,11 @@ describe.each(databases())('auth endpoints on %s', (_engine, kind) => {
         },
       });
       const response = await postJson(`${base}auth/method`, { email: 'Nurse@Hospital.Example' });
+      // The app goes to this server's external authorize address, which goes on to the provider
+      // (tests/server/auth/external.test.ts).
       expect(response.body).toEqual({
         domain: 'hospital.example',
-        authorizeUrl: 'https://idp.hospital.example/authorize',
+        authorizeUrl: `${base}auth/external/authorize`,
       });
     });
 
