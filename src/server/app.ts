@@ -13,6 +13,7 @@ import { fhirRoutes, registerErrorHandlers } from './fhir';
 import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
+import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
 import type { RepositoryContext } from './repo';
@@ -65,6 +66,12 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     db,
     fhirBase: config.baseUrl + FHIR_PATH,
     bodyLimit: config.bodyLimit,
+    getContext: getContext ?? contextFromRequest,
+  });
+  await app.register(fhirOperationRoutes, {
+    prefix: '/fhir/R4',
+    db,
+    fhirBase: config.baseUrl + FHIR_PATH,
     getContext: getContext ?? contextFromRequest,
   });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });

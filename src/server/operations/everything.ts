@@ -1,0 +1,117 @@
+// Patient/{id}/$everything (issue #5; FHIR R4 Patient-everything; SPEC §7 readPatientEverything):
+// the Patient and every resource in its compartment that the caller may read, as a searchset Bundle,
+// paged with _count/_offset, optionally only what changed since _since and only some types (_type).
+// The compartments column (GIN-indexed) finds the resources; the caller's visibility rules are the
+// Repository's own (access-control.ts), in SQL, so pages stay right.
+import type { Bundle, BundleEntry, BundleLink, Patient, Resource } from '@medplum/fhirtypes';
+import { badRequest, getPatientCompartmentParams, getResourceTypes, OperationOutcomeError } from '../../fhir';
+import type { Database } from '../db';
+import type { QueryParams } from '../fhir/paging';
+import type { RepositoryContext } from '../repo';
+import { Repository } from '../repo';
+import { typeRights, visibilitySql } from '../repo/access-control';
+import { checkKnownParams, singleParam, wholeNumberParam } from './query-params';
+
+export const EVERYTHING_DEFAULT_COUNT = 100;
+export const EVERYTHING_MAX_COUNT = 1000;
+const PARAMS = ['_count', '_offset', '_since', '_type'];
+// An instant or dateTime with a time zone (FHIR's _since is an instant).
+const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+interface EverythingRequest {
+  count: number;
+  offset: number;
+  since?: string;
+  types?: string[];
+}
+
+let compartmentTypes: string[] | undefined;
+
+/** Resource types that can be in a Patient compartment (the Patient CompartmentDefinition's, plus Patient). */
+function patientCompartmentTypes(): string[] {
+  compartmentTypes ??= getResourceTypes().filter(
+    (type) => type === 'Patient' || (getPatientCompartmentParams(type)?.length ?? 0) > 0,
+  );
+  return compartmentTypes;
+}
+
+function parseRequest(query: QueryParams): EverythingRequest {
+  checkKnownParams(query, PARAMS, '$everything');
+  const since = singleParam(query, '_since');
+  if (since !== undefined && (!INSTANT.test(since) || Number.isNaN(Date.parse(since)))) {
+    throw new OperationOutcomeError(badRequest(`_since must be an instant, got '${since}'`, '_since'));
+  }
+  const typeParam = singleParam(query, '_type');
+  const types = typeParam?.split(',').map((type) => type.trim());
+  for (const type of types ?? []) {
+    if (!patientCompartmentTypes().includes(type)) {
+      throw new OperationOutcomeError(
+        badRequest(`_type '${type}' is not a resource type of the Patient compartment`, '_type'),
+      );
+    }
+  }
+  return {
+    count: wholeNumberParam(query, '_count', EVERYTHING_DEFAULT_COUNT, EVERYTHING_MAX_COUNT),
+    offset: wholeNumberParam(query, '_offset', 0, Number.MAX_SAFE_INTEGER),
+    since,
+    types,
+  };
+}
+
+function pageUrl(url: string, request: EverythingRequest, offset: number): string {
+  const params = new URLSearchParams();
+  params.set('_count', String(request.count));
+  params.set('_offset', String(offset));
+  if (request.since) params.set('_since', request.since);
+  if (request.types) params.set('_type', request.types.join(','));
+  return `${url}?${params.toString()}`;
+}
+
+export async function patientEverything(
+  db: Database,
+  context: RepositoryContext,
+  fhirBase: string,
+  patientId: string,
+  query: QueryParams,
+): Promise<Bundle> {
+  const request = parseRequest(query);
+  // 404 for a Patient the caller cannot see (exactly as a read), before anything else is looked at.
+  await new Repository(db, context).readResource<Patient>('Patient', patientId);
+  const types = (request.types ?? patientCompartmentTypes()).filter(
+    (type) => typeRights(context.access, type).read,
+  );
+  const compartment = `Patient/${patientId}`;
+  const params: (string | number | readonly string[])[] = [compartment, types, patientId];
+  const where = ['compartments @> ARRAY[$1::text]', 'NOT deleted', 'resource_type = ANY($2::text[])'];
+  if (request.since) {
+    params.push(request.since);
+    where.push(`last_updated >= $${params.length}::timestamptz`);
+  }
+  const visible = visibilitySql(context, '', params.length + 1);
+  where.push(...visible.where);
+  params.push(...visible.params);
+  const { rows } = await db.query<{ content: Resource }>(
+    `SELECT content FROM resource WHERE ${where.join(' AND ')}
+     ORDER BY (resource_type = 'Patient' AND id = $3) DESC, seq
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, request.count + 1, request.offset],
+  );
+  const items = rows.slice(0, request.count).map((row) => row.content);
+  const url = `${fhirBase}Patient/${patientId}/$everything`;
+  const link: BundleLink[] = [{ relation: 'self', url: pageUrl(url, request, request.offset) }];
+  if (rows.length > request.count) {
+    link.push({ relation: 'next', url: pageUrl(url, request, request.offset + request.count) });
+  }
+  if (request.offset > 0) {
+    link.push({
+      relation: 'previous',
+      url: pageUrl(url, request, Math.max(0, request.offset - request.count)),
+    });
+  }
+  const entry: BundleEntry[] = items.map((resource) => ({
+    fullUrl: `${fhirBase}${resource.resourceType}/${resource.id}`,
+    resource,
+    search: { mode: 'match' },
+  }));
+  return { resourceType: 'Bundle', type: 'searchset', link, entry };
+}
