@@ -264,7 +264,8 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
     ['maria', 'aishaObs', 404],
     ['maria', 'otherObs', 404],
     ['maria', 'otherPatient', 404],
-    ['maria', 'chen', 404],
+    // Her policy's Practitioner entry has no compartment: project-wide read (issue #4 fix).
+    ['maria', 'chen', 200],
     ['maria', 'mariaEncounter', 404], // in her compartment, but her AccessPolicy does not list Encounter
     ['maria', 'mariaUser', 404],
     ['maria', 'mariaLogin', 404],
@@ -419,10 +420,12 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
       expect(await listIds('aisha', 'Patient')).toEqual([`Patient/${aisha.id}`]);
       expect(await listIds('maria', 'Encounter')).toEqual([]);
       expect(await listIds('aisha', 'Encounter')).toEqual([`Encounter/${aishaEncounter.id}`]);
-      for (const type of ['User', 'Login', 'ProjectMembership', 'Project', 'AccessPolicy', 'Practitioner']) {
+      for (const type of ['User', 'Login', 'ProjectMembership', 'Project', 'AccessPolicy']) {
         expect(await listIds('maria', type)).toEqual([]);
         expect(await typeHistoryIds('maria', type)).toEqual([]);
       }
+      // A policy entry without compartment or criteria is the project's whole type, read-only.
+      expect(await listIds('maria', 'Practitioner')).toEqual([`Practitioner/${chen.id}`]);
       const everything = JSON.stringify([
         await repos.maria.listNewest('Observation', page),
         await repos.maria.readTypeHistory('Observation', page),
@@ -707,9 +710,9 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
           404,
         ],
         [
-          'update a practitioner (not in her compartment)',
+          'update a practitioner (readable project-wide, read-only)',
           () => repos.maria.updateResource({ ...chen, gender: 'male' }),
-          404,
+          403,
         ],
         [
           'move own Patient out of her compartment is impossible: Aisha cannot update Maria',

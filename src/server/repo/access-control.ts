@@ -156,7 +156,23 @@ export function canSee(context: RepositoryContext, placement: ResourcePlacement)
   if (placement.resourceType === 'Project' && placement.id !== context.project) {
     return false;
   }
-  return !access.patientCompartment || placement.compartments.includes(access.patientCompartment);
+  return (
+    !access.patientCompartment ||
+    !compartmentApplies(access, placement.resourceType) ||
+    placement.compartments.includes(access.patientCompartment)
+  );
+}
+
+/**
+ * Whether a patient's reads of this type are limited to their compartment. A policy entry with
+ * neither compartment nor criteria (the demo patient policy's read-only Practitioner, Schedule,
+ * Slot…) grants the type project-wide: a patient must see the practitioners and slots they book.
+ */
+export function compartmentApplies(access: AccessContext, resourceType: string): boolean {
+  const entry = access.accessPolicy?.resource?.find(
+    (e) => e.resourceType === resourceType || e.resourceType === '*',
+  );
+  return !entry || entry.compartment !== undefined || entry.criteria !== undefined;
 }
 
 /**
@@ -167,6 +183,8 @@ export function visibilitySql(
   context: RepositoryContext,
   alias: string,
   firstParam: number,
+  /** The type searched: a type the policy grants project-wide drops the compartment condition. */
+  resourceType?: string,
 ): { where: string[]; params: string[] } {
   const access = context.access;
   if (isUnrestricted(access)) {
@@ -176,7 +194,7 @@ export function visibilitySql(
   const params = [context.project ?? ''];
   // A Project row's project is itself; the extra condition keeps any other Project out regardless.
   where.push(`(${alias}resource_type <> 'Project' OR ${alias}id = $${firstParam})`);
-  if (access.patientCompartment) {
+  if (access.patientCompartment && (!resourceType || compartmentApplies(access, resourceType))) {
     where.push(`${alias}compartments @> ARRAY[$${firstParam + 1}::text]`);
     params.push(access.patientCompartment);
   }
@@ -188,6 +206,7 @@ export function versionVisibilitySql(
   context: RepositoryContext,
   contentColumn: string,
   firstParam: number,
+  resourceType?: string,
 ): { where: string[]; params: string[] } {
   const access = context.access;
   if (isUnrestricted(access)) {
@@ -195,7 +214,7 @@ export function versionVisibilitySql(
   }
   const where = [`(${contentColumn} IS NULL OR ${contentColumn}->'meta'->>'project' = $${firstParam})`];
   const params = [context.project ?? ''];
-  if (access.patientCompartment) {
+  if (access.patientCompartment && (!resourceType || compartmentApplies(access, resourceType))) {
     where.push(
       `(${contentColumn} IS NULL OR ${contentColumn}->'meta'->'compartment' @> $${firstParam + 1}::jsonb)`,
     );

@@ -20,6 +20,11 @@ import {
   validationOutcome,
 } from '../../fhir';
 import type { Database, Queryable } from '../db';
+import { extractIndexRows } from '../search/extract-index-rows';
+import { deleteIndexRows, indexWriteCtes } from '../search/index-writer';
+import { executeSearch } from '../search/search-engine';
+import type { SearchResult } from '../search/types';
+import type { SearchRequest } from '../../fhir/search';
 import {
   canSee,
   isOwnPatient,
@@ -344,6 +349,7 @@ export class Repository {
          WHERE resource_type = $1 AND id = $2`,
         [resourceType, id, versionId, now, rows[0].seq],
       );
+      await deleteIndexRows(tx, resourceType, id);
       this.cache?.invalidate(`${resourceType}/${id}`);
     });
   }
@@ -380,11 +386,12 @@ export class Repository {
     params: string[],
     page: PageRequest,
   ): Promise<Page<HistoryRecord>> {
-    const current = visibilitySql(this.context, 'r.', params.length + 1);
+    const current = visibilitySql(this.context, 'r.', params.length + 1, params[0]);
     const version = versionVisibilitySql(
       this.context,
       'h.content',
       params.length + current.params.length + 1,
+      params[0],
     );
     const where = [...conditions, ...current.where, ...version.where];
     const allParams = [...params, ...current.params, ...version.params];
@@ -417,7 +424,7 @@ export class Repository {
     if (!this.rights(resourceType).read) {
       return { items: [], hasMore: false };
     }
-    const visible = visibilitySql(this.context, '', 2);
+    const visible = visibilitySql(this.context, '', 2, resourceType);
     const n = 1 + visible.params.length;
     const { rows } = await this.connection.query<{ content: T }>(
       `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted
@@ -428,6 +435,19 @@ export class Repository {
     return {
       items: rows.slice(0, page.count).map((row) => this.redact(row.content)),
       hasMore: rows.length > page.count,
+    };
+  }
+
+  /**
+   * FHIR search (issue #4, SPEC §3): filters, sort, paging, totals and includes in SQL over the
+   * index tables, limited to what the caller may see inside the same query.
+   */
+  async search<T extends Resource>(request: SearchRequest): Promise<SearchResult<T>> {
+    const result = await executeSearch<T>(this.connection, this.context, request);
+    return {
+      ...result,
+      resources: result.resources.map((resource) => this.redact(resource)),
+      included: result.included.map((resource) => this.redact(resource)),
     };
   }
 
@@ -640,23 +660,28 @@ const INSERT_HISTORY_CTE = `WITH h AS (
   VALUES ($3, $1, $2, $4::jsonb, $5, false) RETURNING seq)`;
 
 async function insertVersion(tx: Queryable, resource: Resource): Promise<void> {
+  const params = versionParams(resource);
+  // The search index rows ride in the same statement (issue #4): never out of step with the resource.
+  const index = indexWriteCtes(extractIndexRows(resource), '$1', '$2', params.length + 1, false);
   await tx.query(
-    `${INSERT_HISTORY_CTE}
+    `${INSERT_HISTORY_CTE}${index.ctes.map((cte) => `, ${cte}`).join('')}
      INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
      SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h`,
-    versionParams(resource),
+    [...params, ...index.params],
   );
 }
 
 async function upsertVersion(tx: Queryable, resource: Resource): Promise<void> {
+  const params = versionParams(resource);
+  const index = indexWriteCtes(extractIndexRows(resource), '$1', '$2', params.length + 1, true);
   await tx.query(
-    `${INSERT_HISTORY_CTE}
+    `${INSERT_HISTORY_CTE}${index.ctes.map((cte) => `, ${cte}`).join('')}
      INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
      SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h
      ON CONFLICT (resource_type, id) DO UPDATE SET
        version_id = EXCLUDED.version_id, content = EXCLUDED.content, last_updated = EXCLUDED.last_updated,
        deleted = false, project = EXCLUDED.project, compartments = EXCLUDED.compartments, seq = EXCLUDED.seq`,
-    versionParams(resource),
+    [...params, ...index.params],
   );
 }
 

@@ -1,0 +1,75 @@
+// Rebuilds the search index rows of stored resources from their current content: run after the
+// search parameter definitions change (npm run reindex), and by migration 10 for existing data.
+import type { Resource } from '@medplum/fhirtypes';
+import type { Database, Queryable } from '../db';
+import { extractIndexRows } from './extract-index-rows';
+import { indexWriteCtes } from './index-writer';
+
+export interface ReindexOptions {
+  /** Only these types (default: all). */
+  resourceTypes?: readonly string[];
+  /** Resources per transaction (default 500). */
+  batchSize?: number;
+  onProgress?: (done: number) => void;
+}
+
+/** Replaces one resource's index rows in one statement. */
+export async function reindexResource(tx: Queryable, resource: Resource): Promise<void> {
+  const index = indexWriteCtes(extractIndexRows(resource), '$1', '$2', 3, true);
+  await tx.query(`WITH ${index.ctes.join(', ')} SELECT 1`, [
+    resource.resourceType,
+    resource.id as string,
+    ...index.params,
+  ]);
+}
+
+interface Row {
+  resource_type: string;
+  id: string;
+  content: Resource;
+}
+
+async function nextBatch(
+  q: Queryable,
+  after: [string, string],
+  types: readonly string[] | undefined,
+  limit: number,
+): Promise<Row[]> {
+  const typeFilter = types ? 'AND resource_type = ANY($4::text[])' : '';
+  const { rows } = await q.query<Row>(
+    `SELECT resource_type, id, content FROM resource
+     WHERE NOT deleted AND (resource_type, id) > ($1, $2) ${typeFilter}
+     ORDER BY resource_type, id LIMIT $3`,
+    types ? [after[0], after[1], limit, types] : [after[0], after[1], limit],
+  );
+  return rows;
+}
+
+/**
+ * Reindexes every live resource (or those of some types), in keyset-paged batches. Given a
+ * Database, each batch is its own transaction; given an open transaction, all of it runs inside.
+ */
+export async function reindexAll(
+  target: Database | Queryable,
+  options: ReindexOptions = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? 500;
+  let after: [string, string] = ['', ''];
+  let done = 0;
+  for (;;) {
+    const rows = await nextBatch(target, after, options.resourceTypes, batchSize);
+    if (rows.length === 0) {
+      return done;
+    }
+    const work = async (tx: Queryable) => {
+      for (const row of rows) {
+        await reindexResource(tx, row.content);
+      }
+    };
+    await ('transaction' in target ? target.transaction(work) : work(target));
+    done += rows.length;
+    options.onProgress?.(done);
+    const last = rows[rows.length - 1];
+    after = [last.resource_type, last.id];
+  }
+}

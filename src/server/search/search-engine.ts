@@ -1,0 +1,281 @@
+// Runs a SearchRequest (src/fhir/search/types.ts) as SQL over the resource table and the index
+// tables: filters and the caller's access rules in one WHERE clause (so paging and totals only
+// ever count what the caller may see), then _include/_revinclude for the page.
+import type { Resource } from '@medplum/fhirtypes';
+import { badRequest, getSearchParameter, isResourceType, OperationOutcomeError } from '../../fhir';
+import { Operator, splitOrValues } from '../../fhir/search';
+import type { Filter, IncludeTarget, SearchRequest } from '../../fhir/search';
+import type { Queryable } from '../db';
+import { canSee, typeRights } from '../repo/access-control';
+import type { RepositoryContext } from '../repo/context';
+import { filterCondition, visibleCondition } from './filter-sql';
+import type { FilterContext } from './filter-sql';
+import { sortSql } from './sort-sql';
+import { SqlParams } from './sql-params';
+import type { SearchResult } from './types';
+import { valueSetCodes } from './value-set-codes';
+
+/** _count when the request names none (FHIR leaves it to the server; Medplum's is 20). */
+export const DEFAULT_SEARCH_COUNT = 20;
+/** The largest page served: a bigger _count is lowered to it (documented in the README). */
+export const MAX_SEARCH_COUNT = 1000;
+/** _total=estimate counts exactly below this many rows, and asks the planner above it. */
+const EXACT_ESTIMATE_LIMIT = 1000;
+/** Rounds of _include:iterate / _revinclude:iterate before stopping (cycles end earlier). */
+const MAX_INCLUDE_ROUNDS = 5;
+
+interface ContentRow {
+  content: Resource;
+}
+
+function fail(message: string, parameter?: string): never {
+  throw new OperationOutcomeError(badRequest(message, parameter));
+}
+
+function allFilters(request: SearchRequest): Filter[] {
+  return request.filters ?? [];
+}
+
+/** :in / :not-in value sets, expanded before the SQL is built (expansion reads the database). */
+async function expandValueSets(q: Queryable, filters: readonly Filter[]): Promise<Map<string, string[]>> {
+  const expanded = new Map<string, string[]>();
+  for (const filter of filters) {
+    if (filter.operator === Operator.IN || filter.operator === Operator.NOT_IN) {
+      for (const url of splitOrValues(filter.value)) {
+        if (!expanded.has(url)) {
+          expanded.set(url, await valueSetCodes(q, url, `${filter.code}:${filter.operator}`));
+        }
+      }
+    }
+  }
+  return expanded;
+}
+
+interface BuiltQuery {
+  where: string;
+  params: SqlParams;
+}
+
+function buildWhere(ctx: FilterContext, request: SearchRequest): BuiltQuery {
+  const params = ctx.params;
+  const conditions = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
+  for (const filter of allFilters(request)) {
+    conditions.push(filterCondition(ctx, request.resourceType, 'r', filter));
+  }
+  conditions.push(...visibleCondition(ctx, request.resourceType, 'r'));
+  return { where: conditions.join(' AND '), params };
+}
+
+export async function executeSearch<T extends Resource>(
+  q: Queryable,
+  context: RepositoryContext,
+  request: SearchRequest,
+): Promise<SearchResult<T>> {
+  if (!isResourceType(request.resourceType)) {
+    fail(`Unknown resource type '${request.resourceType}'`, 'resourceType');
+  }
+  const count = Math.min(request.count ?? DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT);
+  const offset = request.offset ?? 0;
+  if (count < 0 || offset < 0 || !Number.isInteger(count) || !Number.isInteger(offset)) {
+    fail('_count and _offset must be whole numbers', '_count');
+  }
+  if (!typeRights(context.access, request.resourceType).read) {
+    return {
+      resources: [],
+      included: [],
+      total: request.total && request.total !== 'none' ? 0 : undefined,
+      hasMore: false,
+    };
+  }
+  const valueSets = await expandValueSets(q, allFilters(request));
+  const ctx: FilterContext = { params: new SqlParams(), context, valueSets, depth: 0 };
+  const { where, params } = buildWhere(ctx, request);
+  const whereParamCount = params.values.length;
+  const order = sortSql(params, request.resourceType, 'r', request.sortRules ?? []);
+  const limit = params.add(count + 1);
+  const skip = params.add(offset);
+  const { rows } =
+    count === 0
+      ? { rows: [] as ContentRow[] }
+      : await q.query<ContentRow>(
+          `SELECT r.content FROM resource r WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${skip}`,
+          params.values,
+        );
+  const resources = rows.slice(0, count).map((row) => row.content as T);
+  const hasMore = rows.length > count;
+  const whereParams = params.values.slice(0, whereParamCount);
+  let total: number | undefined;
+  if (request.total === 'accurate' || (request.total === 'estimate' && hasMore)) {
+    total = await countMatches(q, where, whereParams, request.total);
+  } else if (request.total === 'estimate') {
+    total = count === 0 ? await countMatches(q, where, whereParams, 'accurate') : offset + resources.length;
+  }
+  const included = await collectIncludes(q, context, request, resources);
+  return { resources, included, total, hasMore };
+}
+
+async function countMatches(
+  q: Queryable,
+  where: string,
+  params: SqlParams['values'],
+  mode: 'estimate' | 'accurate',
+): Promise<number> {
+  if (mode === 'estimate') {
+    // The planner's row estimate; small results are counted exactly (cheap, and estimates are worst there).
+    const { rows } = await q.query<{ 'QUERY PLAN': unknown }>(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM resource r WHERE ${where}`,
+      params,
+    );
+    const plan = rows[0]?.['QUERY PLAN'];
+    const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as {
+      Plan: { 'Plan Rows': number };
+    }[];
+    const estimate = Math.round(parsed[0].Plan['Plan Rows']);
+    if (estimate >= EXACT_ESTIMATE_LIMIT) {
+      return estimate;
+    }
+  }
+  const { rows } = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM resource r WHERE ${where}`,
+    params,
+  );
+  return rows[0].n;
+}
+
+function keyOf(resource: Resource): string {
+  return `${resource.resourceType}/${resource.id}`;
+}
+
+function checkIncludeParam(target: IncludeTarget, parameter: string): void {
+  if (!isResourceType(target.resourceType)) {
+    fail(`Unknown resource type '${target.resourceType}' in ${parameter}`, parameter);
+  }
+  const param = getSearchParameter(target.resourceType, target.searchParam);
+  if (!param || param.type !== 'reference') {
+    fail(
+      `'${target.searchParam}' is not a reference parameter of ${target.resourceType} in ${parameter}`,
+      parameter,
+    );
+  }
+  if (target.targetType && !isResourceType(target.targetType)) {
+    fail(`Unknown resource type '${target.targetType}' in ${parameter}`, parameter);
+  }
+}
+
+/** Resources the page's resources point at through `target` (_include). */
+async function includeTargets(
+  q: Queryable,
+  context: RepositoryContext,
+  target: IncludeTarget,
+  sources: readonly Resource[],
+): Promise<Resource[]> {
+  const ids = sources.filter((s) => s.resourceType === target.resourceType).map((s) => s.id as string);
+  if (ids.length === 0) {
+    return [];
+  }
+  const params = new SqlParams();
+  const ctx: FilterContext = { params, context, valueSets: new Map(), depth: 0 };
+  const conditions = [
+    `l.resource_type = ${params.add(target.resourceType)}`,
+    `l.code = ${params.add(target.searchParam)}`,
+    `l.resource_id = ANY(${params.add(ids)}::text[])`,
+    'NOT r.deleted',
+  ];
+  if (target.targetType) {
+    conditions.push(`l.target_type = ${params.add(target.targetType)}`);
+    conditions.push(...visibleCondition(ctx, target.targetType, 'r'));
+  }
+  const { rows } = await q.query<ContentRow & { project: string | null; compartments: string[] }>(
+    `SELECT DISTINCT ON (r.resource_type, r.id) r.content, r.project, r.compartments
+     FROM search_reference l JOIN resource r ON r.resource_type = l.target_type AND r.id = l.target_id
+     WHERE ${conditions.join(' AND ')}`,
+    params.values,
+  );
+  // Without a target type the rows may be of several types: the same rules, per row.
+  return rows
+    .filter((row) =>
+      canSee(context, {
+        resourceType: row.content.resourceType,
+        id: row.content.id as string,
+        project: row.project,
+        compartments: row.compartments,
+      }),
+    )
+    .map((row) => row.content);
+}
+
+/** Resources of `target.resourceType` pointing at the page's resources (_revinclude). */
+async function revIncludeSources(
+  q: Queryable,
+  context: RepositoryContext,
+  target: IncludeTarget,
+  targets: readonly Resource[],
+): Promise<Resource[]> {
+  const relevant = targets.filter((t) => !target.targetType || t.resourceType === target.targetType);
+  if (relevant.length === 0 || !typeRights(context.access, target.resourceType).read) {
+    return [];
+  }
+  const params = new SqlParams();
+  const ctx: FilterContext = { params, context, valueSets: new Map(), depth: 0 };
+  const conditions = [
+    `l.resource_type = ${params.add(target.resourceType)}`,
+    `l.code = ${params.add(target.searchParam)}`,
+    `l.target_id = ANY(${params.add(relevant.map((t) => t.id as string))}::text[])`,
+    `l.target_type = ANY(${params.add([...new Set(relevant.map((t) => t.resourceType))])}::text[])`,
+    'NOT r.deleted',
+    ...visibleCondition(ctx, target.resourceType, 'r'),
+  ];
+  const { rows } = await q.query<ContentRow & { target_type: string; target_id: string }>(
+    `SELECT DISTINCT ON (r.id) r.content, l.target_type, l.target_id
+     FROM search_reference l JOIN resource r ON r.resource_type = l.resource_type AND r.id = l.resource_id
+     WHERE ${conditions.join(' AND ')}`,
+    params.values,
+  );
+  // target_id alone may match a resource of another type with the same id: keep exact pairs.
+  const wanted = new Set(relevant.map(keyOf));
+  return rows.filter((row) => wanted.has(`${row.target_type}/${row.target_id}`)).map((row) => row.content);
+}
+
+async function collectIncludes(
+  q: Queryable,
+  context: RepositoryContext,
+  request: SearchRequest,
+  matches: readonly Resource[],
+): Promise<Resource[]> {
+  const includes = request.include ?? [];
+  const revIncludes = request.revInclude ?? [];
+  includes.forEach((target) => checkIncludeParam(target, '_include'));
+  revIncludes.forEach((target) => checkIncludeParam(target, '_revinclude'));
+  if (matches.length === 0 || (includes.length === 0 && revIncludes.length === 0)) {
+    return [];
+  }
+  const seen = new Set(matches.map(keyOf));
+  const included: Resource[] = [];
+  let frontier: readonly Resource[] = matches;
+  for (let round = 0; round < MAX_INCLUDE_ROUNDS && frontier.length > 0; round++) {
+    // The first round applies every include to the matches; later rounds only the :iterate ones.
+    const iterateOnly = round > 0;
+    const found: Resource[] = [];
+    for (const target of includes) {
+      if (!iterateOnly || target.modifier === Operator.ITERATE) {
+        found.push(...(await includeTargets(q, context, target, frontier)));
+      }
+    }
+    for (const target of revIncludes) {
+      if (!iterateOnly || target.modifier === Operator.ITERATE) {
+        found.push(...(await revIncludeSources(q, context, target, frontier)));
+      }
+    }
+    const fresh: Resource[] = [];
+    for (const resource of found) {
+      const key = keyOf(resource);
+      if (!seen.has(key)) {
+        seen.add(key);
+        fresh.push(resource);
+      }
+    }
+    included.push(...fresh);
+    frontier = fresh;
+  }
+  return included;
+}

@@ -1,0 +1,47 @@
+// Shared set-up of the search suites: a Repository on a fresh database and a helper that runs a
+// search URL through the real parser and returns the matching ids (order kept).
+import type { Resource } from '@medplum/fhirtypes';
+import { OperationOutcomeError, getStatus } from '../../../src/fhir';
+import { parseSearchRequest } from '../../../src/fhir/search';
+import type { SearchRequest } from '../../../src/fhir/search';
+import type { Repository } from '../../../src/server/repo';
+import type { SearchResult } from '../../../src/server/search/types';
+
+export async function searchUrl<T extends Resource = Resource>(
+  repo: Repository,
+  url: string,
+  extra: Partial<SearchRequest> = {},
+): Promise<SearchResult<T>> {
+  return repo.search<T>({ ...parseSearchRequest(url), ...extra });
+}
+
+/** The ids of the matches, in order. */
+export async function ids(
+  repo: Repository,
+  url: string,
+  extra: Partial<SearchRequest> = {},
+): Promise<string[]> {
+  const result = await searchUrl(repo, url, { count: 1000, ...extra });
+  return result.resources.map((resource) => resource.id as string);
+}
+
+/** The same ids sorted, for searches without _sort. */
+export async function idSet(repo: Repository, url: string): Promise<string[]> {
+  return (await ids(repo, url)).sort();
+}
+
+export async function statusOf(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof OperationOutcomeError) {
+      return { status: getStatus(err.outcome), message: err.message };
+    }
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+export function sorted(values: (string | undefined)[]): string[] {
+  return values.map((value) => value as string).sort();
+}
