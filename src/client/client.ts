@@ -13,10 +13,10 @@ import type {
   ProfileResource,
   SessionDetails,
 } from './auth-types';
-import { ClientEventEmitter } from './events';
+import { FhirClient } from './fhir-client';
+import type { FhirClientOptions } from './fhir-client';
 import { createPkcePair, getRandomString } from './pkce';
-import { JSON_CONTENT_TYPE, RequestPipeline } from './request';
-import type { HttpMethod, RequestOptions } from './request';
+import { JSON_CONTENT_TYPE } from './request';
 import { detectEnvironment, resolveSettings } from './settings';
 import type { ClientOptions, ClientSettings } from './settings';
 import { ACTIVE_LOGIN_KEY, createDefaultStorage, watchActiveLogin } from './storage';
@@ -31,7 +31,7 @@ export interface NavigationLike {
   reload(): void;
 }
 
-export interface BloomClientOptions extends ClientOptions {
+export interface BloomClientOptions extends ClientOptions, FhirClientOptions {
   /** Called once when the session is lost for good (SPEC §4); the app sends the browser to /. */
   onUnauthenticated?: () => void;
   /** Called when another tab switches or clears the active login; reloads the page by default. */
@@ -59,39 +59,35 @@ function missing(what: string): Error {
   return new Error(`BloomClient is missing ${what}`);
 }
 
-export class BloomClient extends ClientEventEmitter {
-  private readonly settings: ClientSettings;
+export class BloomClient extends FhirClient {
   private readonly storage: ClientStorage;
   private readonly tokens: TokenManager;
-  private readonly pipeline: RequestPipeline;
   private readonly navigation: NavigationLike | undefined;
   private readonly stopWatchingStorage: (() => void) | undefined;
   private sessionDetails: SessionDetails | undefined;
   private profilePromise: Promise<ProfileResource | undefined> | undefined;
 
   constructor(options: BloomClientOptions = {}) {
-    super();
     const environment = detectEnvironment();
-    this.settings = resolveSettings(options, environment);
-    this.storage = options.storage ?? createDefaultStorage(environment.isBrowser);
-    const g = globalThis as { location?: NavigationLike; window?: StorageEventSource };
-    this.navigation = options.navigation ?? (environment.isBrowser ? g.location : undefined);
-    this.tokens = new TokenManager({
-      fetch: this.settings.fetch,
-      tokenUrl: this.settings.tokenUrl,
-      storage: this.storage,
-      clientId: this.settings.clientId,
-      clientSecret: this.settings.clientSecret,
+    const settings = resolveSettings(options, environment);
+    const storage = options.storage ?? createDefaultStorage(environment.isBrowser);
+    const tokens = new TokenManager({
+      fetch: settings.fetch,
+      tokenUrl: settings.tokenUrl,
+      storage,
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
       refreshGracePeriod: options.refreshGracePeriod,
       now: options.now,
       onUnauthenticated: options.onUnauthenticated,
-      onLoginChange: (login) => this.handleLoginChange(login),
     });
-    this.pipeline = new RequestPipeline({
-      baseUrl: this.settings.baseUrl,
-      fetch: this.settings.fetch,
-      tokens: this.tokens,
-    });
+    // The FHIR calls, cache, batcher and request pipeline (fhir-client.ts).
+    super(settings, tokens, { createPdf: options.createPdf, createXhr: options.createXhr, now: options.now });
+    this.storage = storage;
+    this.tokens = tokens;
+    tokens.onLoginChange = (login) => this.handleLoginChange(login);
+    const g = globalThis as { location?: NavigationLike; window?: StorageEventSource };
+    this.navigation = options.navigation ?? (environment.isBrowser ? g.location : undefined);
 
     const storageEvents = options.storageEvents ?? (environment.isBrowser ? g.window : undefined);
     const onSwitch = options.onActiveLoginChange ?? (() => this.navigation?.reload());
@@ -137,27 +133,7 @@ export class BloomClient extends ClientEventEmitter {
     return this.settings;
   }
 
-  fhirUrl(...path: string[]): string {
-    return this.settings.fhirBaseUrl + path.join('/');
-  }
-
-  // ---- plain requests (the app's auth screens post to auth/* with these) ----
-
-  request<T>(method: HttpMethod, url: string, options?: RequestOptions): Promise<T> {
-    return this.pipeline.request<T>(method, url, options);
-  }
-
-  get<T>(url: string, options?: RequestOptions): Promise<T> {
-    return this.pipeline.request<T>('GET', url, options);
-  }
-
-  post<T>(url: string, body: unknown, contentType?: string, options?: RequestOptions): Promise<T> {
-    return this.pipeline.request<T>('POST', url, {
-      ...options,
-      body,
-      contentType: contentType ?? options?.contentType,
-    });
-  }
+  // The app's auth screens post to auth/* with post(); get/post/request come from FhirClient.
 
   private postJson<T>(url: string, body: unknown): Promise<T> {
     return this.post<T>(url, body, JSON_CONTENT_TYPE);
@@ -235,7 +211,7 @@ export class BloomClient extends ClientEventEmitter {
 
   /** GET auth/me: the session details of SPEC §3, without keeping them. */
   getMe(): Promise<SessionDetails> {
-    return this.get<SessionDetails>('auth/me');
+    return this.get<SessionDetails>('auth/me', { cache: 'no-cache' });
   }
 
   /** Reloads the session details and announces them ('profileRefreshed'). */
@@ -256,7 +232,9 @@ export class BloomClient extends ClientEventEmitter {
       profile !== undefined &&
       login.profile.reference === `${profile.resourceType}/${profile.id}`;
     if (!sameProfile) {
+      // Another person's session: nothing cached for the previous one may be served.
       this.sessionDetails = undefined;
+      this.invalidateAll();
     }
     this.dispatchEvent({ type: 'change' });
   }
@@ -525,6 +503,7 @@ export class BloomClient extends ClientEventEmitter {
     this.tokens.clearActiveLogin();
     this.sessionDetails = undefined;
     this.profilePromise = undefined;
+    this.invalidateAll();
     if (!hadLogin) {
       // clearActiveLogin announced the change when there was a login; announce it once either way.
       this.dispatchEvent({ type: 'change' });

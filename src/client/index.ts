@@ -1,4 +1,4 @@
-// The platform client's public surface (issue #3 identity layer; issue #5 grows it).
+// The platform client's public surface (issue #3 identity layer; issue #5 FHIR calls and pipeline).
 export { BloomClient } from './client';
 export type { BloomClientOptions, NavigationLike } from './client';
 export type * from './auth-types';
@@ -14,8 +14,43 @@ export {
   CODE_CHALLENGE_METHOD,
 } from './pkce';
 export type { CodeChallengeMethod, PkcePair } from './pkce';
-export { RequestPipeline, FHIR_JSON, JSON_CONTENT_TYPE } from './request';
-export type { HttpMethod, RequestOptions } from './request';
+export { RequestPipeline, FHIR_JSON, JSON_CONTENT_TYPE, DEFAULT_POLL_STATUS_PERIOD } from './request';
+export type { CacheMode, HttpMethod, RequestOptions } from './request';
+export { FhirClient, JSON_PATCH_CONTENT_TYPE } from './fhir-client';
+export type {
+  BinarySource,
+  BulkDataExport,
+  CreateBinaryOptions,
+  EmailRequest,
+  FhirClientOptions,
+  InviteRequest,
+  JsonPatchOperation,
+  PdfCreator,
+  ValueSetExpandParams,
+} from './fhir-client';
+export { ReadablePromise } from './readable-promise';
+export type { ReadableStatus } from './readable-promise';
+export { ResourceCache } from './resource-cache';
+export { AutoBatcher } from './auto-batcher';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  MAX_ATTEMPTS,
+  MAX_RETRY_AFTER,
+  RETRY_DELAY,
+  isRetrySafe,
+  newIdempotencyKey,
+  parseRetryAfter,
+} from './retry-policy';
+export { REQUEST_ABORTED, isAbortError } from './abort';
+export { REQUEST_ERROR } from './upload';
+export type { UploadProgress, UploadProgressListener, XhrFactory, XhrLike } from './upload';
+export { bundleToResourceArray, searchUrl, toQueryString } from './search-url';
+export type { QueryTypes, ResourceArray } from './search-url';
+export { SchemaStore, SCHEMA_SEARCH_PARAMETER_COUNT, schemaQuery } from './schema-store';
+export type { TypeSchema } from './schema-store';
+export { SignedUrlCache, SIGNED_URL_MIN_REMAINING_MS } from './signed-urls';
+export { UNABLE_TO_DECODE_BASE64, decodeBase64, decodeBase64ToBytes, encodeBase64 } from './base64';
+export { KeyValueClient, KEY_VALUE_PATH } from './key-value';
 export * from './settings';
 export {
   ACTIVE_LOGIN_KEY,

@@ -1,16 +1,34 @@
-// The request pipeline, minimal for now (issue #5 grows it: cache, batch, retry, poll):
-// build the URL → wait for a due refresh → send with the auth header → on 401 renew and retry
-// once → decode, turning error responses into the OperationOutcomeError of src/fhir (SPEC §4, §8).
+// The request pipeline of SPEC §4 "Request results": build the request → wait for a due refresh →
+// send with the auth header (a 401 renews the session and retries once) → retry by the retry
+// policy (status ≥ 500, 429 after Retry-After, network errors with backoff; offline event) → poll
+// a 202 → follow Content-Location/Location when asked → decode, turning error responses into the
+// OperationOutcomeError of src/fhir (SPEC §8). The cache and the auto-batcher sit above it
+// (fhir-client.ts); the token logic lives in the token manager.
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest, isOperationOutcome, notFound } from '../fhir/outcomes';
+import { REQUEST_ABORTED, isAbortError, requestAbortedError, sleep, throwIfAborted } from './abort';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  isRetrySafe,
+  retryDelayForNetworkError,
+  retryDelayForStatus,
+} from './retry-policy';
 import { resolveUrl } from './settings';
 import type { FetchLike } from './settings';
 import type { TokenManager } from './token-manager';
+import { defaultXhrFactory, uploadWithStream, uploadWithXhr } from './upload';
+import type { UploadProgressListener, XhrFactory } from './upload';
 
 export const FHIR_JSON = 'application/fhir+json';
 export const JSON_CONTENT_TYPE = 'application/json';
 
+/** SPEC §4, §9: an accepted (202) request is polled every 1000 ms by default. */
+export const DEFAULT_POLL_STATUS_PERIOD = 1000;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a GET uses the response cache: 'default' reads and fills it, 'reload' only fills it, 'no-cache' skips it. */
+export type CacheMode = 'default' | 'reload' | 'no-cache';
 
 export interface RequestOptions {
   /** A JSON value (sent as `contentType`, FHIR JSON by default) or a ready body (string, Blob, form). */
@@ -20,12 +38,38 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** false: no refresh and no 401 handling (sign-out must not renew the session it ends). */
   authRenewal?: boolean;
+  /** GETs only; see CacheMode (the pipeline itself never caches). */
+  cache?: CacheMode;
+  /** A 200 with Content-Location (or Location) is followed with a GET of that URL. */
+  followRedirectOnOk?: boolean;
+  /** A 201 with Location (or Content-Location) is followed with a GET of that URL. */
+  followRedirectOnCreated?: boolean;
+  /** A 202 is polled at its Content-Location until it is no longer 202. */
+  pollStatusOnAccepted?: boolean;
+  /** Time between polls in ms (default 1000). */
+  pollStatusPeriod?: number;
+  /** Sent as the Idempotency-Key header; makes a POST safe to retry (issue #5). */
+  idempotencyKey?: string;
+  /** Upload progress: the body goes through XMLHttpRequest in a browser, a counted stream in Node. */
+  onUploadProgress?: UploadProgressListener;
 }
 
 export interface RequestPipelineOptions {
   baseUrl: string;
   fetch: FetchLike;
   tokens: TokenManager;
+  /** Logs each request's method, URL and status (never headers or bodies). */
+  verbose?: boolean;
+  /** Called when a request fails to reach the server on its second attempt (SPEC §4). */
+  onOffline?: () => void;
+  /** XMLHttpRequest for uploads with progress (default: the environment's, when it has one). */
+  createXhr?: XhrFactory;
+  now?: () => number;
+}
+
+interface Sent {
+  response: Response;
+  authorization: string | undefined;
 }
 
 function isReadyBody(body: unknown): body is BodyInit {
@@ -44,6 +88,15 @@ function isJsonResponse(response: Response): boolean {
   return type.includes('json');
 }
 
+/** Reads and drops a body we will not use, so the connection is free for the next request. */
+async function discard(response: Response): Promise<void> {
+  try {
+    await response.arrayBuffer();
+  } catch {
+    // Already consumed or broken: nothing to free.
+  }
+}
+
 /** An OAuth error body ({error, error_description}) or anything else that is not an outcome. */
 function outcomeFromBody(status: number, body: unknown): OperationOutcome {
   if (isOperationOutcome(body)) {
@@ -54,6 +107,7 @@ function outcomeFromBody(status: number, body: unknown): OperationOutcome {
     return badRequest(description);
   }
   if (status === 404) {
+    // SPEC §4: a 404 with a non-JSON body gives the generic not-found outcome.
     return notFound;
   }
   return {
@@ -61,7 +115,7 @@ function outcomeFromBody(status: number, body: unknown): OperationOutcome {
     issue: [
       {
         severity: 'error',
-        code: status >= 500 ? 'exception' : 'processing',
+        code: status >= 500 ? 'exception' : status === 429 ? 'throttled' : 'processing',
         details: { text: `HTTP ${status}` },
       },
     ],
@@ -72,11 +126,19 @@ export class RequestPipeline {
   private readonly baseUrl: string;
   private readonly fetch: FetchLike;
   private readonly tokens: TokenManager;
+  private readonly verbose: boolean;
+  private readonly onOffline: (() => void) | undefined;
+  private readonly createXhr: XhrFactory | undefined;
+  private readonly now: () => number;
 
   constructor(options: RequestPipelineOptions) {
     this.baseUrl = options.baseUrl;
     this.fetch = options.fetch;
     this.tokens = options.tokens;
+    this.verbose = options.verbose ?? false;
+    this.onOffline = options.onOffline;
+    this.createXhr = options.createXhr ?? defaultXhrFactory();
+    this.now = options.now ?? Date.now;
   }
 
   /** A path relative to the base URL ('auth/me'), or an absolute URL. */
@@ -86,26 +148,65 @@ export class RequestPipeline {
 
   async request<T>(method: HttpMethod, pathOrUrl: string, options: RequestOptions = {}): Promise<T> {
     const url = this.url(pathOrUrl);
+    const response = await this.followUp(await this.sendAuthorized(method, url, options), options);
+    return this.decode<T>(response);
+  }
+
+  /** Sends with the session's credentials; a 401 renews the session once and sends again. */
+  private async sendAuthorized(method: HttpMethod, url: string, options: RequestOptions): Promise<Response> {
+    throwIfAborted(options.signal);
     const renew = options.authRenewal !== false;
     if (renew) {
       await this.tokens.refreshIfExpiring();
     }
-    let sent = await this.send(method, url, options);
+    let sent = await this.sendWithRetry(method, url, options);
     if (renew && sent.response.status === 401) {
+      await discard(sent.response);
       await this.tokens.handleUnauthorized(sent.authorization);
-      sent = await this.send(method, url, options);
+      sent = await this.sendWithRetry(method, url, options);
       if (sent.response.status === 401) {
+        await discard(sent.response);
         throw this.tokens.rejectAfterRetry();
       }
     }
-    return this.decode<T>(sent.response);
+    return sent.response;
   }
 
-  private async send(
-    method: HttpMethod,
-    url: string,
-    options: RequestOptions,
-  ): Promise<{ response: Response; authorization: string | undefined }> {
+  private async sendWithRetry(method: HttpMethod, url: string, options: RequestOptions): Promise<Sent> {
+    const retrySafe = isRetrySafe(method, options.idempotencyKey);
+    for (let attempt = 0; ; attempt++) {
+      throwIfAborted(options.signal);
+      let delay: number | undefined;
+      try {
+        const sent = await this.send(method, url, options);
+        const { status, headers } = sent.response;
+        delay = retryDelayForStatus(status, headers.get('retry-after'), attempt, retrySafe, this.now());
+        if (delay === undefined) {
+          return sent;
+        }
+        await discard(sent.response);
+      } catch (err) {
+        if (isAbortError(err) || options.signal?.aborted) {
+          throw err instanceof Error && err.message === REQUEST_ABORTED ? err : requestAbortedError(err);
+        }
+        if (attempt === 1) {
+          // SPEC §4: the network failing on the second attempt means the app is offline.
+          this.onOffline?.();
+        }
+        delay = retryDelayForNetworkError(attempt, retrySafe);
+        if (delay === undefined) {
+          throw err;
+        }
+      }
+      if (this.verbose) {
+        console.log(`${method} ${url}: retrying in ${delay} ms`);
+      }
+      await sleep(delay, options.signal);
+    }
+  }
+
+  /** One HTTP exchange. */
+  private async send(method: HttpMethod, url: string, options: RequestOptions): Promise<Sent> {
     const headers: Record<string, string> = {
       Accept: `${FHIR_JSON}, ${JSON_CONTENT_TYPE}`,
       ...options.headers,
@@ -113,6 +214,9 @@ export class RequestPipeline {
     const authorization = this.tokens.getAuthorizationHeader();
     if (authorization) {
       headers.Authorization = authorization;
+    }
+    if (options.idempotencyKey) {
+      headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
     }
     let body: BodyInit | undefined;
     if (options.body !== undefined) {
@@ -126,8 +230,50 @@ export class RequestPipeline {
         headers['Content-Type'] = options.contentType ?? FHIR_JSON;
       }
     }
-    const response = await this.fetch(url, { method, headers, body, signal: options.signal });
+    const init = { method, headers, body, signal: options.signal };
+    if (this.verbose) {
+      console.log(`> ${method} ${url}`);
+    }
+    let response: Response;
+    if (options.onUploadProgress) {
+      response = this.createXhr
+        ? await uploadWithXhr(this.createXhr, url, init, options.onUploadProgress)
+        : await uploadWithStream(this.fetch, url, init, options.onUploadProgress);
+    } else {
+      response = await this.fetch(url, init);
+    }
+    if (this.verbose) {
+      console.log(`< ${response.status} ${method} ${url}`);
+    }
     return { response, authorization };
+  }
+
+  /** Polls a 202 and follows redirects when the options ask (SPEC §4). */
+  private async followUp(response: Response, options: RequestOptions): Promise<Response> {
+    const location = response.headers.get('content-location') ?? response.headers.get('location');
+    if (response.status === 202 && options.pollStatusOnAccepted && location) {
+      return this.poll(this.url(location), options);
+    }
+    const follow =
+      (response.status === 200 && options.followRedirectOnOk) ||
+      (response.status === 201 && options.followRedirectOnCreated);
+    if (follow && location) {
+      await discard(response);
+      return this.sendAuthorized('GET', this.url(location), { signal: options.signal });
+    }
+    return response;
+  }
+
+  private async poll(statusUrl: string, options: RequestOptions): Promise<Response> {
+    const period = options.pollStatusPeriod ?? DEFAULT_POLL_STATUS_PERIOD;
+    for (;;) {
+      await sleep(period, options.signal);
+      const response = await this.sendAuthorized('GET', statusUrl, { signal: options.signal });
+      if (response.status !== 202) {
+        return response;
+      }
+      await discard(response);
+    }
   }
 
   private async decode<T>(response: Response): Promise<T> {

@@ -92,7 +92,8 @@ export class TokenManager {
   private readonly gracePeriod: number;
   private readonly now: () => number;
   private readonly onUnauthenticated?: () => void;
-  private readonly onLoginChange?: (login: LoginState | undefined) => void;
+  /** Called whenever the active login is set, replaced or cleared (settable: the client wires it after construction). */
+  onLoginChange?: (login: LoginState | undefined) => void;
   private readonly lock: RefreshLock;
   private login: LoginState | undefined;
   private accessTokenExpires: number | undefined;

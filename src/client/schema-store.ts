@@ -1,0 +1,116 @@
+// Resource schemas loaded from the server (SPEC §7 "Schema load uses GraphQL queries
+// StructureDefinitionList and SearchParameterList (count 100)"; SPEC §8 'Unknown data type: {name}',
+// 'Failed loading StructureDefinition from bundle', 'No snapshot defined for StructureDefinition').
+// The browser never loads the full FHIR definitions: each screen asks for the types it shows.
+import type { ElementDefinition, SearchParameter, StructureDefinition } from '@medplum/fhirtypes';
+
+/** One resource or data type: its elements by path relative to the type ('name', 'contact.name'). */
+export interface TypeSchema {
+  name: string;
+  url?: string;
+  kind?: string;
+  description?: string;
+  elements: Record<string, ElementDefinition>;
+}
+
+/** SPEC §9 "Schema search parameters: 100". */
+export const SCHEMA_SEARCH_PARAMETER_COUNT = 100;
+
+/** The GraphQL document of a schema request: both lists in one round trip. */
+export function schemaQuery(resourceType: string): string {
+  const name = JSON.stringify(resourceType);
+  return `{
+  StructureDefinitionList(name: ${name}) {
+    resourceType, name, kind, description, type, url,
+    snapshot { element { id, path, definition, min, max, base { path, min, max }, contentReference,
+      type { code, profile, targetProfile }, binding { strength, valueSet } } }
+  }
+  SearchParameterList(base: ${name}, _count: ${SCHEMA_SEARCH_PARAMETER_COUNT}) {
+    base, code, type, expression, target
+  }
+}`;
+}
+
+export class SchemaStore {
+  private readonly types = new Map<string, TypeSchema>();
+  private readonly searchParameters = new Map<string, Map<string, SearchParameter>>();
+
+  isLoaded(nameOrUrl: string): boolean {
+    return this.types.has(nameOrUrl);
+  }
+
+  tryGetDataType(nameOrUrl: string): TypeSchema | undefined {
+    return this.types.get(nameOrUrl);
+  }
+
+  getDataType(nameOrUrl: string): TypeSchema {
+    const schema = this.types.get(nameOrUrl);
+    if (!schema) {
+      throw new Error(`Unknown data type: ${nameOrUrl}`);
+    }
+    return schema;
+  }
+
+  /** Indexes a type by its name, and a profile also by its URL. */
+  indexStructureDefinition(sd: StructureDefinition): TypeSchema {
+    const elements = sd.snapshot?.element;
+    if (!elements || elements.length === 0) {
+      throw new Error(`No snapshot defined for StructureDefinition '${sd.name ?? sd.url ?? ''}'`);
+    }
+    const root = sd.type ?? sd.name;
+    const schema: TypeSchema = {
+      name: sd.name as string,
+      url: sd.url,
+      kind: sd.kind,
+      description: sd.description,
+      elements: {},
+    };
+    for (const element of elements) {
+      const path = element.path ?? '';
+      if (path.startsWith(`${root}.`)) {
+        schema.elements[path.slice(root.length + 1)] = element;
+      } else if (path === root && element.definition && !schema.description) {
+        schema.description = element.definition;
+      }
+    }
+    // A profile (its type differs from its name) is found by URL; a base type also by its name.
+    if (sd.url) {
+      this.types.set(sd.url, schema);
+    }
+    if (!sd.type || sd.type === sd.name) {
+      this.types.set(schema.name, schema);
+    }
+    return schema;
+  }
+
+  /** Each entry must be a named StructureDefinition; the first is the one asked for. */
+  indexStructureDefinitions(list: readonly (StructureDefinition | undefined)[] | undefined): TypeSchema[] {
+    if (!Array.isArray(list)) {
+      throw new Error('Failed loading StructureDefinition from bundle');
+    }
+    for (const sd of list) {
+      if (sd?.resourceType !== 'StructureDefinition' || !sd.name) {
+        throw new Error('Failed loading StructureDefinition from bundle');
+      }
+    }
+    return (list as StructureDefinition[]).map((sd) => this.indexStructureDefinition(sd));
+  }
+
+  indexSearchParameters(list: readonly SearchParameter[]): void {
+    for (const param of list) {
+      for (const base of param.base ?? []) {
+        let byCode = this.searchParameters.get(base);
+        if (!byCode) {
+          byCode = new Map();
+          this.searchParameters.set(base, byCode);
+        }
+        byCode.set(param.code, param);
+      }
+    }
+  }
+
+  /** The search parameters loaded for a type, by code. */
+  getSearchParameters(resourceType: string): Record<string, SearchParameter> {
+    return Object.fromEntries(this.searchParameters.get(resourceType) ?? []);
+  }
+}
