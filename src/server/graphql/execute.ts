@@ -1,0 +1,159 @@
+// One GraphQL request, start to end, independent of HTTP: the body's shape, parse, validate (with
+// introspection allowed or not), choose the operation, coerce the variables, check depth and cost,
+// execute. Anything that stops the request before execution throws a 400 OperationOutcomeError.
+import {
+  execute,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import type { DocumentNode, FormattedExecutionResult, FragmentDefinitionNode, GraphQLError } from 'graphql';
+import { badRequest, forbidden, OperationOutcomeError } from '../../fhir';
+import type { GraphQLContext } from './context';
+import { formatFieldError, requestErrorsOutcome } from './errors';
+import { checkQueryLimits, MAX_DEPTH } from './limits';
+import { getGraphQLSchema } from './schema';
+
+export interface GraphQLOptions {
+  introspection: boolean;
+  maxCost: number;
+}
+
+/** The request as sent: POST body or GET query parameters (variables may come as JSON text). */
+export interface GraphQLRequestInput {
+  query?: unknown;
+  operationName?: unknown;
+  variables?: unknown;
+}
+
+function invalid(text: string, expression?: string): never {
+  throw new OperationOutcomeError(badRequest(text, expression));
+}
+
+function readVariables(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null || raw === '') {
+    return {};
+  }
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      invalid(`variables is not valid JSON: ${(err as Error).message}`, 'variables');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    invalid('variables must be a JSON object', 'variables');
+  }
+  return value as Record<string, unknown>;
+}
+
+function parseQuery(query: string): DocumentNode {
+  try {
+    return parse(query, { maxTokens: 100_000 });
+  } catch (err) {
+    throw requestErrorsOutcome([err as GraphQLError], 'GraphQL syntax error: ');
+  }
+}
+
+// Introspection answers depend only on the schema: the big standard query is answered once.
+const introspectionCache = new Map<string, FormattedExecutionResult>();
+const MAX_CACHED_INTROSPECTIONS = 20;
+
+function isIntrospectionOnly(document: DocumentNode): boolean {
+  return document.definitions.every(
+    (definition) =>
+      definition.kind !== Kind.OPERATION_DEFINITION ||
+      definition.selectionSet.selections.every(
+        (selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__'),
+      ),
+  );
+}
+
+export async function executeGraphQL(
+  input: GraphQLRequestInput,
+  method: 'GET' | 'POST',
+  context: GraphQLContext,
+  options: GraphQLOptions,
+  logServerError: (err: unknown) => void,
+): Promise<FormattedExecutionResult> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    invalid('The request body must be a JSON object {query, operationName, variables}');
+  }
+  const { query, operationName } = input;
+  if (typeof query !== 'string' || query.trim() === '') {
+    invalid('Must provide query', 'query');
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    invalid('operationName must be a string', 'operationName');
+  }
+  const variables = readVariables(input.variables);
+  const { schema } = getGraphQLSchema();
+  const document = parseQuery(query);
+  const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
+  if (validationErrors.length > 0) {
+    throw requestErrorsOutcome(validationErrors);
+  }
+  if (!options.introspection && validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0) {
+    throw new OperationOutcomeError({
+      ...forbidden,
+      issue: [
+        { ...forbidden.issue![0], details: { text: 'GraphQL introspection is disabled on this server' } },
+      ],
+    });
+  }
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) {
+    invalid(
+      operationName
+        ? `Unknown operation '${operationName}'`
+        : 'Must provide operationName: the query has several operations',
+      'operationName',
+    );
+  }
+  if (operation.operation === 'mutation' && method === 'GET') {
+    invalid('Mutations must be sent with POST', 'query');
+  }
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, {
+    maxErrors: 20,
+  });
+  if (coerced.errors) {
+    throw requestErrorsOutcome(coerced.errors);
+  }
+  const fragments = document.definitions.filter(
+    (definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION,
+  );
+  checkQueryLimits(schema, operation, fragments, coerced.coerced, {
+    maxDepth: MAX_DEPTH,
+    maxCost: options.maxCost,
+  });
+
+  const introspection = isIntrospectionOnly(document);
+  const cacheKey = introspection ? JSON.stringify([query, operationName, variables]) : undefined;
+  const cached = cacheKey ? introspectionCache.get(cacheKey) : undefined;
+  if (cached) {
+    return cached;
+  }
+  const result = await execute({
+    schema,
+    document,
+    operationName: operationName ?? undefined,
+    variableValues: variables,
+    contextValue: context,
+  });
+  const formatted: FormattedExecutionResult = { data: result.data };
+  if (result.errors && result.errors.length > 0) {
+    formatted.errors = result.errors.map((error) => formatFieldError(error, logServerError));
+  }
+  if (cacheKey && !formatted.errors) {
+    if (introspectionCache.size >= MAX_CACHED_INTROSPECTIONS) {
+      introspectionCache.clear();
+    }
+    introspectionCache.set(cacheKey, formatted);
+  }
+  return formatted;
+}
