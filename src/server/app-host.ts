@@ -15,25 +15,41 @@ export interface AppHostOptions {
   apiBaseUrl: string;
   /** The project new patients register into (the demo clinic's), told to the app by /config.json. */
   registrationProjectId?: string;
+  /** The app's ClientApplication (the seeded 'Bloom app'), told to the app by /config.json as clientId. */
+  clientId?: string;
+  /** reCAPTCHA site key for registration; when set, the CSP also lets Google's reCAPTCHA in. */
+  recaptchaSiteKey?: string;
   logLevel: LogLevel;
 }
+
+/** Google's reCAPTCHA script and frames, per Google's CSP guidance; only allowed when a site key is set. */
+const RECAPTCHA_SCRIPT_SOURCES = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
+const RECAPTCHA_FRAME_SOURCES = [
+  'https://www.google.com/recaptcha/',
+  'https://recaptcha.google.com/recaptcha/',
+];
 
 /**
  * The app's Content-Security-Policy: scripts only from this origin (no inline script); inline
  * styles are allowed because MUI's emotion injects <style> elements at run time; the API's origin
  * for data, images and framed attachments.
  */
-export function appContentSecurityPolicy(apiBaseUrl: string): Record<string, string[]> {
+export function appContentSecurityPolicy(
+  apiBaseUrl: string,
+  options: { recaptcha?: boolean } = {},
+): Record<string, string[]> {
   const api = new URL(apiBaseUrl);
   const socket = `${api.protocol === 'https:' ? 'wss:' : 'ws:'}//${api.host}`;
+  const recaptchaScripts = options.recaptcha ? RECAPTCHA_SCRIPT_SOURCES : [];
+  const recaptchaFrames = options.recaptcha ? RECAPTCHA_FRAME_SOURCES : [];
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", ...recaptchaScripts],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:', api.origin],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", api.origin, socket],
-    frameSrc: ["'self'", 'blob:', 'data:', api.origin],
+    connectSrc: ["'self'", api.origin, socket, ...recaptchaScripts],
+    frameSrc: ["'self'", 'blob:', 'data:', api.origin, ...recaptchaFrames],
     mediaSrc: ["'self'", 'blob:', 'data:', api.origin],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
@@ -61,14 +77,19 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
     logController: new LogController({ disableRequestLogging: true }),
   });
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: appContentSecurityPolicy(options.apiBaseUrl) },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: appContentSecurityPolicy(options.apiBaseUrl, { recaptcha: !!options.recaptchaSiteKey }),
+    },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   app.get('/config.json', async (_request, reply) =>
     reply.header('Cache-Control', 'no-store').send({
       baseUrl: options.apiBaseUrl,
+      ...(options.clientId ? { clientId: options.clientId } : {}),
       ...(options.registrationProjectId ? { projectId: options.registrationProjectId } : {}),
+      ...(options.recaptchaSiteKey ? { recaptchaSiteKey: options.recaptchaSiteKey } : {}),
     }),
   );
   await app.register(fastifyStatic, { root: appDir, wildcard: true, index: ['index.html'] });

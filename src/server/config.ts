@@ -32,6 +32,12 @@ export interface ServerConfig {
   googleClientIds: string[];
   /** Where Google's signing keys are published (a test serves its own on loopback). */
   googleJwksUrl: string;
+  /** reCAPTCHA secret: when set, auth/newuser needs a recaptchaToken that Google accepts. */
+  recaptchaSecretKey: string | undefined;
+  /** reCAPTCHA site key the app gets in /config.json (registration shows the challenge only then). */
+  recaptchaSiteKey: string | undefined;
+  /** Where reCAPTCHA tokens are verified (a test serves its own on loopback). */
+  recaptchaVerifyUrl: string;
   /** How long an Idempotency-Key and its first response are kept, in seconds (issue #5). */
   idempotencyWindow: number;
 }
@@ -131,6 +137,22 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description: "Google's signing keys, used to verify Google ID tokens",
   },
   {
+    name: 'RECAPTCHA_SITE_KEY',
+    default: '(unset: no reCAPTCHA in the app)',
+    description:
+      'reCAPTCHA v3 site key given to the app (registration runs the challenge, the CSP allows Google)',
+  },
+  {
+    name: 'RECAPTCHA_SECRET_KEY',
+    default: '(unset: registration unchecked)',
+    description: 'reCAPTCHA secret; when set, POST auth/newuser needs a recaptchaToken that Google accepts',
+  },
+  {
+    name: 'RECAPTCHA_VERIFY_URL',
+    default: 'https://www.google.com/recaptcha/api/siteverify',
+    description: 'Where reCAPTCHA tokens are verified',
+  },
+  {
     name: 'IDEMPOTENCY_WINDOW',
     default: '86400',
     description:
@@ -162,6 +184,12 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean);
+  const recaptchaSecretKey = readString(env, 'RECAPTCHA_SECRET_KEY');
+  const recaptchaSiteKey = readString(env, 'RECAPTCHA_SITE_KEY');
+  const recaptchaVerifyUrl = readHttpUrl(
+    'RECAPTCHA_VERIFY_URL',
+    readString(env, 'RECAPTCHA_VERIFY_URL') ?? 'https://www.google.com/recaptcha/api/siteverify',
+  ).href;
   const googleJwksUrl = readHttpUrl(
     'GOOGLE_JWKS_URL',
     readString(env, 'GOOGLE_JWKS_URL') ?? 'https://www.googleapis.com/oauth2/v3/certs',
@@ -185,6 +213,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     mailFrom,
     googleClientIds,
     googleJwksUrl,
+    recaptchaSecretKey,
+    recaptchaSiteKey,
+    recaptchaVerifyUrl,
     idempotencyWindow,
   };
 }

@@ -23,6 +23,9 @@ describe('loadConfig', () => {
       mailFrom: 'Bloom <no-reply@bloom.localhost>',
       googleClientIds: [],
       googleJwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
+      recaptchaSecretKey: undefined,
+      recaptchaSiteKey: undefined,
+      recaptchaVerifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
       idempotencyWindow: 86400,
     });
   });
@@ -49,6 +52,9 @@ describe('loadConfig', () => {
       SMTP_FROM: 'Clinic <clinic@bloom.example>',
       GOOGLE_CLIENT_IDS: 'a.apps.googleusercontent.com, b.apps.googleusercontent.com',
       GOOGLE_JWKS_URL: 'http://127.0.0.1:9999/certs',
+      RECAPTCHA_SITE_KEY: 'site-key',
+      RECAPTCHA_SECRET_KEY: 'secret-key',
+      RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9998/siteverify',
       IDEMPOTENCY_WINDOW: '60',
     });
     expect(config).toEqual({
@@ -69,6 +75,9 @@ describe('loadConfig', () => {
       mailFrom: 'Clinic <clinic@bloom.example>',
       googleClientIds: ['a.apps.googleusercontent.com', 'b.apps.googleusercontent.com'],
       googleJwksUrl: 'http://127.0.0.1:9999/certs',
+      recaptchaSecretKey: 'secret-key',
+      recaptchaSiteKey: 'site-key',
+      recaptchaVerifyUrl: 'http://127.0.0.1:9998/siteverify',
       idempotencyWindow: 60,
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
@@ -85,6 +94,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres/],
     [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ RECAPTCHA_VERIFY_URL: 'siteverify' }, /RECAPTCHA_VERIFY_URL must be an http or https URL/],
     [{ ACCESS_TOKEN_LIFETIME: '1h' }, /ACCESS_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ REFRESH_TOKEN_LIFETIME: '0' }, /REFRESH_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ SMTP_HOST: 'mail', SMTP_PORT: 'x' }, /SMTP_PORT must be a port number/],
@@ -125,6 +135,9 @@ describe('loadConfig', () => {
       'SMTP_FROM',
       'GOOGLE_CLIENT_IDS',
       'GOOGLE_JWKS_URL',
+      'RECAPTCHA_SITE_KEY',
+      'RECAPTCHA_SECRET_KEY',
+      'RECAPTCHA_VERIFY_URL',
       'IDEMPOTENCY_WINDOW',
     ]);
   });

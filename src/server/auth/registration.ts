@@ -20,6 +20,7 @@ import { compact } from './compact';
 import type { LoginResponse, NewLogin } from './logins';
 import { assertMfaDone, buildLogin, checkClientId, grantCode, readPendingLogin } from './logins';
 import { checkNewPassword, hashPassword } from './passwords';
+import { checkRecaptcha } from './recaptcha';
 import type { Fields } from './request-fields';
 import {
   fieldError,
@@ -49,6 +50,8 @@ export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo)
   const scope = optionalString(fields, 'scope', 1024);
   const challenge = readCodeChallenge(fields);
   await checkClientId(deps.db, clientId);
+  // Before anything is created (issue #3: reCAPTCHA when a secret is configured).
+  await checkRecaptcha(deps.config, fields, info.remoteAddress);
   // Hashing is slow: do it before the transaction holds its lock.
   const passwordHash = await hashPassword(password);
   const login = await deps.db.transaction(async (tx) => {
