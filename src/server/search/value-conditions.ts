@@ -151,18 +151,18 @@ export function numberCompare(
   parameter: string,
 ): string {
   const range = parseNumberRange(text, parameter);
-  const v = `${p.add(String(range.value))}::numeric`;
+  const v = (): string => `${p.add(String(range.value))}::numeric`;
   switch (operator) {
     case Operator.GREATER_THAN:
     case Operator.STARTS_AFTER:
-      return `${column} > ${v}`;
+      return `${column} > ${v()}`;
     case Operator.LESS_THAN:
     case Operator.ENDS_BEFORE:
-      return `${column} < ${v}`;
+      return `${column} < ${v()}`;
     case Operator.GREATER_THAN_OR_EQUALS:
-      return `${column} >= ${v}`;
+      return `${column} >= ${v()}`;
     case Operator.LESS_THAN_OR_EQUALS:
-      return `${column} <= ${v}`;
+      return `${column} <= ${v()}`;
     case Operator.APPROXIMATELY: {
       // Within 10% of the value (FHIR leaves the tolerance to the server).
       const delta = Math.max(Math.abs(range.value) * 0.1, range.high - range.low);
@@ -216,24 +216,25 @@ export function dateCompare(
   if (!range) {
     invalid(`'${text}' is not a date for '${parameter}'`, parameter);
   }
-  const ql = `${p.add(range.low)}::timestamptz`;
-  const qh = `${p.add(range.high)}::timestamptz`;
+  // Bound lazily: an unused parameter has no type and PostgreSQL refuses the statement.
+  const ql = (): string => `${p.add(range.low)}::timestamptz`;
+  const qh = (): string => `${p.add(range.high)}::timestamptz`;
   switch (operator) {
     case Operator.EQUALS:
     case Operator.NOT_EQUALS: // negated by the caller
-      return `(${low} >= ${ql} AND ${high} <= ${qh})`;
+      return `(${low} >= ${ql()} AND ${high} <= ${qh()})`;
     case Operator.GREATER_THAN:
-      return `${high} > ${qh}`;
+      return `${high} > ${qh()}`;
     case Operator.LESS_THAN:
-      return `${low} < ${ql}`;
+      return `${low} < ${ql()}`;
     case Operator.GREATER_THAN_OR_EQUALS:
-      return `${high} > ${ql}`;
+      return `${high} > ${ql()}`;
     case Operator.LESS_THAN_OR_EQUALS:
-      return `${low} < ${qh}`;
+      return `${low} < ${qh()}`;
     case Operator.STARTS_AFTER:
-      return `${low} >= ${qh}`;
+      return `${low} >= ${qh()}`;
     case Operator.ENDS_BEFORE:
-      return `${high} <= ${ql}`;
+      return `${high} <= ${ql()}`;
     case Operator.APPROXIMATELY: {
       const start = Date.parse(range.low);
       const gap = Math.max(Math.abs(Date.now() - start) * 0.1, Date.parse(range.high) - start);
