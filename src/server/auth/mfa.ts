@@ -39,15 +39,15 @@ export async function mfaStatus(deps: AuthDeps, user: User): Promise<MfaStatus> 
   return { enrolled: false, secret, enrollUri: totpFor(user, secret).toString() };
 }
 
-function checkToken(deps: AuthDeps, user: User, token: string): void {
+async function checkToken(deps: AuthDeps, user: User, token: string): Promise<void> {
   const key = `User/${user.id}`;
-  deps.throttles.mfa.check(key, 'MFA');
+  await deps.throttles.mfa.check(deps.db, key, 'MFA');
   const valid = !!user.mfaSecret && totpFor(user, user.mfaSecret).validate({ token, window: 1 }) !== null;
   if (!valid) {
-    deps.throttles.mfa.recordFailure(key);
+    await deps.throttles.mfa.recordFailure(deps.db, key);
     throw fieldError('Invalid MFA token', 'token');
   }
-  deps.throttles.mfa.reset(key);
+  await deps.throttles.mfa.reset(deps.db, key);
 }
 
 function readToken(fields: Fields): string {
@@ -70,7 +70,7 @@ export async function mfaEnroll(deps: AuthDeps, user: User, fields: Fields): Pro
   if (!user.mfaSecret) {
     throw fieldError('Request an MFA secret first (auth/mfa/status)', 'token');
   }
-  checkToken(deps, user, token);
+  await checkToken(deps, user, token);
   await systemRepo(deps.db).updateResource<User>(
     { ...user, mfaEnrolled: true },
     { ifMatch: user.meta?.versionId },
@@ -87,7 +87,7 @@ export async function mfaVerify(deps: AuthDeps, fields: Fields): Promise<LoginRe
   if (!user.mfaEnrolled) {
     throw new OperationOutcomeError(badRequest('MFA is not enrolled for this user'));
   }
-  checkToken(deps, user, token);
+  await checkToken(deps, user, token);
   const { resource } = await repo.updateResource<Login>(
     { ...login, mfaVerified: true },
     { ifMatch: login.meta?.versionId },

@@ -31,18 +31,18 @@ export async function passwordLogin(
   const accountKey = email.toLowerCase();
   const addressKey = info.remoteAddress ?? 'unknown';
   const { account, address } = deps.throttles;
-  account.check(accountKey, 'login');
-  address.check(addressKey, 'login');
+  await account.check(deps.db, accountKey, 'login');
+  await address.check(deps.db, addressKey, 'login');
 
   await checkClientId(deps.db, clientId);
   const user = await findUserByEmail(deps.db, email);
   const valid = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
   if (!user || !valid) {
-    account.recordFailure(accountKey);
-    address.recordFailure(addressKey);
+    await account.recordFailure(deps.db, accountKey);
+    await address.recordFailure(deps.db, addressKey);
     throw new OperationOutcomeError(badRequest(INVALID_CREDENTIALS));
   }
-  account.reset(accountKey);
+  await account.reset(deps.db, accountKey);
 
   const login = await systemRepo(deps.db).createResource<Login>(
     buildLogin({ user, authMethod: 'password', projectId, clientId, scope, nonce, ...challenge, ...info }),

@@ -1,6 +1,8 @@
 // Throttling of failed attempts (passwords, MFA codes) per key: per account and per remote address.
-// Counted in this process's memory: enough for one server; several instances each keep their own count.
+// The counts live in the database (table auth_failure, migration 4), not in this process, so every
+// server instance behind a load balancer sees the same count (ARCHITECTURE: no state but the database).
 import { OperationOutcomeError, tooManyRequests } from '../../fhir';
+import type { Migration, Queryable } from '../db';
 
 export interface ThrottleRule {
   /** Failures allowed within the window before further attempts are refused. */
@@ -8,33 +10,30 @@ export interface ThrottleRule {
   windowMs: number;
 }
 
-interface Bucket {
+interface CountRow {
   failures: number;
-  resetAt: number;
+  reset_at: Date | string;
 }
 
 export class FailureThrottle {
-  private readonly buckets = new Map<string, Bucket>();
-
   constructor(
+    /** Keeps this throttle's keys apart from the others' in the one table. */
+    private readonly scope: string,
     private readonly rule: ThrottleRule,
     private readonly now: () => number = Date.now,
   ) {}
 
-  private live(key: string): Bucket | undefined {
-    const bucket = this.buckets.get(key);
-    if (bucket && bucket.resetAt <= this.now()) {
-      this.buckets.delete(key);
-      return undefined;
-    }
-    return bucket;
-  }
-
   /** Throws 429 when `key` has used up its failures; `what` names them in the message. */
-  check(key: string, what: string): void {
-    const bucket = this.live(key);
-    if (bucket && bucket.failures >= this.rule.maxFailures) {
-      const minutes = Math.max(1, Math.ceil((bucket.resetAt - this.now()) / 60_000));
+  async check(db: Queryable, key: string, what: string): Promise<void> {
+    const now = new Date(this.now());
+    const { rows } = await db.query<CountRow>(
+      'SELECT failures, reset_at FROM auth_failure WHERE scope = $1 AND key = $2 AND reset_at > $3',
+      [this.scope, key, now],
+    );
+    const count = rows[0];
+    if (count && count.failures >= this.rule.maxFailures) {
+      const remainingMs = new Date(count.reset_at).getTime() - now.getTime();
+      const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
       throw new OperationOutcomeError(
         tooManyRequests(
           `Too many failed ${what} attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
@@ -43,23 +42,23 @@ export class FailureThrottle {
     }
   }
 
-  recordFailure(key: string): void {
-    const bucket = this.live(key);
-    if (bucket) {
-      bucket.failures += 1;
-    } else {
-      this.buckets.set(key, { failures: 1, resetAt: this.now() + this.rule.windowMs });
-    }
-    // Bound memory under a spray of addresses: drop expired buckets now and then.
-    if (this.buckets.size > 10_000) {
-      for (const [k] of this.buckets) {
-        this.live(k);
-      }
-    }
+  /** One more failure for `key`, in one statement, so concurrent failures are all counted. */
+  async recordFailure(db: Queryable, key: string): Promise<void> {
+    const now = new Date(this.now());
+    const resetAt = new Date(now.getTime() + this.rule.windowMs);
+    await db.query(
+      `INSERT INTO auth_failure AS f (scope, key, failures, reset_at) VALUES ($1, $2, 1, $3)
+       ON CONFLICT (scope, key) DO UPDATE SET
+         failures = CASE WHEN f.reset_at <= $4 THEN 1 ELSE f.failures + 1 END,
+         reset_at = CASE WHEN f.reset_at <= $4 THEN EXCLUDED.reset_at ELSE f.reset_at END`,
+      [this.scope, key, resetAt, now],
+    );
+    // Bound the table under a spray of addresses: expired counts go (an index range scan).
+    await db.query('DELETE FROM auth_failure WHERE reset_at <= $1', [now]);
   }
 
-  reset(key: string): void {
-    this.buckets.delete(key);
+  async reset(db: Queryable, key: string): Promise<void> {
+    await db.query('DELETE FROM auth_failure WHERE scope = $1 AND key = $2', [this.scope, key]);
   }
 }
 
@@ -77,8 +76,25 @@ const FIFTEEN_MINUTES = 15 * 60_000;
 
 export function createAuthThrottles(now?: () => number): AuthThrottles {
   return {
-    account: new FailureThrottle({ maxFailures: 5, windowMs: FIFTEEN_MINUTES }, now),
-    address: new FailureThrottle({ maxFailures: 20, windowMs: FIFTEEN_MINUTES }, now),
-    mfa: new FailureThrottle({ maxFailures: 5, windowMs: FIFTEEN_MINUTES }, now),
+    account: new FailureThrottle('account', { maxFailures: 5, windowMs: FIFTEEN_MINUTES }, now),
+    address: new FailureThrottle('address', { maxFailures: 20, windowMs: FIFTEEN_MINUTES }, now),
+    mfa: new FailureThrottle('mfa', { maxFailures: 5, windowMs: FIFTEEN_MINUTES }, now),
   };
 }
+
+/** Migration 4: the failure counts of the throttles above. */
+export const authFailureMigration: Migration = {
+  version: 4,
+  name: 'sign-in failure counts',
+  async up(tx) {
+    await tx.query(`
+      CREATE TABLE auth_failure (
+        scope text NOT NULL,
+        key text NOT NULL,
+        failures integer NOT NULL,
+        reset_at timestamptz NOT NULL,
+        PRIMARY KEY (scope, key)
+      )`);
+    await tx.query('CREATE INDEX auth_failure_reset_idx ON auth_failure (reset_at)');
+  },
+};

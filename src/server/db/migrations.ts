@@ -5,6 +5,8 @@ import { reindexAll } from '../search/reindex';
 import type { Database, Queryable } from './database';
 import { idempotencyMigration } from '../idempotency/migration';
 import { keyValueMigration } from '../keyvalue/migration';
+import { authFailureMigration } from '../auth/throttle';
+import { usedAssertionMigration } from '../oauth/used-assertions';
 
 export interface Migration {
   version: number;
@@ -82,6 +84,8 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     },
   },
+  usedAssertionMigration,
+  authFailureMigration,
   keyValueMigration,
   idempotencyMigration,
   {

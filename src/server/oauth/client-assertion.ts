@@ -1,14 +1,21 @@
 // private_key_jwt client authentication (RFC 7523 §2.2): the client signs a short JWT with its own
 // key; we verify it against the JWKS at its ClientApplication.jwksUri, with the token endpoint as
-// audience and the client id as issuer and subject.
+// audience and the client id as issuer and subject. Every assertion must carry a jti, usable once
+// (src/server/oauth/used-assertions.ts), so a captured one cannot be replayed.
 import type { ClientApplication } from '@medplum/fhirtypes';
 import { decodeJwt, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Database } from '../db';
 import { systemRepo } from '../auth/auth-deps';
 import { remoteKeySet } from '../auth/remote-jwks';
 import { OAuthError } from './oauth-error';
+import { recordAssertionUse } from './used-assertions';
 
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** An assertion is accepted this long after it was issued, whatever its exp says. */
+const MAX_ASSERTION_AGE_SECONDS = 5 * 60;
+const MAX_JTI_LENGTH = 256;
 
 /** The client the assertion authenticates, or invalid_client. */
 export async function verifyClientAssertion(
@@ -47,18 +54,34 @@ export async function verifySignedByClient(
   if (!client?.jwksUri || client.status === 'off') {
     throw new OAuthError('invalid_client', 'Invalid client assertion');
   }
-  let subject: string | undefined;
+  let payload: JWTPayload;
   try {
-    const { payload } = await jwtVerify(assertion, remoteKeySet(client.jwksUri), {
+    ({ payload } = await jwtVerify(assertion, remoteKeySet(client.jwksUri), {
       issuer: clientId,
       subject: subjectIsClient ? clientId : undefined,
       audience: tokenUrl,
-      maxTokenAge: '5 minutes',
+      maxTokenAge: MAX_ASSERTION_AGE_SECONDS,
       requiredClaims: ['exp', 'sub'],
-    });
-    subject = payload.sub;
+    }));
   } catch {
     throw new OAuthError('invalid_client', 'Invalid client assertion');
   }
-  return { client, subject: subject as string };
+  // RFC 7523 §3.1: a bad client authentication is invalid_client, a bad authorization grant invalid_grant.
+  const refusal = subjectIsClient ? 'invalid_client' : 'invalid_grant';
+  const { jti } = payload;
+  if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
+    throw new OAuthError(refusal, `The assertion must carry a jti of 1 to ${MAX_JTI_LENGTH} characters`);
+  }
+  if (!(await recordAssertionUse(db, clientId, jti, acceptedUntil(payload)))) {
+    throw new OAuthError(refusal, 'The assertion was already used (jti replayed)');
+  }
+  return { client, subject: payload.sub as string };
+}
+
+/** The last moment the assertion could be accepted: its exp, or its age limit when that comes first. */
+function acceptedUntil(payload: JWTPayload): Date {
+  const exp = payload.exp as number;
+  const byAge = typeof payload.iat === 'number' ? payload.iat + MAX_ASSERTION_AGE_SECONDS : exp;
+  // A minute beyond, for the clock tolerance of whoever checks the expiry.
+  return new Date((Math.min(exp, byAge) + 60) * 1000);
 }
