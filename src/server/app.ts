@@ -10,9 +10,12 @@ import { SigningKeys } from './auth/signing-key';
 import { createAuthThrottles } from './auth/throttle';
 import type { Database } from './db';
 import { fhirRoutes, registerErrorHandlers } from './fhir';
+import { graphqlRoutes } from './graphql/routes';
 import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
+import { adminRoutes } from './admin/routes';
+import { emailRoutes } from './email/routes';
 import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
@@ -68,6 +71,14 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     bodyLimit: config.bodyLimit,
     getContext: getContext ?? contextFromRequest,
   });
+  // $graphql and $graph (issue #6), same base and same caller context as the REST API.
+  await app.register(graphqlRoutes, {
+    prefix: '/fhir/R4',
+    db,
+    getContext: getContext ?? contextFromRequest,
+    introspection: config.graphqlIntrospection,
+    maxCost: config.graphqlMaxCost,
+  });
   await app.register(fhirOperationRoutes, {
     prefix: '/fhir/R4',
     db,
@@ -75,5 +86,7 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     getContext: getContext ?? contextFromRequest,
   });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
+  await app.register(adminRoutes, { prefix: '/admin', deps: auth });
+  await app.register(emailRoutes, { prefix: '/email/v1', deps: auth });
   return app;
 }

@@ -2,6 +2,12 @@
 // issue #5 endpoints are tested as: Maria and Aisha (patients), Dr Chen (practitioner), the clinic
 // admin, and the admin of another project. Shared by the operations, keyvalue, admin, email and
 // idempotency tests.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildServer } from '../../../../src/server/app';
+import { loadConfig } from '../../../../src/server/config';
+import { findFreePort } from '../../../../src/server/free-port';
 import { seedDemoClinic } from '../../../../src/server/seed';
 import { Repository, systemContext } from '../../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../../auth/support/auth-fixtures';
@@ -89,4 +95,49 @@ export async function call<T = Record<string, unknown>>(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, text, body: parsed as T };
+}
+
+/** A fresh DATA_DIR for a clinic whose emails land in DATA_DIR/outbox/. */
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-ops-'));
+}
+
+/** The emails written to DATA_DIR/outbox/ so far, oldest first. */
+export function outbox(dataDir: string): string[] {
+  const dir = path.join(dataDir, 'outbox');
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .sort()
+        .map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
+    : [];
+}
+
+/**
+ * A second real server over the clinic's database with other settings (e.g. SMTP): tokens issued by
+ * the first are valid here too: the signing key lives in the database and the issuer (BASE_URL) is
+ * the first server's.
+ */
+export async function startSibling(clinic: Clinic, env: Record<string, string>): Promise<TestServer> {
+  const port = await findFreePort('localhost');
+  const config = loadConfig({
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    APP_PORT: '3000',
+    BASE_URL: clinic.server.baseUrl,
+    ...env,
+  });
+  const app = await buildServer({ config, db: clinic.server.db });
+  await app.listen({ port, host: 'localhost' });
+  return {
+    app,
+    db: clinic.server.db,
+    config,
+    // Requests go to this server's own port; BASE_URL only names the issuer.
+    baseUrl: `http://localhost:${port}/`,
+    fhirUrl: `http://localhost:${port}/fhir/R4/`,
+    async close() {
+      await app.close();
+    },
+  };
 }

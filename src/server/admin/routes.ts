@@ -1,0 +1,19 @@
+// The admin API of issue #5 under /admin: invite a person to a project.
+import type { FastifyPluginAsync } from 'fastify';
+import type { AuthDeps } from '../auth/auth-deps';
+import { requireAuth } from '../auth/authenticate';
+import { readFields } from '../auth/request-fields';
+import { checkMayInvite, inviteUser, readInviteRequest } from './invite';
+
+export interface AdminRoutesOptions {
+  deps: AuthDeps;
+}
+
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { deps }) => {
+  app.post<{ Params: { projectId: string } }>('/projects/:projectId/invite', async (request) => {
+    const auth = await requireAuth(deps, request);
+    // Refuse non-admins before telling them anything about their request body.
+    checkMayInvite(auth, request.params.projectId);
+    return inviteUser(deps, auth, request.params.projectId, readInviteRequest(readFields(request.body)));
+  });
+};
