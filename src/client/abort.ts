@@ -10,8 +10,9 @@ export function requestAbortedError(cause?: unknown): Error {
   return error;
 }
 
+/** Ours or the platform's (fetch rejects with a DOMException named AbortError, not always an Error here). */
 export function isAbortError(err: unknown): boolean {
-  return err instanceof Error && err.name === 'AbortError';
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {
