@@ -21,7 +21,8 @@ export async function ids(
   url: string,
   extra: Partial<SearchRequest> = {},
 ): Promise<string[]> {
-  const result = await searchUrl(repo, url, { count: 1000, ...extra });
+  // The URL's own _count wins; otherwise every match.
+  const result = await repo.search({ count: 1000, ...parseSearchRequest(url), ...extra });
   return result.resources.map((resource) => resource.id as string);
 }
 
