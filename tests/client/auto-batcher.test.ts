@@ -14,7 +14,7 @@ function setup(answer: (bundle: Bundle) => Promise<Bundle>) {
 }
 
 const okEntry = (id: string) => ({
-  resource: { resourceType: 'Patient', id },
+  resource: { resourceType: 'Patient' as const, id },
   response: { status: '200 OK' },
 });
 

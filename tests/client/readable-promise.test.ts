@@ -28,7 +28,7 @@ describe('ReadablePromise (SPEC §4)', () => {
     expect(promise.getStatus()).toBe('error');
     expect(promise.isOk()).toBe(false);
     expect(() => promise.read()).toThrow('Not found');
-    await expect(promise.catch((err: Error) => err.message)).resolves.toBe('Not found');
+    await expect(promise.catch((err: unknown) => (err as Error).message)).resolves.toBe('Not found');
     const onFinally = jest.fn();
     await promise.finally(onFinally).catch(() => undefined);
     expect(onFinally).toHaveBeenCalled();
