@@ -10,6 +10,7 @@ import { SigningKeys } from './auth/signing-key';
 import { createAuthThrottles } from './auth/throttle';
 import type { Database } from './db';
 import { fhirRoutes, registerErrorHandlers } from './fhir';
+import { graphqlRoutes } from './graphql/routes';
 import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
@@ -69,6 +70,14 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     fhirBase: config.baseUrl + FHIR_PATH,
     bodyLimit: config.bodyLimit,
     getContext: getContext ?? contextFromRequest,
+  });
+  // $graphql and $graph (issue #6), same base and same caller context as the REST API.
+  await app.register(graphqlRoutes, {
+    prefix: '/fhir/R4',
+    db,
+    getContext: getContext ?? contextFromRequest,
+    introspection: config.graphqlIntrospection,
+    maxCost: config.graphqlMaxCost,
   });
   await app.register(fhirOperationRoutes, {
     prefix: '/fhir/R4',

@@ -40,6 +40,10 @@ export interface ServerConfig {
   recaptchaVerifyUrl: string;
   /** How long an Idempotency-Key and its first response are kept, in seconds (issue #5). */
   idempotencyWindow: number;
+  /** Whether $graphql answers introspection queries (issue #6: on by default, for GraphiQL and codegen). */
+  graphqlIntrospection: boolean;
+  /** The cost budget of one GraphQL query: about how many resources it may load (issue #6). */
+  graphqlMaxCost: number;
 }
 
 export interface SmtpConfig {
@@ -158,6 +162,17 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description:
       'Seconds a POST with an Idempotency-Key is remembered: a repeat within it gets the first response',
   },
+  {
+    name: 'GRAPHQL_INTROSPECTION',
+    default: 'true',
+    description: 'Whether POST $graphql answers introspection queries (__schema, __type) (true/false)',
+  },
+  {
+    name: 'GRAPHQL_MAX_COST',
+    default: '10000',
+    description:
+      'Cost budget of one GraphQL query, about the resources it may load (a search costs 1 + _count, multiplying what is nested in it)',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -195,6 +210,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     readString(env, 'GOOGLE_JWKS_URL') ?? 'https://www.googleapis.com/oauth2/v3/certs',
   ).href;
   const idempotencyWindow = readPositiveInteger(env, 'IDEMPOTENCY_WINDOW', 24 * 3600, 'seconds');
+  const graphqlIntrospection = readBoolean(env, 'GRAPHQL_INTROSPECTION', true);
+  const graphqlMaxCost = readPositiveInteger(env, 'GRAPHQL_MAX_COST', 10000, 'resources');
   return {
     port,
     host,
@@ -217,6 +234,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     recaptchaSiteKey,
     recaptchaVerifyUrl,
     idempotencyWindow,
+    graphqlIntrospection,
+    graphqlMaxCost,
   };
 }
 

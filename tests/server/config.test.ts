@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       recaptchaSiteKey: undefined,
       recaptchaVerifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
       idempotencyWindow: 86400,
+      graphqlIntrospection: true,
+      graphqlMaxCost: 10000,
     });
   });
 
@@ -56,6 +58,8 @@ describe('loadConfig', () => {
       RECAPTCHA_SECRET_KEY: 'secret-key',
       RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9998/siteverify',
       IDEMPOTENCY_WINDOW: '60',
+      GRAPHQL_INTROSPECTION: 'false',
+      GRAPHQL_MAX_COST: '500',
     });
     expect(config).toEqual({
       port: 9000,
@@ -79,6 +83,8 @@ describe('loadConfig', () => {
       recaptchaSiteKey: 'site-key',
       recaptchaVerifyUrl: 'http://127.0.0.1:9998/siteverify',
       idempotencyWindow: 60,
+      graphqlIntrospection: false,
+      graphqlMaxCost: 500,
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -89,6 +95,8 @@ describe('loadConfig', () => {
     [{ APP_PORT: '-1' }, /APP_PORT must be a port number/],
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be a positive whole number/],
     [{ IDEMPOTENCY_WINDOW: '1h' }, /IDEMPOTENCY_WINDOW must be a positive whole number of seconds/],
+    [{ GRAPHQL_MAX_COST: '0' }, /GRAPHQL_MAX_COST must be a positive whole number/],
+    [{ GRAPHQL_INTROSPECTION: 'sometimes' }, /GRAPHQL_INTROSPECTION must be true or false/],
     [{ BASE_URL: 'ftp://x' }, /BASE_URL must be an http or https URL/],
     [{ APP_ORIGINS: 'not a url' }, /APP_ORIGINS must be an http or https URL/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with postgres/],
@@ -139,6 +147,8 @@ describe('loadConfig', () => {
       'RECAPTCHA_SECRET_KEY',
       'RECAPTCHA_VERIFY_URL',
       'IDEMPOTENCY_WINDOW',
+      'GRAPHQL_INTROSPECTION',
+      'GRAPHQL_MAX_COST',
     ]);
   });
 });

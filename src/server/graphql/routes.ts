@@ -1,0 +1,78 @@
+// POST and GET {base}/$graphql (SPEC §7) and GET {type}/{id}/$graph?graph={name}, as one Fastify
+// plugin under /fhir/R4. Each request gets its own context: the caller's Repository (so searches and
+// writes are access-controlled like REST) and a fresh reference loader (batched reads).
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { badRequest, OperationOutcomeError } from '../../fhir';
+import type { Database } from '../db';
+import { checkUrlResourceType } from '../fhir/interactions';
+import { FHIR_JSON } from '../fhir/media-types';
+import { Repository } from '../repo';
+import type { RepositoryContext } from '../repo';
+import type { GraphQLContext } from './context';
+import { executeGraphQL } from './execute';
+import type { GraphQLOptions, GraphQLRequestInput } from './execute';
+import { findGraphDefinition, runGraph } from './graph-operation';
+import { createReferenceLoader } from './reference-loader';
+
+export interface GraphQLRoutesOptions extends GraphQLOptions {
+  db: Database;
+  getContext: (request: FastifyRequest) => RepositoryContext;
+}
+
+export function createGraphQLContext(db: Database, context: RepositoryContext): GraphQLContext {
+  const repo = new Repository(db, context);
+  return {
+    repo,
+    search: (request) => repo.search(request),
+    loader: createReferenceLoader(db, context),
+  };
+}
+
+export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
+  app: FastifyInstance,
+  options,
+) => {
+  const { db, getContext } = options;
+  const limits: GraphQLOptions = { introspection: options.introspection, maxCost: options.maxCost };
+
+  async function handle(request: FastifyRequest, input: GraphQLRequestInput, method: 'GET' | 'POST') {
+    const context = createGraphQLContext(db, getContext(request));
+    return executeGraphQL(input, method, context, limits, (err) =>
+      request.log.error({ err }, 'GraphQL resolver failed'),
+    );
+  }
+
+  app.post('/$graphql', async (request, reply) => {
+    if (request.body === undefined || request.body === null) {
+      throw new OperationOutcomeError(
+        badRequest('Send {query, operationName, variables} as application/json'),
+      );
+    }
+    const result = await handle(request, request.body as GraphQLRequestInput, 'POST');
+    return reply.status(200).type('application/json').send(result);
+  });
+
+  app.get<{ Querystring: Record<string, unknown> }>('/$graphql', async (request, reply) => {
+    const result = await handle(request, request.query, 'GET');
+    return reply.status(200).type('application/json').send(result);
+  });
+
+  app.get<{ Params: { resourceType: string; id: string }; Querystring: { graph?: unknown } }>(
+    '/:resourceType/:id/$graph',
+    async (request, reply) => {
+      const { resourceType, id } = request.params;
+      checkUrlResourceType(resourceType);
+      const name = request.query.graph;
+      if (typeof name !== 'string' || name === '') {
+        throw new OperationOutcomeError(
+          badRequest('Missing graph: the name of a stored GraphDefinition', 'graph'),
+        );
+      }
+      const context = createGraphQLContext(db, getContext(request));
+      const start = await context.repo.readResource(resourceType, id);
+      const graph = await findGraphDefinition(context, name);
+      const bundle = await runGraph(context, graph, start);
+      return reply.status(200).type(FHIR_JSON).send(bundle);
+    },
+  );
+};
