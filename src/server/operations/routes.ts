@@ -7,6 +7,7 @@ import { FHIR_JSON } from '../fhir/media-types';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { patientEverything } from './everything';
+import { expandValueSetOperation } from './value-set-expand';
 
 export interface FhirOperationRoutesOptions {
   db: Database;
@@ -31,5 +32,9 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
       );
       return reply.type(FHIR_JSON).send(bundle);
     },
+  );
+
+  app.get<{ Querystring: QueryParams }>('/ValueSet/$expand', async (request, reply) =>
+    reply.type(FHIR_JSON).send(await expandValueSetOperation(db, getContext(request), request.query)),
   );
 };

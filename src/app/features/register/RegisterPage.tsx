@@ -17,6 +17,7 @@ import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { signInRedirectUri } from '../signin/signInRedirectUri';
 import { getRecaptchaToken } from './recaptcha';
 
 const fields = ['firstName', 'lastName', 'email', 'password'] as const;
@@ -80,7 +81,7 @@ export function RegisterPage() {
       const finished = projectId
         ? await client.startNewPatient({ login: user.login, projectId })
         : await client.startNewProject({ login: user.login, projectName: `${firstName} ${lastName}` });
-      await client.processCode(requireCode(finished));
+      await client.processCode(requireCode(finished), { redirectUri: signInRedirectUri() });
       navigate('/', { replace: true });
     });
   }

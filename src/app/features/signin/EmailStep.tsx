@@ -15,6 +15,7 @@ import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { signInRedirectUri } from './signInRedirectUri';
 
 interface AuthMethod {
   readonly domain?: string;
@@ -57,7 +58,7 @@ export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
 
   async function signInExternally(method: Required<AuthMethod>) {
     await form.run(() =>
-      client.signInWithExternalAuth(method.authorizeUrl, clientId ?? '', `${window.location.origin}/signin`, {
+      client.signInWithExternalAuth(method.authorizeUrl, clientId ?? '', signInRedirectUri(), {
         clientId,
         domain: method.domain,
       }),
