@@ -219,26 +219,21 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       expect(page2.entry?.map((e) => e.resource?.id)).toEqual([(a.body as Patient).id]);
     });
 
-    test('GET {type} is a searchset of the newest resources, paged by _count/_offset, labelled as not search', async () => {
-      const ids: string[] = [];
+    test('GET {type} is a searchset, paged by _count/_offset with next links (search itself: tests/server/search)', async () => {
+      const created: string[] = [];
       for (let i = 0; i < 3; i++) {
-        ids.push(
-          (await send('POST', 'Organization', { resourceType: 'Organization', name: `Org ${i}` }))
-            .body as never as string,
-        );
+        const sent = await send('POST', 'Organization', { resourceType: 'Organization', name: `Org ${i}` });
+        created.push((sent.body as Patient).id as string);
       }
-      const created = ids.map((body) => (body as unknown as Patient).id);
-      const sent = await send('GET', 'Organization?_count=2');
+      const sent = await send('GET', 'Organization?_count=2&_sort=-_lastUpdated');
       expect(sent.status).toBe(200);
       const bundle = sent.body as Bundle;
       expect(bundle.type).toBe('searchset');
       const matches = bundle.entry?.filter((e) => e.search?.mode === 'match') ?? [];
       expect(matches.map((e) => e.resource?.id)).toEqual([created[2], created[1]]);
       expect(matches[0].fullUrl).toBe(`${server.fhirUrl}Organization/${created[2]}`);
-      const notice = bundle.entry?.find((e) => e.search?.mode === 'outcome')?.resource as OperationOutcome;
-      expect(notice.issue?.[0].details?.text).toMatch(/Search is not implemented yet/);
       expect(bundle.link?.find((l) => l.relation === 'self')?.url).toBe(
-        `${server.fhirUrl}Organization?_count=2&_offset=0`,
+        `${server.fhirUrl}Organization?_count=2&_offset=0&_sort=-_lastUpdated`,
       );
       const next = bundle.link?.find((l) => l.relation === 'next')?.url;
       const page2 = (await send('GET', next!)).body as Bundle;
@@ -250,15 +245,15 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
 
     test('_count defaults to 20 and is clamped to 1000', async () => {
       const byDefault = (await send('GET', 'Organization')).body as Bundle;
-      expect(byDefault.link?.[0].url).toMatch(/_count=20&_offset=0$/);
+      expect(byDefault.link?.[0].url).toMatch(/\?_count=20&_offset=0$/);
       const clamped = (await send('GET', 'Organization?_count=5000')).body as Bundle;
-      expect(clamped.link?.[0].url).toMatch(/_count=1000&_offset=0$/);
+      expect(clamped.link?.[0].url).toMatch(/\?_count=1000&_offset=0$/);
     });
 
-    test('any other parameter, or a bad _count, is a 400 naming it', async () => {
-      const sent = await send('GET', 'Patient?name=Maria');
+    test('an unknown parameter, or a bad _count, is a 400 naming it', async () => {
+      const sent = await send('GET', 'Patient?nickname=Maria');
       expect(sent.status).toBe(400);
-      expect(outcomeText(sent)).toMatch(/Unsupported parameter 'name'.*search is not implemented yet/);
+      expect(outcomeText(sent)).toMatch(/Unknown search parameter 'nickname' for Patient/);
       const badCount = await send('GET', 'Patient?_count=-1');
       expect(badCount.status).toBe(400);
       expect(outcomeText(badCount)).toMatch(/_count/);
@@ -480,7 +475,7 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
               url: `${server.fhirUrl}Patient/${patient.id}/_history/${patient.meta?.versionId}`,
             },
           },
-          { request: { method: 'GET', url: 'Patient?name=x' } },
+          { request: { method: 'GET', url: 'Patient?nickname=x' } },
           { request: { method: 'PUT', url: 'Patient?identifier=x' }, resource: { resourceType: 'Patient' } },
         ],
       };
@@ -498,7 +493,7 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       expect((response.entry?.[2].resource as Bundle).entry?.[0].resource).toEqual(patient);
       expect(response.entry?.[3].resource).toEqual(patient);
       expect(response.entry?.[3].response?.etag).toBe(`W/"${patient.meta?.versionId}"`);
-      expect(response.entry?.[4].response?.outcome?.issue?.[0].details?.text).toMatch(/'name'/);
+      expect(response.entry?.[4].response?.outcome?.issue?.[0].details?.text).toMatch(/'nickname'/);
       expect(response.entry?.[5].response?.outcome?.issue?.[0].details?.text).toMatch(
         /Conditional PUT is not supported/,
       );
@@ -689,9 +684,9 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
         ]),
       );
       expect(patient?.interaction?.find((i) => i.code === 'search-type')?.documentation).toMatch(
-        /not implemented/,
+        /_count defaults to 20 and is capped at 1000/,
       );
-      expect(patient?.searchParam).toBeUndefined();
+      expect(patient?.searchParam).toEqual(expect.arrayContaining([{ name: 'name', type: 'string' }]));
       expect(patient?.conditionalUpdate).toBe(false);
       expect(statement.rest?.[0].interaction?.map((i) => i.code)).toEqual(['transaction', 'batch']);
     });

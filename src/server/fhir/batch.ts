@@ -20,9 +20,9 @@ import {
   createInteraction,
   deleteInteraction,
   historyInteraction,
-  listInteraction,
   patchInteraction,
   readInteraction,
+  searchInteraction,
   updateInteraction,
   vreadInteraction,
 } from './interactions';
@@ -243,7 +243,7 @@ async function executeEntry(repo: Repository, fhirBase: string, entry: CheckedEn
   switch (method) {
     case 'GET':
       if (segments.length === 1) {
-        return listInteraction(repo, fhirBase, type, query);
+        return searchInteraction(repo, fhirBase, type, query);
       }
       if (segments.length === 2) {
         return id === '_history'

@@ -1,6 +1,5 @@
-// Bundles the API answers with: the plain newest-first list (a searchset, honestly labelled) and
-// history.
-import type { Bundle, BundleEntry, BundleLink, OperationOutcome, Resource } from '@medplum/fhirtypes';
+// The history Bundle (searchset Bundles are built in ../search/bundle.ts).
+import type { Bundle, BundleEntry, BundleLink } from '@medplum/fhirtypes';
 import type { HistoryRecord, Page, PageRequest } from '../repo';
 import { pageQuery } from './paging';
 
@@ -17,36 +16,6 @@ function pageLinks(url: string, page: PageRequest, hasMore: boolean): BundleLink
     links.push({ relation: 'previous', url: url + pageQuery(previous) });
   }
   return links;
-}
-
-export const LIST_NOTICE: OperationOutcome = {
-  resourceType: 'OperationOutcome',
-  id: 'search-not-implemented',
-  issue: [
-    {
-      severity: 'information',
-      code: 'informational',
-      details: {
-        text: 'Search is not implemented yet: this is the newest resources of the type, newest first; only _count and _offset are supported',
-      },
-    },
-  ],
-};
-
-/** `typeUrl` is the absolute URL of the type, e.g. http://localhost:8103/fhir/R4/Patient. */
-export function newestListBundle(
-  fhirBase: string,
-  typeUrl: string,
-  page: PageRequest,
-  result: Page<Resource>,
-): Bundle {
-  const entry: BundleEntry[] = result.items.map((resource) => ({
-    fullUrl: `${fhirBase}${resource.resourceType}/${resource.id}`,
-    resource,
-    search: { mode: 'match' },
-  }));
-  entry.push({ resource: LIST_NOTICE, search: { mode: 'outcome' } });
-  return { resourceType: 'Bundle', type: 'searchset', link: pageLinks(typeUrl, page, result.hasMore), entry };
 }
 
 export function historyBundle(

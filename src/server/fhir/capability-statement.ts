@@ -1,12 +1,21 @@
-// GET /fhir/R4/metadata: only what this server really does. Search is the plain newest-first list
-// until the search issue lands, and says so.
+// GET /fhir/R4/metadata: only what this server really does, search parameters included.
 import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
-import { getResourceTypes } from '../../fhir';
-import { MAX_COUNT } from './paging';
+import { getResourceTypes, getSearchParameters } from '../../fhir';
+import { DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT, MAX_SEARCH_OFFSET } from '../search/request-validation';
 
-const LIST_DOCUMENTATION =
-  `Search is not implemented yet: GET [type] lists the newest resources of the type, newest first, ` +
-  `paged with _count (default 20, at most ${MAX_COUNT}) and _offset; any other parameter is a 400.`;
+const SEARCH_DOCUMENTATION =
+  `GET [type]?… or POST [type]/_search (form body). _count defaults to ${DEFAULT_SEARCH_COUNT} and is capped ` +
+  `at ${MAX_SEARCH_COUNT}; _offset at most ${MAX_SEARCH_OFFSET}. Unknown parameters and malformed values ` +
+  `are a 400 naming the parameter unless the request says Prefer: handling=lenient.`;
+
+type SearchParamDeclaration = NonNullable<CapabilityStatementRestResource['searchParam']>[number];
+
+function searchParamsOf(type: string): SearchParamDeclaration[] {
+  return getSearchParameters(type).map((param) => ({
+    name: param.code,
+    type: param.type as SearchParamDeclaration['type'],
+  }));
+}
 
 export function buildCapabilityStatement(fhirBase: string): CapabilityStatement {
   const resource: CapabilityStatementRestResource[] = getResourceTypes().map((type) => ({
@@ -20,8 +29,9 @@ export function buildCapabilityStatement(fhirBase: string): CapabilityStatement 
       { code: 'history-instance' },
       { code: 'history-type' },
       { code: 'create' },
-      { code: 'search-type', documentation: LIST_DOCUMENTATION },
+      { code: 'search-type', documentation: SEARCH_DOCUMENTATION },
     ],
+    searchParam: searchParamsOf(type),
     versioning: 'versioned-update',
     readHistory: true,
     updateCreate: true,

@@ -4,7 +4,11 @@ import type { Bundle, OperationOutcome, Parameters, Resource } from '@medplum/fh
 import type { Operation } from 'fast-json-patch';
 import { allOk, badRequest, isResourceType, OperationOutcomeError } from '../../fhir';
 import type { Repository } from '../repo';
-import { historyBundle, newestListBundle } from './bundles';
+import type { SearchQuery, SearchRequest } from '../../fhir/search';
+import { searchsetBundle } from '../search/bundle';
+import type { SearchValidationOptions } from '../search/request-validation';
+import { validateSearchQuery } from '../search/request-validation';
+import { historyBundle } from './bundles';
 import type { QueryParams } from './paging';
 import { parsePaging } from './paging';
 
@@ -137,16 +141,24 @@ export async function deleteInteraction(
   return { status: 200, body: allOk };
 }
 
-export async function listInteraction(
+/**
+ * Search (issue #4): the query checked at the edge (400 naming the parameter; `lenient` drops
+ * unknown ones), run by the engine, answered as a searchset Bundle. `_summary=count` asks the
+ * engine for the total only.
+ */
+export async function searchInteraction(
   repo: Repository,
   fhirBase: string,
   type: string,
-  query: QueryParams,
+  query: SearchQuery,
+  options: SearchValidationOptions = {},
 ): Promise<FhirResult> {
   checkUrlResourceType(type);
-  const page = parsePaging(query, `GET ${type}`);
-  const result = await repo.listNewest(type, page);
-  return { status: 200, body: newestListBundle(fhirBase, fhirBase + type, page, result) };
+  const request = validateSearchQuery(type, query, options);
+  const engineRequest: SearchRequest =
+    request.summary === 'count' ? { ...request, count: 0, offset: 0, total: 'accurate' } : request;
+  const result = await repo.search(engineRequest);
+  return { status: 200, body: searchsetBundle({ fhirBase, request, result }) };
 }
 
 export async function historyInteraction(

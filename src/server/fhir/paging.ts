@@ -1,5 +1,5 @@
-// _count and _offset, the only query parameters of the plain list and history until search
-// exists. Anything else is rejected by name instead of being silently ignored.
+// _count and _offset, the only query parameters of history. Anything else is rejected by name
+// instead of being silently ignored.
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { PageRequest } from '../repo';
 
@@ -12,9 +12,7 @@ export function parsePaging(query: QueryParams, what: string): PageRequest {
   for (const name of Object.keys(query)) {
     if (name !== '_count' && name !== '_offset') {
       throw new OperationOutcomeError(
-        badRequest(
-          `Unsupported parameter '${name}': ${what} supports only _count and _offset; search is not implemented yet`,
-        ),
+        badRequest(`Unsupported parameter '${name}': ${what} supports only _count and _offset`),
       );
     }
   }

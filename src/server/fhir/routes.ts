@@ -22,13 +22,14 @@ import {
   createInteraction,
   deleteInteraction,
   historyInteraction,
-  listInteraction,
   patchInteraction,
+  searchInteraction,
   updateInteraction,
   validateInteraction,
   vreadInteraction,
 } from './interactions';
-import { FHIR_JSON, JSON_BODY_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
+import { isLenientHandling } from '../search/request-validation';
+import { FHIR_JSON, FORM_URLENCODED, JSON_BODY_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
 import type { QueryParams } from './paging';
 
 export interface FhirRoutesOptions {
@@ -72,6 +73,13 @@ function sendResult(reply: FastifyReply, fhirBase: string, result: FhirResult): 
   return reply.status(result.status).type(FHIR_JSON).send(result.body);
 }
 
+/** The query string exactly as sent (Fastify's parsed query loses the order of repeated keys). */
+function rawQuery(request: FastifyRequest): URLSearchParams {
+  const url = request.raw.url ?? '';
+  const question = url.indexOf('?');
+  return new URLSearchParams(question < 0 ? '' : url.slice(question + 1));
+}
+
 /** POST and PUT take FHIR JSON; PATCH takes a JSON Patch. A mix-up is a 415, not a guess. */
 function requireMediaType(request: FastifyRequest, allowed: readonly string[]): void {
   const mediaType = mediaTypeOf(header(request, 'content-type'));
@@ -102,6 +110,12 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
       }
     },
   );
+  // Only POST _search takes a form; any other route refuses it by media type.
+  app.addContentTypeParser(
+    FORM_URLENCODED,
+    { parseAs: 'string', bodyLimit: options.bodyLimit },
+    (_request, body, done) => done(null, new URLSearchParams(body as string)),
+  );
 
   // Built once: it depends only on the definitions and the base URL.
   const capabilityStatement = buildCapabilityStatement(fhirBase);
@@ -113,13 +127,34 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     return reply.status(200).type(FHIR_JSON).send(bundle);
   });
 
-  app.get<{ Params: TypeParams; Querystring: QueryParams }>('/:resourceType', async (request, reply) =>
+  // Search (issue #4): GET with the query string, POST _search with a form body (FHIR R4 §3.1.0.1).
+  // The raw query string is read as is, so repeated keys and their order are kept.
+  app.get<{ Params: TypeParams }>('/:resourceType', async (request, reply) =>
     sendResult(
       reply,
       fhirBase,
-      await listInteraction(repoFor(request), fhirBase, request.params.resourceType, request.query),
+      await searchInteraction(repoFor(request), fhirBase, request.params.resourceType, rawQuery(request), {
+        lenient: isLenientHandling(header(request, 'prefer')),
+      }),
     ),
   );
+
+  app.post<{ Params: TypeParams }>('/:resourceType/_search', async (request, reply) => {
+    const query = rawQuery(request);
+    if (request.body !== undefined) {
+      requireMediaType(request, [FORM_URLENCODED]);
+      for (const [key, value] of request.body as URLSearchParams) {
+        query.append(key, value);
+      }
+    }
+    return sendResult(
+      reply,
+      fhirBase,
+      await searchInteraction(repoFor(request), fhirBase, request.params.resourceType, query, {
+        lenient: isLenientHandling(header(request, 'prefer')),
+      }),
+    );
+  });
 
   app.post<{ Params: TypeParams }>('/:resourceType', async (request, reply) => {
     requireMediaType(request, RESOURCE_TYPES);
