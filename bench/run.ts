@@ -1,12 +1,15 @@
 // `npm run bench`: the figures issue #2 asks for, printed as a table and as one JSON line.
 // - the FHIR definitions index's load time (fresh process);
 // - REST read and create throughput against a bare Fastify route with a same-sized fixed body;
-// - cold and warm start-up of `npm start`.
+// - cold and warm start-up of `npm start`;
+// - search (issue #4, bench/search): load rate, hot searches against their SQL floor, HTTP search
+//   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes).
 // Times are measured here, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
+import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
 import { measureStartup } from './startup';
 
 // The public Health Samurai FHIR benchmark's CRUD throughput ranges, each server on 8 CPUs.
@@ -48,7 +51,11 @@ async function main(): Promise<void> {
     `npm start: cold ${(startup.coldMs / 1000).toFixed(2)} s (new data dir: initdb, migrations, demo seed), ` +
       `warm ${(startup.warmMs / 1000).toFixed(2)} s`,
   );
-  console.log(JSON.stringify({ definitions, rest, readRatio, createRatio, startup }));
+  const search =
+    process.env.SEARCH_BENCH === '0'
+      ? undefined
+      : await measureSearch(searchBenchOptionsFromEnv({ pglite: 10_000, postgres: 50_000 }));
+  console.log(JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search }));
 }
 
 main().then(

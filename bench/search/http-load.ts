@@ -1,0 +1,105 @@
+// A mixed search load over loopback HTTP (autocannon, 10 connections) against the API in a child
+// process, reported as requests/s per server CPU core: the server's CPU time (the Node process,
+// plus the PostgreSQL backends when on PostgreSQL) divided by the wall time gives the cores used.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+import { seededRandom } from './dataset';
+import type { BenchDatabaseLocation } from './database';
+import type { HotQuery } from './hot-queries';
+
+export interface HttpLoadFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  serverCores: number;
+  requestsPerSecondPerCore: number;
+}
+
+/** The Health Samurai FHIR benchmark's search throughput, each server on 8 CPUs. */
+export const PUBLISHED_SEARCH_RPS = { Aidbox: 3400, Medplum: 1800, HAPI: 1000 } as const;
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far by all processes named postgres (their backends serve our queries). */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      if (name !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // The process ended while we read.
+    }
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+export async function measureHttpLoad(
+  location: BenchDatabaseLocation,
+  queries: HotQuery[],
+  options: { seconds: number; connections: number },
+): Promise<HttpLoadFigures> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/search/http-server.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, SEARCH_BENCH_LOCATION: JSON.stringify(location) },
+  });
+  try {
+    const lines = readline.createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    const first = await new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`search bench server exited with ${code}`)));
+    });
+    const { url } = JSON.parse(first) as { url: string };
+    const childCpu = (): Promise<number> =>
+      new Promise((resolve) => {
+        child.once('message', (message) => {
+          const { cpu } = message as { cpu: NodeJS.CpuUsage };
+          resolve((cpu.user + cpu.system) / 1e6);
+        });
+        child.send('cpu');
+      });
+    const random = seededRandom(11);
+    const paths = Array.from(
+      { length: 5000 },
+      (_, i) => `/fhir/R4/${queries[i % queries.length].pick(random).url}`,
+    );
+    let next = 0;
+    const requests = [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }),
+      },
+    ];
+    // A short warm-up, not measured.
+    await autocannon({ url, connections: options.connections, duration: 2, requests });
+    const cpuBefore = (await childCpu()) + (location.engine === 'postgres' ? postgresCpuSeconds() : 0);
+    const started = performance.now();
+    const result = await autocannon({
+      url,
+      connections: options.connections,
+      duration: options.seconds,
+      requests,
+    });
+    const wall = (performance.now() - started) / 1000;
+    const cpuAfter = (await childCpu()) + (location.engine === 'postgres' ? postgresCpuSeconds() : 0);
+    const serverCores = (cpuAfter - cpuBefore) / wall;
+    return {
+      requestsPerSecond: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors + result.non2xx,
+      serverCores: Number(serverCores.toFixed(2)),
+      requestsPerSecondPerCore: Number((result.requests.average / Math.max(serverCores, 0.01)).toFixed(0)),
+    };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
