@@ -7,6 +7,7 @@ import { FHIR_JSON } from '../fhir/media-types';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { patientEverything } from './everything';
+import { expandProfile } from './expand-profile';
 import { expandValueSetOperation } from './value-set-expand';
 
 export interface FhirOperationRoutesOptions {
@@ -36,5 +37,9 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
 
   app.get<{ Querystring: QueryParams }>('/ValueSet/$expand', async (request, reply) =>
     reply.type(FHIR_JSON).send(await expandValueSetOperation(db, getContext(request), request.query)),
+  );
+
+  app.get<{ Querystring: QueryParams }>('/StructureDefinition/$expand-profile', async (request, reply) =>
+    reply.type(FHIR_JSON).send(await expandProfile(db, getContext(request), fhirBase, request.query)),
   );
 };
