@@ -73,11 +73,13 @@ export class SchemaStore {
         schema.description = element.definition;
       }
     }
-    // A profile (its type differs from its name) is found by URL; a base type also by its name.
+    // Found by URL; by name too, unless the name is a base type's that is already loaded (a
+    // profile must not hide the type it constrains).
     if (sd.url) {
       this.types.set(sd.url, schema);
     }
-    if (!sd.type || sd.type === sd.name) {
+    const baseType = !sd.type || sd.type === sd.name;
+    if (baseType || !this.types.has(schema.name)) {
       this.types.set(schema.name, schema);
     }
     return schema;

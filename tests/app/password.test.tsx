@@ -25,7 +25,8 @@ describe('forgot password (/resetpassword → POST auth/resetpassword)', () => {
   });
 
   it('SPEC §8 shows a refusal (e.g. throttled) in a red alert', async () => {
-    api.once('POST auth/resetpassword', 429, outcome('Too many requests, try again later'));
+    // The client retries a 429 (issue #5 retry policy), so every attempt is refused.
+    api.always('POST auth/resetpassword', 429, outcome('Too many requests, try again later'));
     renderApp('/resetpassword');
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'maria@bloom.example' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));

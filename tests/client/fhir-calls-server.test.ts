@@ -3,7 +3,7 @@
 // then every call the server has, over HTTP, with no fakes between client and server (a wrapped
 // fetch only loses a response on purpose, to show the Idempotency-Key retry). PGlite always,
 // PostgreSQL too with TEST_DATABASE_URL.
-import type { Bundle, GraphDefinition, Observation, Patient } from '@medplum/fhirtypes';
+import type { Bundle, GraphDefinition, Observation, Patient, StructureDefinition } from '@medplum/fhirtypes';
 import { BloomClient } from '../../src/client';
 import type { BloomClientOptions } from '../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
@@ -394,6 +394,37 @@ describe.each(databases())('BloomClient FHIR calls against the real server on %s
     await expect(refused).rejects.toBeInstanceOf(OperationOutcomeError);
     await expect(mariaClient.sendEmail({ to: email, subject: 'Hi', text: 'x' })).rejects.toBeInstanceOf(
       OperationOutcomeError,
+    );
+  });
+  test('schema loading: requestSchema through GraphQL StructureDefinitionList/SearchParameterList and requestProfileSchema by URL, for a profile stored by the admin', async () => {
+    const client = await admin();
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const name = `BloomPregnancyPatient${suffix}`;
+    const url = `https://bloom.example/fhir/StructureDefinition/pregnancy-patient-${suffix}`;
+    await client.createResource<StructureDefinition>({
+      resourceType: 'StructureDefinition',
+      name,
+      url,
+      status: 'active',
+      kind: 'resource',
+      abstract: false,
+      type: 'Patient',
+      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Patient',
+      derivation: 'constraint',
+      snapshot: {
+        element: [
+          { id: 'Patient', path: 'Patient', definition: 'A patient in pregnancy care' },
+          { id: 'Patient.birthDate', path: 'Patient.birthDate', min: 1, max: '1', type: [{ code: 'date' }] },
+        ],
+      },
+    });
+    const byName = await client.requestSchema(name);
+    expect(byName).toMatchObject({ name, url, description: 'A patient in pregnancy care' });
+    expect(byName.elements.birthDate).toMatchObject({ min: 1, max: '1' });
+    const fresh = await admin();
+    await expect(fresh.requestProfileSchema(url)).resolves.toMatchObject({ name, url });
+    await expect(fresh.requestProfileSchema(`${url}-missing`)).rejects.toThrow(
+      `Unknown data type: ${url}-missing`,
     );
   });
 });

@@ -6,12 +6,12 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { AuthFormCard } from '../../components/AuthFormCard';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
 export function SetPasswordPage() {
@@ -22,20 +22,15 @@ export function SetPasswordPage() {
   const [done, setDone] = useState(false);
   const form = useOutcomeForm(['password', 'confirmPassword'] as const);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (password === '') {
-      form.setFieldErrors({ password: 'Password is required' });
-      return;
-    }
-    if (confirm !== password) {
-      form.setFieldErrors({ confirmPassword: 'Passwords do not match' });
-      return;
-    }
-    await form.run(async () => {
-      await client.post('auth/setpassword', { id, secret, password }, JSON_CONTENT_TYPE);
-      setDone(true);
-    });
+  function validate() {
+    if (password === '') return { password: 'Password is required' };
+    if (confirm !== password) return { confirmPassword: 'Passwords do not match' };
+    return {};
+  }
+
+  async function setNewPassword() {
+    await client.post('auth/setpassword', { id, secret, password }, JSON_CONTENT_TYPE);
+    setDone(true);
   }
 
   return (
@@ -49,44 +44,44 @@ export function SetPasswordPage() {
           </Button>
         </Stack>
       ) : (
-        <form noValidate onSubmit={handleSubmit} aria-label="Set password">
-          <Stack spacing={2.5}>
-            <ErrorAlert message={form.message} />
-            <TextField
-              id="setpassword-password"
-              name="password"
-              type="password"
-              label="New password"
-              autoComplete="new-password"
-              required
-              fullWidth
-              autoFocus
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={form.fieldErrors.password !== undefined}
-              helperText={form.fieldErrors.password}
-            />
-            <TextField
-              id="setpassword-confirm"
-              name="confirmPassword"
-              type="password"
-              label="Confirm new password"
-              autoComplete="new-password"
-              required
-              fullWidth
-              value={confirm}
-              onChange={(event) => setConfirm(event.target.value)}
-              error={form.fieldErrors.confirmPassword !== undefined}
-              helperText={form.fieldErrors.confirmPassword}
-            />
-            <Button type="submit" variant="contained" size="large" fullWidth loading={form.submitting}>
-              Set password
-            </Button>
+        <OutcomeForm
+          label="Set password"
+          form={form}
+          submitLabel="Set password"
+          validate={validate}
+          action={setNewPassword}
+          footer={
             <Link component={RouterLink} to="/signin" variant="body2" align="center">
               Back to sign in
             </Link>
-          </Stack>
-        </form>
+          }
+        >
+          <TextField
+            id="setpassword-password"
+            name="password"
+            type="password"
+            label="New password"
+            autoComplete="new-password"
+            required
+            fullWidth
+            autoFocus
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            {...fieldErrorProps(form.fieldErrors.password)}
+          />
+          <TextField
+            id="setpassword-confirm"
+            name="confirmPassword"
+            type="password"
+            label="Confirm new password"
+            autoComplete="new-password"
+            required
+            fullWidth
+            value={confirm}
+            onChange={(event) => setConfirm(event.target.value)}
+            {...fieldErrorProps(form.fieldErrors.confirmPassword)}
+          />
+        </OutcomeForm>
       )}
     </AuthFormCard>
   );

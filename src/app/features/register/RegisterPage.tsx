@@ -3,19 +3,18 @@
 // processCode → /. Without a clinic project the user gets a project of their own (auth/newproject), as
 // Medplum's registration does. Server issues naming a field show under it, the rest in a red alert
 // (SPEC §5, §8). reCAPTCHA runs only when a site key is configured.
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import type { LoginAuthenticationResponse } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { AuthFormCard } from '../../components/AuthFormCard';
 import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { signInRedirectUri } from '../signin/signInRedirectUri';
 import { getRecaptchaToken } from './recaptcha';
@@ -55,35 +54,27 @@ export function RegisterPage() {
   const form = useOutcomeForm([...fields, 'projectId'] as const);
   const errors = form.fieldErrors;
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problems = validateRegistration(values);
-    if (Object.keys(problems).length > 0) {
-      form.setFieldErrors(problems);
-      return;
-    }
+  async function register() {
     const { projectId, clientId, recaptchaSiteKey } = config;
     const firstName = values.firstName.trim();
     const lastName = values.lastName.trim();
-    await form.run(async () => {
-      const recaptchaToken = recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey) : undefined;
-      const user = await client.startNewUser({
-        firstName,
-        lastName,
-        email: values.email.trim(),
-        password: values.password,
-        remember: false,
-        projectId,
-        clientId,
-        recaptchaSiteKey,
-        recaptchaToken,
-      });
-      const finished = projectId
-        ? await client.startNewPatient({ login: user.login, projectId })
-        : await client.startNewProject({ login: user.login, projectName: `${firstName} ${lastName}` });
-      await client.processCode(requireCode(finished), { redirectUri: signInRedirectUri() });
-      navigate('/', { replace: true });
+    const recaptchaToken = recaptchaSiteKey ? await getRecaptchaToken(recaptchaSiteKey) : undefined;
+    const user = await client.startNewUser({
+      firstName,
+      lastName,
+      email: values.email.trim(),
+      password: values.password,
+      remember: false,
+      projectId,
+      clientId,
+      recaptchaSiteKey,
+      recaptchaToken,
     });
+    const finished = projectId
+      ? await client.startNewPatient({ login: user.login, projectId })
+      : await client.startNewProject({ login: user.login, projectName: `${firstName} ${lastName}` });
+    await client.processCode(requireCode(finished), { redirectUri: signInRedirectUri() });
+    navigate('/', { replace: true });
   }
 
   function field(name: Field, extra: { type?: string; autoComplete: string; autoFocus?: boolean }) {
@@ -99,8 +90,7 @@ export function RegisterPage() {
         autoFocus={extra.autoFocus}
         value={values[name]}
         onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
-        error={errors[name] !== undefined}
-        helperText={errors[name]}
+        {...fieldErrorProps(errors[name])}
       />
     );
   }
@@ -112,26 +102,29 @@ export function RegisterPage() {
       width={450}
     >
       <title>Register · Bloom</title>
-      <form noValidate onSubmit={handleSubmit} aria-label="Register">
-        <Stack spacing={2.5}>
-          <ErrorAlert message={[form.message, errors.projectId].filter(Boolean).join('; ') || undefined} />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            {field('firstName', { autoComplete: 'given-name', autoFocus: true })}
-            {field('lastName', { autoComplete: 'family-name' })}
-          </Stack>
-          {field('email', { type: 'email', autoComplete: 'email' })}
-          {field('password', { type: 'password', autoComplete: 'new-password' })}
-          <Button type="submit" variant="contained" size="large" fullWidth loading={form.submitting}>
-            Create account
-          </Button>
+      <OutcomeForm
+        label="Register"
+        form={form}
+        alertFields={['projectId']}
+        submitLabel="Create account"
+        validate={() => validateRegistration(values)}
+        action={register}
+        footer={
           <Typography variant="body2" align="center">
             Already have an account?{' '}
             <Link component={RouterLink} to="/signin">
               Log in
             </Link>
           </Typography>
+        }
+      >
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          {field('firstName', { autoComplete: 'given-name', autoFocus: true })}
+          {field('lastName', { autoComplete: 'family-name' })}
         </Stack>
-      </form>
+        {field('email', { type: 'email', autoComplete: 'email' })}
+        {field('password', { type: 'password', autoComplete: 'new-password' })}
+      </OutcomeForm>
     </AuthFormCard>
   );
 }

@@ -4,16 +4,15 @@
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { signInRedirectUri } from './signInRedirectUri';
 
@@ -34,26 +33,23 @@ export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
   const [external, setExternal] = useState<Required<AuthMethod>>();
   const form = useOutcomeForm(['email'] as const);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function validate() {
     const invalid = validateEmail(email);
-    if (invalid) {
-      form.setFieldErrors({ email: invalid });
-      return;
-    }
+    return invalid ? { email: invalid } : {};
+  }
+
+  async function lookUpMethod() {
     const trimmed = email.trim();
-    await form.run(async () => {
-      const method = await client.post<AuthMethod>(
-        'auth/method',
-        { email: trimmed, ...(clientId ? { clientId } : {}) },
-        JSON_CONTENT_TYPE,
-      );
-      if (method?.authorizeUrl && method.domain) {
-        setExternal({ domain: method.domain, authorizeUrl: method.authorizeUrl });
-      } else {
-        onPassword(trimmed);
-      }
-    });
+    const method = await client.post<AuthMethod>(
+      'auth/method',
+      { email: trimmed, ...(clientId ? { clientId } : {}) },
+      JSON_CONTENT_TYPE,
+    );
+    if (method?.authorizeUrl && method.domain) {
+      setExternal({ domain: method.domain, authorizeUrl: method.authorizeUrl });
+    } else {
+      onPassword(trimmed);
+    }
   }
 
   async function signInExternally(method: Required<AuthMethod>) {
@@ -66,50 +62,50 @@ export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
   }
 
   return (
-    <form noValidate onSubmit={handleSubmit} aria-label="Sign in">
-      <Stack spacing={2.5}>
-        <ErrorAlert message={form.message} />
-        <TextField
-          id="signin-email"
-          name="email"
-          type="email"
-          label="Email"
-          autoComplete="email"
-          required
-          fullWidth
-          autoFocus
-          value={email}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            setExternal(undefined);
-          }}
-          error={form.fieldErrors.email !== undefined}
-          helperText={form.fieldErrors.email}
-        />
-        {external ? (
-          <>
-            <Button variant="contained" size="large" fullWidth onClick={() => signInExternally(external)}>
-              Sign in with {external.domain}
-            </Button>
-            <Divider>or</Divider>
-            <Button variant="outlined" size="large" fullWidth onClick={() => onPassword(email.trim())}>
-              Sign in with a password
-            </Button>
-          </>
-        ) : (
-          <Button type="submit" variant="contained" size="large" fullWidth loading={form.submitting}>
-            Next
-          </Button>
-        )}
-        {showRegister && (
+    <OutcomeForm
+      label="Sign in"
+      form={form}
+      submitLabel={external ? null : 'Next'}
+      validate={validate}
+      action={lookUpMethod}
+      footer={
+        showRegister && (
           <Typography variant="body2" align="center">
             New to Bloom?{' '}
             <Link component={RouterLink} to="/register">
               Register
             </Link>
           </Typography>
-        )}
-      </Stack>
-    </form>
+        )
+      }
+    >
+      <TextField
+        id="signin-email"
+        name="email"
+        type="email"
+        label="Email"
+        autoComplete="email"
+        required
+        fullWidth
+        autoFocus
+        value={email}
+        onChange={(event) => {
+          setEmail(event.target.value);
+          setExternal(undefined);
+        }}
+        {...fieldErrorProps(form.fieldErrors.email)}
+      />
+      {external && (
+        <>
+          <Button variant="contained" size="large" fullWidth onClick={() => signInExternally(external)}>
+            Sign in with {external.domain}
+          </Button>
+          <Divider>or</Divider>
+          <Button variant="outlined" size="large" fullWidth onClick={() => onPassword(email.trim())}>
+            Sign in with a password
+          </Button>
+        </>
+      )}
+    </OutcomeForm>
   );
 }

@@ -1,18 +1,17 @@
 // Sign-in step 2 (SPEC §2): Password with a Forgot password link, Remember me and Sign in. Wrong email and
 // wrong password get the server's one message (SPEC §8), shown in a red alert.
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { LoginAuthenticationResponse } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { useAppConfig } from '../../components/AppConfigContext';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
 export interface PasswordStepProps {
@@ -29,57 +28,49 @@ export function PasswordStep({ email, scope, onResponse, onChangeEmail }: Passwo
   const [remember, setRemember] = useState(false);
   const form = useOutcomeForm(['email', 'password'] as const);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (password === '') {
-      form.setFieldErrors({ password: 'Password is required' });
-      return;
-    }
-    await form.run(async () => {
-      onResponse(await client.startLogin({ email, password, remember, clientId, scope }));
-    });
+  const validate = () => (password === '' ? { password: 'Password is required' } : {});
+
+  async function signIn() {
+    onResponse(await client.startLogin({ email, password, remember, clientId, scope }));
   }
 
   return (
-    <form noValidate onSubmit={handleSubmit} aria-label="Sign in">
-      <Stack spacing={2.5}>
-        <ErrorAlert message={form.message ?? form.fieldErrors.email} />
-        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-          Signing in as <strong>{email}</strong>.{' '}
-          <Link component="button" type="button" onClick={onChangeEmail}>
-            Change
-          </Link>
-        </Typography>
-        <TextField
-          id="signin-password"
-          name="password"
-          type="password"
-          label="Password"
-          autoComplete="current-password"
-          required
-          fullWidth
-          autoFocus
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={form.fieldErrors.password !== undefined}
-          helperText={form.fieldErrors.password}
+    <OutcomeForm
+      label="Sign in"
+      form={form}
+      alertFields={['email']}
+      submitLabel="Sign in"
+      validate={validate}
+      action={signIn}
+    >
+      <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+        Signing in as <strong>{email}</strong>.{' '}
+        <Link component="button" type="button" onClick={onChangeEmail}>
+          Change
+        </Link>
+      </Typography>
+      <TextField
+        id="signin-password"
+        name="password"
+        type="password"
+        label="Password"
+        autoComplete="current-password"
+        required
+        fullWidth
+        autoFocus
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        {...fieldErrorProps(form.fieldErrors.password)}
+      />
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
+        <FormControlLabel
+          control={<Checkbox checked={remember} onChange={(event) => setRemember(event.target.checked)} />}
+          label="Remember me"
         />
-        <Stack
-          direction="row"
-          sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
-        >
-          <FormControlLabel
-            control={<Checkbox checked={remember} onChange={(event) => setRemember(event.target.checked)} />}
-            label="Remember me"
-          />
-          <Link component={RouterLink} to="/resetpassword" variant="body2">
-            Forgot password
-          </Link>
-        </Stack>
-        <Button type="submit" variant="contained" size="large" fullWidth loading={form.submitting}>
-          Sign in
-        </Button>
+        <Link component={RouterLink} to="/resetpassword" variant="body2">
+          Forgot password
+        </Link>
       </Stack>
-    </form>
+    </OutcomeForm>
   );
 }
