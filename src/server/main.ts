@@ -10,7 +10,7 @@ import { DataDirInUseError, migrate, openDatabase } from './db';
 import { findFreePort } from './free-port';
 import type { Database } from './db';
 import { Repository, systemContext } from './repo';
-import { seedDemoClinic } from './seed';
+import { findAppClientId, seedDemoClinic } from './seed';
 
 const DEMO_ACCOUNTS = [
   ['Maria Garcia (patient)', 'maria@bloom.example'],
@@ -61,12 +61,15 @@ async function start(): Promise<void> {
 
   await migrate(db);
   let registrationProjectId: string | undefined;
+  let appClientId: string | undefined;
   if (config.seedDemo) {
     // New patients who register in the app join the demo clinic.
     ({ projectId: registrationProjectId } = await seedDemoClinic(new Repository(db, systemContext()), {
       demoPassword: config.demoPassword,
       appOrigins: config.appOrigins,
     }));
+    // The app signs in as the clinic's 'Bloom app' ClientApplication (issue #3).
+    appClientId = await findAppClientId(db, registrationProjectId);
   }
 
   const api = await buildServer({ config, db });
@@ -77,6 +80,8 @@ async function start(): Promise<void> {
     appDir: path.resolve('dist/app'),
     apiBaseUrl: config.baseUrl,
     registrationProjectId,
+    clientId: appClientId,
+    recaptchaSiteKey: config.recaptchaSiteKey,
     logLevel: config.logLevel,
   });
   servers.push(appHost);

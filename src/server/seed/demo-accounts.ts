@@ -16,6 +16,7 @@ import { DEMO_ACCOUNTS, DEMO_PROJECT_NAME, getDemoPassword } from '../../../mock
 import type { DemoAccount } from '../../../mocks/demo';
 import { hashPassword } from '../auth/passwords';
 import type { Repository } from '../repo';
+import { APP_CLIENT_NAME } from './app-client';
 
 export interface DemoAccountOptions {
   /** The demo password; DEMO_PASSWORD or 'bloom-demo' when absent. */
@@ -119,7 +120,7 @@ export async function seedDemoAccounts(
   const redirectUris = (options.appOrigins ?? []).map((origin) => `${origin}/signin`);
   const client: ClientApplication = {
     resourceType: 'ClientApplication',
-    name: 'Bloom app',
+    name: APP_CLIENT_NAME,
     status: 'active',
   };
   if (redirectUris.length > 0) {

@@ -1,3 +1,4 @@
 export { seedDemoClinic } from './demo-clinic';
 export type { SeedOptions, SeedResult } from './demo-clinic';
 export { buildPatientAccessPolicy, seedDemoAccounts } from './demo-accounts';
+export { APP_CLIENT_NAME, findAppClientId } from './app-client';

@@ -10,7 +10,7 @@ import { loadConfig } from '../../../src/server/config';
 import { migrate, openPGlite, type Database } from '../../../src/server/db';
 import { findFreePort } from '../../../src/server/free-port';
 import { Repository, systemContext } from '../../../src/server/repo';
-import { seedDemoClinic } from '../../../src/server/seed';
+import { findAppClientId, seedDemoClinic } from '../../../src/server/seed';
 import { appDistDir, ensureAppBuilt } from './app-build';
 
 export interface RunningBloom {
@@ -58,16 +58,24 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
   };
   const systemRepo = new Repository(db, systemContext());
   let clinicProjectId: string | undefined;
+  let appClientId: string | undefined;
   try {
     await migrate(db);
     if (options.seed) {
       const seeded = await seedDemoClinic(systemRepo, { appOrigins: config.appOrigins });
       clinicProjectId = seeded.projectId;
+      // As npm start: the app signs in as the clinic's 'Bloom app' ClientApplication (config.json clientId).
+      appClientId = await findAppClientId(db, seeded.projectId);
     }
     const api = await buildServer({ config, db });
     servers.push(api);
     await api.listen({ port: config.port, host });
-    const appHost = await buildAppHost({ appDir: appDistDir, apiBaseUrl: config.baseUrl, logLevel: 'warn' });
+    const appHost = await buildAppHost({
+      appDir: appDistDir,
+      apiBaseUrl: config.baseUrl,
+      clientId: appClientId,
+      logLevel: 'warn',
+    });
     servers.push(appHost);
     await appHost.listen({ port: config.appPort, host });
   } catch (err) {

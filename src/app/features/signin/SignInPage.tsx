@@ -1,14 +1,16 @@
 // The sign-in flow of SPEC §2 "Login flow screens" and SPEC §4 Login: email → password → (MFA code) →
 // (choose profile | create project) → (choose scope) → Success, then the code is exchanged for tokens
 // (processCode) and the app goes to /. A `?scope=a b c` in the URL turns on the scope choice.
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { LoginAuthenticationResponse } from '../../../client';
 import { AuthFormCard } from '../../components/AuthFormCard';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { ChooseProfileStep } from './ChooseProfileStep';
 import { ChooseScopeStep } from './ChooseScopeStep';
 import { CreateProjectStep } from './CreateProjectStep';
 import { EmailStep } from './EmailStep';
+import { readExternalReturn, useExternalLoginStep } from './externalReturn';
 import { nextStep, type SignInStep } from './loginSteps';
 import { MfaStep } from './MfaStep';
 import { PasswordStep } from './PasswordStep';
@@ -29,17 +31,29 @@ export function SignInPage() {
   const navigate = useNavigate();
   const scope = params.get('scope')?.trim() || undefined;
   const scopes = scope ? scope.split(/\s+/) : [];
-  const [step, setStep] = useState<SignInStep>({ kind: 'email' });
+  // Back from an external identity provider: its code, its pending login or its error (issue #3).
+  const [external] = useState(() => readExternalReturn(params));
+  const [externalError, setExternalError] = useState(external.error);
+  const [step, setStep] = useState<SignInStep>(
+    external.code ? { kind: 'success', code: external.code } : { kind: 'email' },
+  );
   const [scopeChosen, setScopeChosen] = useState(false);
 
   function handleResponse(response: LoginAuthenticationResponse, afterScope = scopeChosen) {
     setStep(nextStep(response, scopes.length > 0 && !afterScope));
   }
 
+  useExternalLoginStep(
+    external.login,
+    useCallback((response: LoginAuthenticationResponse) => setStep(nextStep(response, false)), []),
+    setExternalError,
+  );
+
   const { title, subtitle, width } = titles[step.kind];
   return (
     <AuthFormCard title={title} subtitle={subtitle} width={width}>
       <title>Sign in · Bloom</title>
+      {step.kind === 'email' && <ErrorAlert message={externalError} />}
       {step.kind === 'email' && (
         <EmailStep showRegister onPassword={(email) => setStep({ kind: 'password', email })} />
       )}

@@ -8,6 +8,7 @@ import { errorOutcome } from '../../api/errorOutcome';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { operationOutcomeToString } from '../../../fhir/outcomes';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { signInRedirectUri } from './signInRedirectUri';
 
 export function SuccessStep({ code, onDone }: { readonly code: string; readonly onDone: () => void }) {
   const client = useBloomClient();
@@ -19,7 +20,7 @@ export function SuccessStep({ code, onDone }: { readonly code: string; readonly 
     if (started.current) return;
     started.current = true;
     client
-      .processCode(code)
+      .processCode(code, { redirectUri: signInRedirectUri() })
       .then(onDone, (err: unknown) => setError(operationOutcomeToString(errorOutcome(err))));
   }, [client, code, onDone]);
 
