@@ -86,8 +86,6 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   usedAssertionMigration,
   authFailureMigration,
-  keyValueMigration,
-  idempotencyMigration,
   {
     version: 10,
     name: 'search index tables',
@@ -98,6 +96,8 @@ export const MIGRATIONS: readonly Migration[] = [
       await reindexAll(tx);
     },
   },
+  keyValueMigration,
+  idempotencyMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.
