@@ -7,6 +7,7 @@
 // Times are measured here, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { measureClient, printClientFigures } from './client';
 import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
 import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
@@ -55,7 +56,9 @@ async function main(): Promise<void> {
     process.env.SEARCH_BENCH === '0'
       ? undefined
       : await measureSearch(searchBenchOptionsFromEnv({ pglite: 10_000, postgres: 50_000 }));
-  console.log(JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search }));
+  const client = await measureClient();
+  printClientFigures(client);
+  console.log(JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search, client }));
 }
 
 main().then(
