@@ -1,7 +1,8 @@
 // A real OpenID provider (the `oidc-provider` package) for the external sign-in tests, run in its own
 // Node process because the package is ESM-only. Its interaction pages are small JSON endpoints that
 // the test drives over plain HTTP, as a person would with forms:
-//   GET  /interaction/:uid          → { uid, prompt }        (prompt: 'login' or 'consent')
+//   GET  /interaction/:uid          → { uid, prompt }        (prompt: 'login' or 'consent'; a
+//                                                             browser asking for HTML gets the forms)
 //   POST /interaction/:uid/login    account=<id>            (signs that account in)
 //   POST /interaction/:uid/confirm                          (grants the requested scopes)
 //   POST /interaction/:uid/abort                            (the person refuses: error=access_denied)
@@ -38,6 +39,19 @@ function sendJson(res, status, body) {
   res.end(JSON.stringify(body));
 }
 
+function sendPage(res, uid, prompt) {
+  const form = (action, body) => `<form method="post" action="/interaction/${uid}/${action}">${body}</form>`;
+  const content =
+    prompt === 'login'
+      ? form(
+          'login',
+          '<h1>Test provider</h1><label>Account <input name="account"></label> <button>Sign in</button>',
+        ) + form('abort', '<button>Cancel</button>')
+      : form('confirm', '<h1>Allow Bloom?</h1><button>Allow</button>');
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><title>Test provider</title>${content}`);
+}
+
 async function consent(req, res, details) {
   const { prompt, params, session } = details;
   const grant = details.grantId
@@ -53,6 +67,8 @@ async function interaction(req, res, uid, action) {
   const details = await provider.interactionDetails(req, res);
   if (details.uid !== uid) return sendJson(res, 400, { error: 'interaction mismatch' });
   if (req.method === 'GET' && !action) {
+    // A browser (the e2e test) gets forms; the HTTP tests get JSON.
+    if (req.headers.accept?.includes('text/html')) return sendPage(res, uid, details.prompt.name);
     return sendJson(res, 200, { uid, prompt: details.prompt.name, client_id: details.params.client_id });
   }
   if (req.method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
