@@ -9,6 +9,7 @@ import type {
   Project,
   User,
 } from '@medplum/fhirtypes';
+import { SigningKeys } from '../../../src/server/auth/signing-key';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
 import { APP_ORIGIN, startTestServer } from '../support/test-server';
@@ -385,6 +386,26 @@ describe.each(databases())('external identity provider on %s', (_engine, kind) =
       await refused(raw, 'Invalid state');
       const missing = new URL(`${base}auth/external?code=abc`);
       await refused(missing, 'Missing state');
+    });
+
+    test('a state of ours that has expired (signed with the server key, past its lifetime)', async () => {
+      const claims = {
+        purpose: 'bloom-external-login',
+        aud: `${base}auth/external`,
+        domain: 'pkce.example',
+        codeChallenge: pkce().challenge,
+        codeChallengeMethod: 'S256',
+        redirectUri: APP_REDIRECT,
+        nonce: 'n1',
+      };
+      const keys = new SigningKeys(server.db, server.config.baseUrl);
+      const url = new URL(`${base}auth/external?code=abc`);
+      url.searchParams.set('state', await keys.sign(claims, -60));
+      await refused(url, 'The external sign-in took too long: its state expired');
+      // The same claims within their lifetime are accepted (the code then fails at the provider).
+      url.searchParams.set('state', await keys.sign(claims, 60));
+      const app = await callback(url);
+      expect(app.searchParams.get('error')).toBe('server_error');
     });
 
     test('an access token of ours is not a state', async () => {
