@@ -273,3 +273,49 @@ describe('SPEC §3 autoBatchTime through the client', () => {
     expect(fake.callsTo('POST', '/fhir/R4/')).toHaveLength(0);
   });
 });
+
+describe('issue #5: nothing left hanging, nothing kept after sign-out', () => {
+  test('a failed auto-batch nobody awaits settles every read and raises no unhandled rejection', async () => {
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const { client, fake } = signedInClient({ autoBatchTime: 5 });
+      fake.on('POST', '/fhir/R4/', () => Promise.reject(new TypeError('Failed to fetch')));
+      const reads = ['a', 'b', 'c'].map((id) => client.readReference({ reference: `Patient/${id}` }));
+      // Nobody attaches a handler; the reads still settle (after the batch POST's retries).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(reads.map((r) => r.getStatus())).toEqual(['error', 'error', 'error']);
+      expect(() => reads[0].read()).toThrow('Failed to fetch');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
+  test('signOut forgets cached reads, so the next person never sees them', async () => {
+    const { client, fake } = signedInClient({ cacheTime: 60000 });
+    fake.on('GET', '/Patient/maria', () => jsonResponse(maria));
+    fake.on('POST', '/oauth2/logout', () => jsonResponse({}));
+    await client.readResource('Patient', 'maria');
+    expect(client.getCached('Patient', 'maria')).toEqual(maria);
+    await client.signOut();
+    expect(client.getCached('Patient', 'maria')).toBeUndefined();
+  });
+
+  test('verbose logs each request and its status, never the token', async () => {
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const { client, fake } = signedInClient({ verbose: true });
+      fake.on('GET', '/Patient/maria', () => jsonResponse(maria));
+      await client.readResource('Patient', 'maria');
+      const lines = log.mock.calls.map((args) => args.join(' '));
+      expect(lines).toEqual(
+        expect.arrayContaining([`> GET ${FHIR}Patient/maria`, `< 200 GET ${FHIR}Patient/maria`]),
+      );
+      expect(lines.join('\n')).not.toMatch(/Bearer|eyJ/);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
