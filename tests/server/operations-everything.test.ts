@@ -41,6 +41,9 @@ describe.each(databases())('Patient $everything on %s', (_engine, kind) => {
     const list = resources(response.body);
     expect(list[0]).toMatchObject({ resourceType: 'Patient', id: mariaId });
     expect(list.length).toBeGreaterThan(5);
+    // The default page (1000) holds her whole record: no next link.
+    expect(response.body.link?.find((l) => l.relation === 'next')).toBeUndefined();
+    expect(list).toHaveLength((await all(mariaId, clinic.maria)).length);
     for (const resource of list) {
       const compartments = (resource.meta?.compartment ?? []).map((c) => c.reference);
       expect(compartments).toContain(`Patient/${mariaId}`);

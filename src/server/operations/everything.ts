@@ -12,7 +12,8 @@ import { Repository } from '../repo';
 import { typeRights, visibilitySql } from '../repo/access-control';
 import { checkKnownParams, singleParam, wholeNumberParam } from './query-params';
 
-export const EVERYTHING_DEFAULT_COUNT = 100;
+// As Medplum (defaultMaxResults): one page holds a whole ordinary record.
+export const EVERYTHING_DEFAULT_COUNT = 1000;
 export const EVERYTHING_MAX_COUNT = 1000;
 const PARAMS = ['_count', '_offset', '_since', '_type'];
 // An instant or dateTime with a time zone (FHIR's _since is an instant).
