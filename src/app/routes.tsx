@@ -3,6 +3,7 @@
 // The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { Layout } from './components/Layout';
+import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
 import { HomeOrLanding } from './features/home/HomeOrLanding';
 import { ResetPasswordPage } from './features/password/ResetPasswordPage';
@@ -33,4 +34,4 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
   ];
 }
 
-export const appRoutes: RouteObject[] = appRoutesWith([]);
+export const appRoutes: RouteObject[] = appRoutesWith([...accountRoutes]);

@@ -1,4 +1,5 @@
-// The signed-in user's menu in the header (SPEC §2 Navigation "User menu ... Sign out").
+// The signed-in user's menu in the header (SPEC §2 Navigation "User menu: Your profile, Settings (both go
+// to account/profile), Sign out").
 import Avatar from '@mui/material/Avatar';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
@@ -31,6 +32,12 @@ export function UserMenu({ profile }: { profile: ProfileResource }) {
         onClose={() => setAnchor(null)}
         slotProps={{ list: { 'aria-labelledby': 'user-menu-button' } }}
       >
+        <MenuItem component={RouterLink} to="/account/profile" onClick={() => setAnchor(null)}>
+          Your profile
+        </MenuItem>
+        <MenuItem component={RouterLink} to="/account/profile" onClick={() => setAnchor(null)}>
+          Settings
+        </MenuItem>
         <MenuItem component={RouterLink} to="/signout" onClick={() => setAnchor(null)}>
           Sign out
         </MenuItem>

@@ -1,0 +1,86 @@
+// account/profile (SPEC §2): the signed-in person's name and email from auth/me, and the two-factor
+// card (issue #3). Issue #7 builds the rest of the account pages (editable profile, provider).
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
+import type { ProfileResource, SessionDetails } from '../../../client';
+import { useOutcomeForm } from '../../api/useOutcomeForm';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { TwoFactorCard } from './TwoFactorCard';
+
+/** The full name of a person profile ('Maria Garcia'), or a client's name. */
+export function displayName(profile: ProfileResource): string {
+  if (profile.resourceType === 'ClientApplication' || profile.resourceType === 'Bot') {
+    return profile.name ?? '';
+  }
+  const name = profile.name?.[0];
+  if (!name) return '';
+  return name.text ?? [...(name.given ?? []), name.family].filter(Boolean).join(' ');
+}
+
+/** The sign-in email: the user's, else the profile's email contact point. */
+export function profileEmail(me: SessionDetails): string | undefined {
+  if (me.user?.email) return me.user.email;
+  const telecom = 'telecom' in me.profile ? me.profile.telecom : undefined;
+  return telecom?.find((contact) => contact.system === 'email')?.value;
+}
+
+function Detail({ term, value }: { term: string; value: string | undefined }) {
+  return (
+    <Box>
+      <Typography component="dt" variant="body2" color="text.secondary">
+        {term}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {value || '—'}
+      </Typography>
+    </Box>
+  );
+}
+
+export function ProfilePage() {
+  const client = useBloomClient();
+  const [me, setMe] = useState<SessionDetails>();
+  const load = useOutcomeForm([] as const);
+
+  useEffect(() => {
+    void load.run(async () => setMe(await client.getMe()));
+    // load.run is stable (useOutcomeForm).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client]);
+
+  return (
+    <Box sx={{ maxWidth: 720, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
+      <title>Profile · Bloom</title>
+      <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', sm: '2.2rem' }, mb: 3 }}>
+        Profile
+      </Typography>
+      <Stack spacing={3}>
+        <Paper
+          component="section"
+          variant="outlined"
+          aria-labelledby="profile-details-title"
+          sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
+        >
+          <Typography id="profile-details-title" variant="h2" sx={{ fontSize: '1.25rem', mb: 2 }}>
+            Your details
+          </Typography>
+          <ErrorAlert message={load.message} />
+          {me ? (
+            <Stack component="dl" spacing={1.5} sx={{ m: 0 }}>
+              <Detail term="Name" value={displayName(me.profile)} />
+              <Detail term="Email" value={profileEmail(me)} />
+            </Stack>
+          ) : (
+            !load.message && <CircularProgress aria-label="Loading your profile" size={28} />
+          )}
+        </Paper>
+        <TwoFactorCard />
+      </Stack>
+    </Box>
+  );
+}

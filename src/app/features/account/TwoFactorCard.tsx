@@ -1,0 +1,185 @@
+// The two-factor card of the profile page (issue #3 App; SPEC §2 account/profile, §5 MFA code
+// required, §8 errors): the status from GET auth/mfa/status; 'Enable' asks POST auth/mfa/enroll for
+// the pending secret and shows its otpauth URL as a QR code plus the secret as text for manual entry;
+// the code from the authenticator app goes to POST auth/mfa/enroll {token}, which turns MFA on. A
+// wrong code shows under the field; other failures in the red alert.
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { JSON_CONTENT_TYPE } from '../../../client';
+import { useOutcomeForm } from '../../api/useOutcomeForm';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { QrCode } from './QrCode';
+
+/** The answers of auth/mfa/status and auth/mfa/enroll (src/server/auth/mfa.ts MfaStatus). */
+export interface MfaStatus {
+  readonly enrolled: boolean;
+  readonly secret?: string;
+  readonly enrollUri?: string;
+}
+
+interface PendingEnrolment {
+  readonly secret: string;
+  readonly enrollUri: string;
+}
+
+/** The secret in groups of four, as authenticator apps print it; spaces are ignored when typed in. */
+export function groupSecret(secret: string): string {
+  return secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+}
+
+export function validateMfaCode(code: string): { token?: string } {
+  const trimmed = code.trim();
+  if (trimmed === '') return { token: 'MFA code is required' };
+  if (!/^\d{6}$/.test(trimmed)) return { token: 'MFA code must be 6 digits' };
+  return {};
+}
+
+export function TwoFactorCard() {
+  const client = useBloomClient();
+  const titleId = useId();
+  const [enrolled, setEnrolled] = useState<boolean>();
+  const [pending, setPending] = useState<PendingEnrolment>();
+  const [justEnrolled, setJustEnrolled] = useState(false);
+  const [code, setCode] = useState('');
+  const load = useOutcomeForm([] as const);
+  const verify = useOutcomeForm(['token'] as const);
+
+  const loadStatus = useCallback(
+    () =>
+      load.run(async () => {
+        const status = await client.get<MfaStatus>('auth/mfa/status', { cache: 'no-cache' });
+        setEnrolled(status.enrolled);
+      }),
+    // load.run is stable (useOutcomeForm).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [client],
+  );
+
+  useEffect(() => {
+    void loadStatus();
+  }, [loadStatus]);
+
+  function startEnrolment() {
+    return load.run(async () => {
+      const status = await client.post<MfaStatus>('auth/mfa/enroll', {}, JSON_CONTENT_TYPE);
+      if (status.enrolled) {
+        setEnrolled(true);
+      } else if (status.secret && status.enrollUri) {
+        setPending({ secret: status.secret, enrollUri: status.enrollUri });
+      } else {
+        throw new Error('The server sent no two-factor secret');
+      }
+    });
+  }
+
+  async function confirmCode() {
+    const status = await client.post<MfaStatus>('auth/mfa/enroll', { token: code.trim() }, JSON_CONTENT_TYPE);
+    if (!status.enrolled) throw new Error('The code was not accepted');
+    setPending(undefined);
+    setEnrolled(true);
+    setJustEnrolled(true);
+  }
+
+  function body() {
+    if (enrolled === undefined) {
+      return load.message ? (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <ErrorAlert message={load.message} />
+          <Button variant="outlined" onClick={() => void loadStatus()}>
+            Try again
+          </Button>
+        </Stack>
+      ) : (
+        <CircularProgress aria-label="Loading two-factor status" size={28} />
+      );
+    }
+    if (enrolled) {
+      return (
+        <Alert severity="success" role="status">
+          {justEnrolled ? 'Two-factor authentication is now on. ' : 'Two-factor authentication is on. '}
+          Each sign-in asks for a code from your authenticator app.
+        </Alert>
+      );
+    }
+    if (!pending) {
+      return (
+        <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+          <ErrorAlert message={load.message} />
+          <Typography>
+            Two-factor authentication is off. Turn it on to protect your account with a code from an
+            authenticator app each time you sign in.
+          </Typography>
+          <Button variant="contained" onClick={() => void startEnrolment()} loading={load.submitting}>
+            Enable two-factor authentication
+          </Button>
+        </Stack>
+      );
+    }
+    return (
+      <Stack spacing={2.5}>
+        <Typography component="ol" sx={{ pl: 2.5, m: 0, '& li + li': { mt: 1 } }}>
+          <li>Scan this QR code with your authenticator app.</li>
+          <li>Enter the 6-digit code the app shows.</li>
+        </Typography>
+        <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+          <QrCode text={pending.enrollUri} label="QR code for your authenticator app" />
+        </Box>
+        <Box>
+          <Typography variant="body2" color="text.secondary" id={`${titleId}-secret`}>
+            Can&apos;t scan it? Enter this key in the app instead:
+          </Typography>
+          <Typography
+            component="code"
+            aria-describedby={`${titleId}-secret`}
+            sx={{ fontFamily: 'monospace', fontSize: '1.05rem', overflowWrap: 'anywhere', userSelect: 'all' }}
+          >
+            {groupSecret(pending.secret)}
+          </Typography>
+        </Box>
+        <OutcomeForm
+          label="Verify two-factor code"
+          form={verify}
+          submitLabel="Verify"
+          validate={() => validateMfaCode(code)}
+          action={confirmCode}
+        >
+          <TextField
+            id="mfa-enrol-code"
+            name="token"
+            label="Code from your app"
+            required
+            fullWidth
+            autoComplete="one-time-code"
+            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, pattern: '[0-9]*' } }}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            {...fieldErrorProps(verify.fieldErrors.token)}
+          />
+        </OutcomeForm>
+      </Stack>
+    );
+  }
+
+  return (
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={titleId}
+      sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
+    >
+      <Typography id={titleId} variant="h2" sx={{ fontSize: '1.25rem', mb: 2 }}>
+        Two-factor authentication
+      </Typography>
+      {body()}
+    </Paper>
+  );
+}
