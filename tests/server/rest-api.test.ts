@@ -688,7 +688,11 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       );
       expect(patient?.searchParam).toEqual(expect.arrayContaining([{ name: 'name', type: 'string' }]));
       expect(patient?.conditionalUpdate).toBe(false);
-      expect(statement.rest?.[0].interaction?.map((i) => i.code)).toEqual(['transaction', 'batch']);
+      expect(statement.rest?.[0].interaction?.map((i) => i.code)).toEqual([
+        'transaction',
+        'batch',
+        'search-system',
+      ]);
     });
 
     test('GET /healthcheck: ok with a database round trip', async () => {

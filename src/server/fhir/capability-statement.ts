@@ -1,6 +1,7 @@
 // GET /fhir/R4/metadata: only what this server really does, search parameters included.
 import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
 import { getResourceTypes, getSearchParameters } from '../../fhir';
+import { MAX_SYSTEM_SEARCH_TYPES } from './system-search';
 import { DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT, MAX_SEARCH_OFFSET } from '../search/request-validation';
 
 const SEARCH_DOCUMENTATION =
@@ -59,7 +60,14 @@ export function buildCapabilityStatement(fhirBase: string): CapabilityStatement 
         documentation:
           'Conditional create (If-None-Exist) understands only _id and identifier until search is implemented.',
         resource,
-        interaction: [{ code: 'transaction' }, { code: 'batch' }],
+        interaction: [
+          { code: 'transaction' },
+          { code: 'batch' },
+          {
+            code: 'search-system',
+            documentation: `GET [base]?_type=A,B&… with the common parameters, sorted by _lastUpdated or _id, at most ${MAX_SYSTEM_SEARCH_TYPES} types, no _include.`,
+          },
+        ],
       },
     ],
   };

@@ -6,6 +6,7 @@ import type { Database } from '../db';
 import type { RepositoryContext } from '../repo';
 import { parseJsonPatch, Repository, systemContext } from '../repo';
 import { processBatch } from './batch';
+import { systemSearchInteraction } from './system-search';
 import { buildCapabilityStatement } from './capability-statement';
 import {
   etagOf,
@@ -134,6 +135,16 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
       reply,
       fhirBase,
       await searchInteraction(repoFor(request), fhirBase, request.params.resourceType, rawQuery(request), {
+        lenient: isLenientHandling(header(request, 'prefer')),
+      }),
+    ),
+  );
+
+  app.get('/', async (request, reply) =>
+    sendResult(
+      reply,
+      fhirBase,
+      await systemSearchInteraction(repoFor(request), fhirBase, rawQuery(request), {
         lenient: isLenientHandling(header(request, 'prefer')),
       }),
     ),

@@ -220,6 +220,35 @@ describe.each(databases())('search over HTTP on %s (issue #4, SPEC §7)', (_engi
     expect(matchIds(bundle)).toHaveLength(3);
   });
 
+  test('GET /fhir/R4?_type=… searches several types with the common parameters, paged across them', async () => {
+    const ids = [patient.id, heartRates[0].id, heartRates[1].id].join(',');
+    const all = await search(`?_type=Patient,Observation&_id=${ids}&_sort=_id&_total=accurate`);
+    expect(all.total).toBe(3);
+    const expectedOrder = [patient.id, heartRates[0].id, heartRates[1].id].sort();
+    expect(matchIds(all)).toEqual(expectedOrder);
+    const page2 = await search(`?_type=Patient,Observation&_id=${ids}&_sort=_id&_count=2&_offset=2`);
+    expect(matchIds(page2)).toEqual(expectedOrder.slice(2));
+    const first = await search(`?_type=Patient,Observation&_id=${ids}&_sort=_id&_count=2`);
+    const next = first.link?.find((l) => l.relation === 'next')?.url as string;
+    expect(next).toContain(`${server.fhirUrl}?`);
+    expect(next).toContain('_type=Patient,Observation');
+    expect(matchIds(await search(next))).toEqual(expectedOrder.slice(2));
+  });
+
+  test.each([
+    ['?name=x', '_type', 'needs _type'],
+    ['?_type=Patient,Nothing', undefined, "Unknown resource type 'Nothing'"],
+    ['?_type=Patient,Observation&name=x', 'name', "Unknown search parameter 'name' for Observation"],
+    ['?_type=Patient,Observation&_sort=name', '_sort', ''],
+    ['?_type=Patient&_include=Patient:organization', '_include', 'does not take _include'],
+  ])('system search %s is refused', async (query, expression, text) => {
+    const sent = await send('GET', query);
+    expect([400, 404]).toContain(sent.status);
+    const outcome = sent.body as OperationOutcome;
+    if (expression) expect(outcome.issue[0].expression).toEqual([expression]);
+    expect(outcome.issue[0].details?.text).toContain(text);
+  });
+
   test('a batch GET entry searches exactly like GET over HTTP', async () => {
     const batch: Bundle = {
       resourceType: 'Bundle',
