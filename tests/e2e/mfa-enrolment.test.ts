@@ -1,0 +1,154 @@
+// Issue #3 "enrol MFA and sign in with a TOTP computed in the test", through the screens in Chromium:
+// a fresh patient registers, opens account/profile from the user menu (SPEC §2), enables two-factor
+// authentication on the card (QR code and secret, a wrong code under the field, the right one by the
+// Enter key), signs out, and signs in again with password + TOTP (SPEC §2 'Enter MFA code'). At 375 px
+// (the card must fit a phone) with screenshots, and the card at 1280 px.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './support/browser';
+import { startBloom, type RunningBloom } from './support/server';
+
+const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e', 'mfa-enrolment');
+const PASSWORD = 'a-long-unusual-passphrase-77';
+
+let bloom: RunningBloom;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let page: Page;
+let pageProblems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom({ seed: true });
+  fs.mkdirSync(screenshotDir, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await bloom?.stop();
+});
+
+async function openPage(width: number): Promise<void> {
+  await context?.close();
+  context = await browser.newContext({ viewport: { width, height: 900 } });
+  page = await context.newPage();
+  pageProblems = [];
+  page.on('console', (message) => {
+    // A refused request (the wrong code's 400) is logged by the browser as a failed resource.
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+      pageProblems.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => pageProblems.push(error.message));
+}
+
+const url = (pathname: string) => new URL(pathname, bloom.appUrl).toString();
+
+async function shot(name: string, width: number): Promise<void> {
+  await page.locator('.MuiButton-loading').waitFor({ state: 'detached' });
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+}
+
+/** Nothing wider than the viewport: no sideways scrolling on a phone. */
+async function expectNoHorizontalScroll(width: number): Promise<void> {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth).toBeLessThanOrEqual(width);
+}
+
+async function register(email: string): Promise<void> {
+  await page.goto(url('/register'));
+  await page.getByLabel(/^First name/).fill('Lena');
+  await page.getByLabel(/^Last name/).fill('Novak');
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Hello Lena' }).waitFor();
+}
+
+async function openProfileFromMenu(): Promise<void> {
+  await page.getByRole('button', { name: /Lena$/ }).click();
+  await page.getByRole('menuitem', { name: 'Your profile' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/account/profile');
+}
+
+describe('issue #3 two-factor enrolment on the profile page in Chromium', () => {
+  it('registers, enrols MFA on the card with a TOTP computed here, signs out, signs in with password + TOTP', async () => {
+    const width = 375;
+    const email = `lena.novak.${Date.now()}@bloom.example`;
+    await openPage(width);
+    await register(email);
+    await openProfileFromMenu();
+    const details = page.getByRole('region', { name: 'Your details' });
+    await details.getByText('Lena Novak').waitFor();
+    await details.getByText(email).waitFor();
+
+    const card = page.getByRole('region', { name: 'Two-factor authentication' });
+    await card.getByText('Two-factor authentication is off.', { exact: false }).waitFor();
+    await shot('1-card-off', width);
+    await card.getByRole('button', { name: 'Enable two-factor authentication' }).click();
+    const qr = card.getByRole('img', { name: 'QR code for your authenticator app' });
+    await qr.waitFor();
+    const box = await qr.boundingBox();
+    expect(box?.width).toBeGreaterThan(150);
+    const secret = ((await card.locator('code').textContent()) ?? '').replace(/\s+/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await expectNoHorizontalScroll(width);
+    await shot('2-enrol', width);
+
+    const totp = new TOTP({ secret: Secret.fromBase32(secret) });
+    const codeField = card.getByRole('textbox', { name: /^Code from your app/ });
+    const good = totp.generate();
+    await codeField.fill(good === '000000' ? '111111' : '000000');
+    await card.getByRole('button', { name: 'Verify' }).click();
+    await card.getByText('Invalid MFA token').waitFor();
+    expect(await codeField.getAttribute('aria-invalid')).toBe('true');
+    await shot('3-wrong-code', width);
+    // The keyboard alone: the right code, then Enter submits.
+    await codeField.fill(totp.generate());
+    await codeField.press('Enter');
+    await card
+      .getByRole('status')
+      .getByText('Two-factor authentication is now on.', { exact: false })
+      .waitFor();
+    await shot('4-card-on', width);
+
+    // Sign out, then sign in again: the MFA step now follows the password.
+    await page.getByRole('button', { name: /Lena$/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).waitFor();
+    await page.goto(url('/signin'));
+    await page.getByRole('textbox', { name: /^Email/ }).fill(email);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Enter MFA code' }).waitFor();
+    await page.getByLabel(/^MFA code/).fill(totp.generate());
+    await page.getByRole('button', { name: 'Submit code' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hello Lena' }).waitFor();
+
+    // The card now says it is on, at desktop width too.
+    await openPage(1280);
+    await page.goto(url('/signin'));
+    await page.getByRole('textbox', { name: /^Email/ }).fill(email);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel(/^MFA code/).fill(totp.generate());
+    await page.getByRole('button', { name: 'Submit code' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hello Lena' }).waitFor();
+    await page.goto(url('/account'));
+    await page
+      .getByRole('region', { name: 'Two-factor authentication' })
+      .getByText('Two-factor authentication is on.', { exact: false })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/account/profile');
+    await shot('5-card-on', 1280);
+    expect(pageProblems).toEqual([]);
+  }, 120_000);
+});
