@@ -16,6 +16,7 @@ import { conflict, forbidden, notFound, OperationOutcomeError } from '../../fhir
 import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import type { AuthState } from '../auth/authenticate';
+import type { Email } from '../auth/mailer';
 import { compact } from '../auth/compact';
 import { randomSecret } from '../auth/logins';
 import type { Fields } from '../auth/request-fields';
@@ -30,6 +31,11 @@ type Profile = Patient | Practitioner;
 
 /** An invited person has a week to choose a password (auth/setpassword accepts the link once). */
 export const INVITE_LIFETIME_MS = 7 * 24 * 3600_000;
+/**
+ * The invitation email is sent inside the transaction (so a failure undoes the invite); a mail
+ * server that hangs must not hold the transaction (with PGlite: the whole database) for minutes.
+ */
+export const INVITE_EMAIL_TIMEOUT_MS = 15_000;
 /** What the request's `membership` may set; project, user and profile are the server's to choose. */
 const MEMBERSHIP_FIELDS = ['accessPolicy', 'admin'];
 
@@ -113,11 +119,25 @@ function invitationText(
   return lines.join('\n');
 }
 
+/** Sends, or fails once `ms` have passed (the send itself may still finish later; its result is ignored). */
+async function sendWithin(deps: AuthDeps, email: Email, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`The invitation email was not sent within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([deps.mailer.send(email), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function inviteUser(
   deps: AuthDeps,
   auth: AuthState,
   projectId: string,
   invite: InviteRequest,
+  emailTimeoutMs = INVITE_EMAIL_TIMEOUT_MS,
 ): Promise<ProjectMembership> {
   checkMayInvite(auth, projectId);
   const project = await systemRepo(deps.db)
@@ -187,11 +207,15 @@ export async function inviteUser(
         link = `${appOrigin(deps)}/setpassword/${request.id}/${request.secret}`;
       }
       // Last step of the transaction: an email that cannot be sent undoes the invitation.
-      await deps.mailer.send({
-        to: invite.email,
-        subject: `You are invited to ${project.name ?? 'Bloom'}`,
-        text: invitationText(deps, invite, project, link),
-      });
+      await sendWithin(
+        deps,
+        {
+          to: invite.email,
+          subject: `You are invited to ${project.name ?? 'Bloom'}`,
+          text: invitationText(deps, invite, project, link),
+        },
+        emailTimeoutMs,
+      );
     }
     return membership;
   });
