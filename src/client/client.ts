@@ -13,8 +13,8 @@ import type {
   ProfileResource,
   SessionDetails,
 } from './auth-types';
-import { FhirClient } from './fhir-client';
-import type { FhirClientOptions } from './fhir-client';
+import { PlatformClient } from './platform-client';
+import type { PlatformClientOptions } from './platform-client';
 import { createPkcePair, getRandomString } from './pkce';
 import { JSON_CONTENT_TYPE } from './request';
 import { detectEnvironment, resolveSettings } from './settings';
@@ -31,7 +31,7 @@ export interface NavigationLike {
   reload(): void;
 }
 
-export interface BloomClientOptions extends ClientOptions, FhirClientOptions {
+export interface BloomClientOptions extends ClientOptions, PlatformClientOptions {
   /** Called once when the session is lost for good (SPEC §4); the app sends the browser to /. */
   onUnauthenticated?: () => void;
   /** Called when another tab switches or clears the active login; reloads the page by default. */
@@ -59,7 +59,7 @@ function missing(what: string): Error {
   return new Error(`BloomClient is missing ${what}`);
 }
 
-export class BloomClient extends FhirClient {
+export class BloomClient extends PlatformClient {
   private readonly storage: ClientStorage;
   private readonly tokens: TokenManager;
   private readonly navigation: NavigationLike | undefined;
@@ -81,7 +81,7 @@ export class BloomClient extends FhirClient {
       now: options.now,
       onUnauthenticated: options.onUnauthenticated,
     });
-    // The FHIR calls, cache, batcher and request pipeline (fhir-client.ts).
+    // The FHIR and platform calls, cache, batcher and request pipeline (platform-client.ts, fhir-client.ts).
     super(settings, tokens, { createPdf: options.createPdf, createXhr: options.createXhr, now: options.now });
     this.storage = storage;
     this.tokens = tokens;
@@ -133,7 +133,7 @@ export class BloomClient extends FhirClient {
     return this.settings;
   }
 
-  // The app's auth screens post to auth/* with post(); get/post/request come from FhirClient.
+  // The app's auth screens post to auth/* with post(); get/post/request come from FhirClient (fhir-client.ts).
 
   private postJson<T>(url: string, body: unknown): Promise<T> {
     return this.post<T>(url, body, JSON_CONTENT_TYPE);
