@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { measureClient, printClientFigures } from './client';
+import { formatLabDetail, measureGraphQLLabDetail } from './graphql/lab-detail';
 import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
 import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
@@ -58,7 +59,13 @@ async function main(): Promise<void> {
       : await measureSearch(searchBenchOptionsFromEnv({ pglite: 10_000, postgres: 50_000 }));
   const client = await measureClient();
   printClientFigures(client);
-  console.log(JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search, client }));
+  const graphql = process.env.GRAPHQL_BENCH === '0' ? undefined : await measureGraphQLLabDetail();
+  if (graphql) {
+    console.log(formatLabDetail(graphql));
+  }
+  console.log(
+    JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search, client, graphql }),
+  );
 }
 
 main().then(

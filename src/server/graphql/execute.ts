@@ -7,14 +7,13 @@ import {
   getVariableValues,
   Kind,
   NoSchemaIntrospectionCustomRule,
-  parse,
-  specifiedRules,
   validate,
 } from 'graphql';
-import type { DocumentNode, FormattedExecutionResult, FragmentDefinitionNode, GraphQLError } from 'graphql';
+import type { DocumentNode, FormattedExecutionResult, FragmentDefinitionNode } from 'graphql';
 import { badRequest, forbidden, OperationOutcomeError } from '../../fhir';
 import type { GraphQLContext } from './context';
 import { formatFieldError, requestErrorsOutcome } from './errors';
+import { parseAndValidate } from './validation';
 import { checkQueryLimits, MAX_DEPTH } from './limits';
 import { getGraphQLSchema } from './schema';
 
@@ -52,14 +51,6 @@ function readVariables(raw: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function parseQuery(query: string): DocumentNode {
-  try {
-    return parse(query, { maxTokens: 100_000 });
-  } catch (err) {
-    throw requestErrorsOutcome([err as GraphQLError], 'GraphQL syntax error: ');
-  }
-}
-
 // Introspection answers depend only on the schema: the big standard query is answered once.
 const introspectionCache = new Map<string, FormattedExecutionResult>();
 const MAX_CACHED_INTROSPECTIONS = 20;
@@ -93,11 +84,7 @@ export async function executeGraphQL(
   }
   const variables = readVariables(input.variables);
   const { schema } = getGraphQLSchema();
-  const document = parseQuery(query);
-  const validationErrors = validate(schema, document, specifiedRules, { maxErrors: 20 });
-  if (validationErrors.length > 0) {
-    throw requestErrorsOutcome(validationErrors);
-  }
+  const document = parseAndValidate(schema, query);
   if (!options.introspection && validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0) {
     throw new OperationOutcomeError({
       ...forbidden,

@@ -4,7 +4,7 @@
 import type { Reference, Resource } from '@medplum/fhirtypes';
 import DataLoader from 'dataloader';
 import { notFound, OperationOutcomeError } from '../../fhir';
-import type { Queryable } from '../db';
+import type { Database } from '../db';
 import type { RepositoryContext } from '../repo';
 import { readResourcesBatch } from '../repo/batch-read';
 import type { ResourceKey } from '../repo/batch-read';
@@ -13,13 +13,13 @@ import type { ResourceKey } from '../repo/batch-read';
 const LOCAL_REFERENCE = /^([A-Z][A-Za-z]*)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[A-Za-z0-9\-.]{1,64})?$/;
 
 export function createReferenceLoader(
-  connection: Queryable,
+  db: Database,
   context: RepositoryContext,
 ): DataLoader<string, Resource> {
   return new DataLoader<string, Resource>(async (keys) => {
     const parsed = keys.map(parseKey);
     const found = await readResourcesBatch(
-      connection,
+      db,
       context,
       parsed.filter((key): key is ResourceKey => key !== undefined),
     );

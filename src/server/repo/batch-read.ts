@@ -1,12 +1,15 @@
 // Reads many resources by type and id in ONE statement, with the same access control as
 // Repository.readResource (issue #6: GraphQL resolves references through a per-request DataLoader).
+// Like a single read it answers from the shared resource cache when it holds the current version
+// (PGlite only) and fills it with what it read, so only the misses reach SQL.
 // What the caller may not see is simply absent, exactly like a missing resource: the answer never
 // tells the two apart. Kept beside the Repository (not in it) so the read path stays additive.
 import type { Resource } from '@medplum/fhirtypes';
 import { isResourceType } from '../../fhir';
-import type { Queryable } from '../db';
+import type { Database } from '../db';
 import { canSee, secretFields, typeRights } from './access-control';
 import type { RepositoryContext } from './context';
+import { resourceCacheFor, toResourceJson } from './resource-cache';
 
 export interface ResourceKey {
   resourceType: string;
@@ -31,7 +34,7 @@ export function resourceKeyString(key: ResourceKey): string {
  * may not read, deleted, missing and invisible resources are left out. One SQL statement at most.
  */
 export async function readResourcesBatch(
-  connection: Queryable,
+  db: Database,
   context: RepositoryContext,
   keys: readonly ResourceKey[],
 ): Promise<Map<string, Resource>> {
@@ -42,14 +45,25 @@ export async function readResourcesBatch(
     }
   }
   const found = new Map<string, Resource>();
+  const cache = resourceCacheFor(db);
+  for (const [key, { resourceType, id }] of wanted) {
+    const cached = cache?.getJson(key);
+    if (cached) {
+      wanted.delete(key);
+      if (canSee(context, { resourceType, id, project: cached.project, compartments: cached.compartments })) {
+        found.set(key, withoutSecrets(context, JSON.parse(cached.json) as Resource));
+      }
+    }
+  }
   if (wanted.size === 0) {
     return found;
   }
+  const generation = cache?.startRead() ?? 0;
   const types = [...wanted.values()].map((key) => key.resourceType);
   const ids = [...wanted.values()].map((key) => key.id);
   // As Repository.readResource: the rows by key, then the same canSee check on each (it knows which
   // types a patient's policy limits to their compartment and which it grants project-wide).
-  const { rows } = await connection.query<BatchRow>(
+  const { rows } = await db.query<BatchRow>(
     `SELECT r.resource_type, r.id, r.content, r.project, r.compartments
      FROM unnest($1::text[], $2::text[]) AS k(resource_type, id)
      JOIN resource r ON r.resource_type = k.resource_type AND r.id = k.id
@@ -57,6 +71,7 @@ export async function readResourcesBatch(
     [types, ids],
   );
   for (const row of rows) {
+    cache?.setJson(`${row.resource_type}/${row.id}`, toResourceJson(row.content), generation);
     if (
       canSee(context, {
         resourceType: row.resource_type,
