@@ -214,9 +214,10 @@ export class FhirClient extends ClientEventEmitter {
     this.cache.deleteWhere((key) => key.includes('/$everything') || key.includes('/$graph'));
   }
 
-  /** Stores a resource as the answer to its read URL. */
+  /** Stores a whole resource (not a SUBSETTED one) as the answer to its read URL. */
   cacheResource(resource: Resource | undefined): void {
-    if (resource?.id && !isSystemReference(`${resource.resourceType}/${resource.id}`)) {
+    const subsetted = resource?.meta?.tag?.some((tag) => tag.code === 'SUBSETTED');
+    if (resource?.id && !subsetted && !isSystemReference(`${resource.resourceType}/${resource.id}`)) {
       this.cache.set(this.fhirUrl(resource.resourceType, resource.id), ReadablePromise.resolve(resource));
     }
   }
@@ -310,10 +311,14 @@ export class FhirClient extends ClientEventEmitter {
   ): ReadablePromise<Bundle<T>> {
     const url = this.fhirSearchUrl(typeOrRequest, query);
     const promise = this.get<Bundle<T>>(url, options);
-    promise.then(
-      (bundle) => bundle?.entry?.forEach((entry) => this.cacheResource(entry.resource)),
-      () => undefined,
-    );
+    // Once per response (not on every cache hit), and only whole resources: _fields, _elements
+    // and _summary answer parts of resources, which must never stand in for a read.
+    if (promise.isPending() && !/[?&](_fields|_elements|_summary)=/.test(url)) {
+      promise.then(
+        (bundle) => bundle?.entry?.forEach((entry) => this.cacheResource(entry.resource)),
+        () => undefined,
+      );
+    }
     return promise;
   }
 

@@ -199,6 +199,25 @@ describe('search (SPEC §7)', () => {
     expect(client.getCached('Patient', 'maria')).toEqual(maria);
   });
 
+  test('partial results (_fields, _summary, SUBSETTED) are never cached as reads', async () => {
+    const { client, fake } = signedInClient({ cacheTime: 60000 });
+    // A server that leaves out the SUBSETTED tag: the parameters alone must stop the caching.
+    let answer: Patient = { resourceType: 'Patient', id: 'maria' };
+    fake.on('GET', '/Patient', () => jsonResponse(searchBundle(answer)));
+    await client.search('Patient', { _fields: 'id' });
+    expect(client.getCached('Patient', 'maria')).toBeUndefined();
+    await client.search({ resourceType: 'Patient', summary: 'true' });
+    expect(client.getCached('Patient', 'maria')).toBeUndefined();
+    // A SUBSETTED resource is not a whole one, whatever the parameters.
+    answer = { resourceType: 'Patient', id: 'maria', meta: { tag: [{ code: 'SUBSETTED' }] } };
+    await client.search('Patient', { name: 'maria' });
+    expect(client.getCached('Patient', 'maria')).toBeUndefined();
+    // A whole resource is.
+    answer = maria;
+    await client.search('Patient', { name: 'garcia' });
+    expect(client.getCached('Patient', 'maria')).toEqual(maria);
+  });
+
   test('searchResourcePages follows next links until there is none', async () => {
     const { client, fake } = signedInClient();
     fake.on('GET', '/Patient', (call) => {
