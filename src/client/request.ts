@@ -252,6 +252,7 @@ export class RequestPipeline {
   private async followUp(response: Response, options: RequestOptions): Promise<Response> {
     const location = response.headers.get('content-location') ?? response.headers.get('location');
     if (response.status === 202 && options.pollStatusOnAccepted && location) {
+      await discard(response);
       return this.poll(this.url(location), options);
     }
     const follow =
