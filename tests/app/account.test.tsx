@@ -6,7 +6,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { create } from 'qrcode';
 import { groupSecret, validateMfaCode } from '../../src/app/features/account/TwoFactorCard';
 import { qrPath } from '../../src/app/features/account/QrCode';
-import { fakeAccessToken, installFakeApi, maria, outcome, type FakeApi } from './fakeApi';
+import { installFakeApi, maria, outcome, storeMariaLogin, type FakeApi } from './fakeApi';
 import { renderApp } from './renderApp';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
@@ -16,14 +16,7 @@ let api: FakeApi;
 
 beforeEach(() => {
   api = installFakeApi();
-  const login = {
-    accessToken: fakeAccessToken('Patient/maria-1'),
-    refreshToken: 'refresh-1',
-    profile: { reference: 'Patient/maria-1' },
-    project: { reference: 'Project/clinic' },
-  };
-  localStorage.setItem('@bloom/activeLogin', JSON.stringify(login));
-  localStorage.setItem('@bloom/logins', JSON.stringify([login]));
+  storeMariaLogin();
   api.always('GET auth/me', 200, {
     user: { resourceType: 'User', id: 'user-1', email: 'maria@bloom.example' },
     profile: maria,

@@ -92,6 +92,18 @@ export const maria: Patient = {
   name: [{ given: ['Maria'], family: 'Garcia' }],
 };
 
+/** A stored login of Maria, as an earlier page load leaves it in localStorage (SPEC §3 Stored login). */
+export function storeMariaLogin(): void {
+  const login = {
+    accessToken: fakeAccessToken('Patient/maria-1'),
+    refreshToken: 'refresh-1',
+    profile: { reference: 'Patient/maria-1' },
+    project: { reference: 'Project/clinic' },
+  };
+  localStorage.setItem('@bloom/activeLogin', JSON.stringify(login));
+  localStorage.setItem('@bloom/logins', JSON.stringify([login]));
+}
+
 /** The token exchange and auth/me answers that end a sign-in as `profile`. */
 export function signInAnswers(api: FakeApi, profile: Patient = maria): FakeApi {
   return api

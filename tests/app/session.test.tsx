@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { NonIndexRouteObject, RouteObject } from 'react-router-dom';
 import { MAX_NOTIFICATIONS, NotificationsProvider, useNotify } from '../../src/app/components/Notifications';
 import { appRoutesWith } from '../../src/app/routes';
-import { fakeAccessToken, installFakeApi, maria, type FakeApi } from './fakeApi';
+import { installFakeApi, maria, storeMariaLogin, type FakeApi } from './fakeApi';
 import { renderApp } from './renderApp';
 
 let api: FakeApi;
@@ -10,18 +10,6 @@ let api: FakeApi;
 beforeEach(() => {
   api = installFakeApi();
 });
-
-/** A stored login of Maria, as an earlier page load leaves it in localStorage (SPEC §3 Stored login). */
-function storeLogin() {
-  const login = {
-    accessToken: fakeAccessToken('Patient/maria-1'),
-    refreshToken: 'refresh-1',
-    profile: { reference: 'Patient/maria-1' },
-    project: { reference: 'Project/clinic' },
-  };
-  localStorage.setItem('@bloom/activeLogin', JSON.stringify(login));
-  localStorage.setItem('@bloom/logins', JSON.stringify([login]));
-}
 
 function meAnswer() {
   api.always('GET auth/me', 200, {
@@ -35,7 +23,7 @@ const guardedRoutes: RouteObject[] = appRoutesWith([{ path: 'messages', element:
 
 describe('SPEC §2 signed-in home and header', () => {
   it("greets the patient by name from the session, offers 'Send Message' (/messages) and a user menu with Sign out", async () => {
-    storeLogin();
+    storeMariaLogin();
     meAnswer();
     renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Hello Maria' })).toBeInTheDocument();
@@ -61,7 +49,7 @@ describe('SPEC §2 guard: an unauthenticated session is sent to /', () => {
   });
 
   it('a signed-in route with a session shows the route', async () => {
-    storeLogin();
+    storeMariaLogin();
     meAnswer();
     const { router } = renderApp('/messages', guardedRoutes);
     expect(await screen.findByRole('heading', { name: 'Messages' })).toBeInTheDocument();
@@ -69,7 +57,7 @@ describe('SPEC §2 guard: an unauthenticated session is sent to /', () => {
   });
 
   it('SPEC §4 a session the server refuses (401, refresh refused) is cleared and the browser goes to /', async () => {
-    storeLogin();
+    storeMariaLogin();
     api.always('GET auth/me', 401, {
       resourceType: 'OperationOutcome',
       issue: [{ severity: 'error', code: 'login', details: { text: 'Unauthorized' } }],
@@ -87,7 +75,7 @@ describe('SPEC §2 guard: an unauthenticated session is sent to /', () => {
 
 describe('SPEC §2 /signout', () => {
   it('revokes the login on the server, forgets it, says so, and goes to /', async () => {
-    storeLogin();
+    storeMariaLogin();
     meAnswer();
     api.once('POST oauth2/logout', 200, {});
     const { router } = renderApp('/signout');
@@ -99,7 +87,7 @@ describe('SPEC §2 /signout', () => {
   });
 
   it('still signs out on this device when the server cannot be reached', async () => {
-    storeLogin();
+    storeMariaLogin();
     meAnswer();
     api.unreachable('POST oauth2/logout');
     renderApp('/signout');

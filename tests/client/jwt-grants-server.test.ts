@@ -2,14 +2,14 @@
 // methods JWT bearer, JWT client assertion, token exchange; SPEC §7 token URL): a ClientApplication
 // whose JWKS we generate and serve on loopback, assertions signed with jose, an external provider's
 // userinfo on loopback for the token exchange. No fakes between client and server.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ClientApplication, Patient, Project } from '@medplum/fhirtypes';
 import { BloomClient } from '../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { addMembership, createClient, createProject, createUser } from '../server/auth/support/auth-fixtures';
 import { signAssertion, startClientKeys } from '../server/oauth/support/client-keys';
 import type { AssertionOptions, ClientKeys } from '../server/oauth/support/client-keys';
+import { startUserInfoProvider } from '../server/oauth/support/userinfo-provider';
+import type { UserInfoProvider } from '../server/oauth/support/userinfo-provider';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
@@ -18,31 +18,19 @@ describe.each(databases())('BloomClient JWT sign-ins against the real server on 
   let server: TestServer;
   let keys: ClientKeys;
   let project: Project;
-  let provider: http.Server;
-  let userInfoUrl: string;
-  /** The external provider's access tokens and whom they belong to. */
-  const externalTokens = new Map<string, { sub: string; email: string }>();
+  let provider: UserInfoProvider;
 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { requireAuth: true });
     keys = await startClientKeys();
     project = await createProject(server.db, 'JWT Clinic');
-    provider = http.createServer((request, response) => {
-      const info = externalTokens.get((request.headers.authorization ?? '').replace(/^Bearer /, ''));
-      if (!info) {
-        response.writeHead(401).end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));
-    });
-    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
-    userInfoUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/userinfo`;
+    provider = await startUserInfoProvider();
   });
 
   afterAll(async () => {
     await server?.close();
     await keys?.close();
-    await new Promise<void>((resolve) => provider.close(() => resolve()));
+    await provider?.close();
   });
 
   function newClient(options: ConstructorParameters<typeof BloomClient>[0] = {}): BloomClient {
@@ -165,7 +153,7 @@ describe.each(databases())('BloomClient JWT sign-ins against the real server on 
         identityProvider: {
           authorizeUrl: 'http://127.0.0.1/authorize',
           tokenUrl: 'http://127.0.0.1/token',
-          userInfoUrl,
+          userInfoUrl: provider.userInfoUrl,
           clientId: 'external-id',
           clientSecret: 'external-secret',
           useSubject,
@@ -176,7 +164,7 @@ describe.each(databases())('BloomClient JWT sign-ins against the real server on 
     test("an external provider's token becomes our session for the user with that email", async () => {
       const app = await exchangeClient();
       const user = await practitioner();
-      externalTokens.set('external-token-1', { sub: 'ext-1', email: user.email.toLowerCase() });
+      provider.tokens.set('external-token-1', { sub: 'ext-1', email: user.email.toLowerCase() });
       const client = newClient({ clientId: app.id });
       const profile = await client.exchangeExternalAccessToken('external-token-1');
       expect(`${profile?.resourceType}/${profile?.id}`).toBe(user.profile);
@@ -197,7 +185,7 @@ describe.each(databases())('BloomClient JWT sign-ins against the real server on 
       await expect(client.exchangeExternalAccessToken('not-a-provider-token')).rejects.toThrow(
         'The identity provider refused the subject token',
       );
-      externalTokens.set('external-token-2', { sub: 'ext-2', email: 'nobody@example.org' });
+      provider.tokens.set('external-token-2', { sub: 'ext-2', email: 'nobody@example.org' });
       await expect(client.exchangeExternalAccessToken('external-token-2')).rejects.toThrow(
         'No user of this project matches the subject token',
       );

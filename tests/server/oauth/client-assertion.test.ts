@@ -1,9 +1,6 @@
 // private_key_jwt (RFC 7523) over real HTTP: the client's JWKS served on loopback, client_credentials
 // with a signed client assertion, and each way an assertion can be wrong.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Project } from '@medplum/fhirtypes';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { CryptoKey } from 'jose';
 import {
   addMembership,
@@ -15,12 +12,14 @@ import {
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
+import { signAssertion, startClientKeys } from './support/client-keys';
+import type { ClientKeys } from './support/client-keys';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 describe.each(databases())('private_key_jwt client assertions on %s', (_engine, kind) => {
   let server: TestServer;
-  let jwksServer: http.Server;
+  let keys: ClientKeys;
   let jwksUrl: string;
   let project: Project;
   let clientKey: CryptoKey;
@@ -29,35 +28,25 @@ describe.each(databases())('private_key_jwt client assertions on %s', (_engine, 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { requireAuth: true });
     project = await createProject(server.db);
-    ({ privateKey: clientKey } = await generateKeyPair('ES256', { extractable: true }));
-    ({ privateKey: otherKey } = await generateKeyPair('ES256', { extractable: true }));
-    const { d: _private, ...publicJwk } = await exportJWK(clientKey);
-    const body = JSON.stringify({ keys: [{ ...publicJwk, kid: 'client-key', alg: 'ES256', use: 'sig' }] });
-    jwksServer = http.createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
-    });
-    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
-    jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
+    keys = await startClientKeys();
+    ({ jwksUrl, privateKey: clientKey, foreignKey: otherKey } = keys);
   });
 
   afterAll(async () => {
     await server.close();
-    await new Promise<void>((resolve) => jwksServer.close(() => resolve()));
+    await keys.close();
   });
 
   async function assertion(
     clientId: string,
     options: { key?: CryptoKey; audience?: string; expiresIn?: number; subject?: string } = {},
   ): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ jti: crypto.randomUUID() })
-      .setProtectedHeader({ alg: 'ES256', kid: 'client-key' })
-      .setIssuer(clientId)
-      .setSubject(options.subject ?? clientId)
-      .setAudience(options.audience ?? `${server.baseUrl}oauth2/token`)
-      .setIssuedAt(now)
-      .setExpirationTime(now + (options.expiresIn ?? 120))
-      .sign(options.key ?? clientKey);
+    return signAssertion(clientId, {
+      audience: options.audience ?? `${server.baseUrl}oauth2/token`,
+      key: options.key ?? clientKey,
+      subject: options.subject,
+      expiresIn: options.expiresIn,
+    });
   }
 
   const grant = (clientAssertion: string, extra: Record<string, string> = {}) =>

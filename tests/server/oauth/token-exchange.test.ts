@@ -1,7 +1,5 @@
 // Token exchange (RFC 8693, SPEC §6) over real HTTP: an external provider's userinfo served on
 // loopback, the user matched by email or by subject, and each refusal.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Project, User } from '@medplum/fhirtypes';
 import { Repository, systemContext } from '../../../src/server/repo';
 import {
@@ -14,44 +12,33 @@ import {
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
+import { startUserInfoProvider } from './support/userinfo-provider';
+import type { UserInfoProvider } from './support/userinfo-provider';
 
 const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 
 describe.each(databases())('token exchange on %s', (_engine, kind) => {
   let server: TestServer;
-  let provider: http.Server;
-  let userInfoUrl: string;
+  let provider: UserInfoProvider;
   let project: Project;
-  /** The external provider's tokens and whom they belong to. */
-  const tokens = new Map<string, { sub: string; email: string }>();
 
   beforeAll(async () => {
     server = await startTestServer(kind, {}, { requireAuth: true });
     project = await createProject(server.db);
-    provider = http.createServer((request, response) => {
-      const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
-      const info = tokens.get(token);
-      if (!info) {
-        response.writeHead(401).end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));
-    });
-    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
-    userInfoUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/userinfo`;
+    provider = await startUserInfoProvider();
   });
 
   afterAll(async () => {
     await server.close();
-    await new Promise<void>((resolve) => provider.close(() => resolve()));
+    await provider.close();
   });
 
   function identityProvider(useSubject = false) {
     return {
       authorizeUrl: 'http://127.0.0.1/authorize',
       tokenUrl: 'http://127.0.0.1/token',
-      userInfoUrl,
+      userInfoUrl: provider.userInfoUrl,
       clientId: 'external-id',
       clientSecret: 'external-secret',
       useSubject,
@@ -70,7 +57,7 @@ describe.each(databases())('token exchange on %s', (_engine, kind) => {
     const client = await createClient(server.db, project, { identityProvider: identityProvider() });
     const user = await createUser(server.db);
     const membership = await addMembership(server.db, user, project, 'Patient');
-    tokens.set('ext-token-1', { sub: 'ext-1', email: (user.email as string).toLowerCase() });
+    provider.tokens.set('ext-token-1', { sub: 'ext-1', email: (user.email as string).toLowerCase() });
     const response = await exchange({ client_id: client.id as string, subject_token: 'ext-token-1' });
     expect(response.status).toBe(200);
     expect(response.body.profile).toEqual(membership.profile);
@@ -84,7 +71,7 @@ describe.each(databases())('token exchange on %s', (_engine, kind) => {
       externalId: 'subject-42',
     });
     await addMembership(server.db, user, project, 'Practitioner');
-    tokens.set('ext-token-2', { sub: 'subject-42', email: 'unrelated@example.org' });
+    provider.tokens.set('ext-token-2', { sub: 'subject-42', email: 'unrelated@example.org' });
     const response = await exchange({ client_id: client.id as string, subject_token: 'ext-token-2' });
     expect(response.status).toBe(200);
   });
@@ -96,7 +83,7 @@ describe.each(databases())('token exchange on %s', (_engine, kind) => {
       error: 'invalid_grant',
       error_description: 'The identity provider refused the subject token',
     });
-    tokens.set('ext-token-3', { sub: 'ext-3', email: 'nobody-here@example.org' });
+    provider.tokens.set('ext-token-3', { sub: 'ext-3', email: 'nobody-here@example.org' });
     const unknown = await exchange({ client_id: client.id as string, subject_token: 'ext-token-3' });
     expect(unknown.body.error).toBe('invalid_grant');
     const plain = await createClient(server.db, project, {});
