@@ -90,6 +90,8 @@ describe('two-factor card', () => {
     expect(qr.querySelector('path')).toHaveAttribute('d', qrPath(URI).path);
     expect(within(card()).getByText(groupSecret(SECRET))).toBeInTheDocument();
     expect(input).toBeRequired();
+    // Keyboard users continue where the Enable button was.
+    expect(input).toHaveFocus();
     expect(input).toHaveAttribute('autocomplete', 'one-time-code');
     expect(input).toHaveAttribute('inputmode', 'numeric');
 

@@ -158,6 +158,8 @@ export function TwoFactorCard() {
             label="Code from your app"
             required
             fullWidth
+            // The Enable button is gone once the secret shows: keyboard focus moves on to the code.
+            autoFocus
             autoComplete="one-time-code"
             slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, pattern: '[0-9]*' } }}
             value={code}
