@@ -98,6 +98,11 @@ export class FhirClient extends ClientEventEmitter {
     return this.settings.fhirBaseUrl + path.join('/');
   }
 
+  /** `{fhirBase}{type}/{id}`: the read URL, built without fhirUrl's array (cache hits are hot). */
+  private readUrl(resourceType: string, id: string): string {
+    return this.settings.fhirBaseUrl + resourceType + '/' + id;
+  }
+
   /** `{type}?{query}` under the FHIR base; a SearchRequest is formatted as SPEC §7 says. */
   fhirSearchUrl(typeOrRequest: string | SearchRequest, query?: QueryTypes): string {
     return searchUrl(this.settings.fhirBaseUrl, typeOrRequest, query);
@@ -218,13 +223,13 @@ export class FhirClient extends ClientEventEmitter {
   cacheResource(resource: Resource | undefined): void {
     const subsetted = resource?.meta?.tag?.some((tag) => tag.code === 'SUBSETTED');
     if (resource?.id && !subsetted && !isSystemReference(`${resource.resourceType}/${resource.id}`)) {
-      this.cache.set(this.fhirUrl(resource.resourceType, resource.id), ReadablePromise.resolve(resource));
+      this.cache.set(this.readUrl(resource.resourceType, resource.id), ReadablePromise.resolve(resource));
     }
   }
 
   /** The cached resource, if its read has succeeded and not expired (synchronous). */
   getCached<T extends Resource>(resourceType: T['resourceType'], id: string): T | undefined {
-    return this.cache.peek<T>(this.fhirUrl(resourceType, id));
+    return this.cache.peek<T>(this.readUrl(resourceType, id));
   }
 
   getCachedReference<T extends Resource>(reference: Reference<T>): T | undefined {
@@ -252,7 +257,7 @@ export class FhirClient extends ClientEventEmitter {
     if (!id) {
       return reject(missingField('id'));
     }
-    return this.get<T>(this.fhirUrl(resourceType, id), options);
+    return this.get<T>(this.readUrl(resourceType, id), options);
   }
 
   /** SPEC §5: 'Missing reference', 'Invalid reference'; SPEC §3: 'system' is the system Device. */
