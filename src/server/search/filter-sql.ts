@@ -1,7 +1,7 @@
 // SearchRequest filters → SQL conditions on a resource row (alias `r`, `r1`…): one EXISTS probe of
 // the parameter type's index table per filter, OR over the comma values inside it, AND between
 // filters; chains and _has nest the same builder on the linked resource.
-import { getSearchParameter } from '../../fhir';
+import { getSearchParameter, getTypeSchema } from '../../fhir';
 import type { SearchParameterInfo } from '../../fhir';
 import { Operator, splitOrValues, splitValuePrefix } from '../../fhir/search';
 import type { Filter } from '../../fhir/search';
@@ -478,4 +478,49 @@ function hasCondition(ctx: FilterContext, resourceType: string, alias: string, f
   return `EXISTS (SELECT 1 FROM search_reference l JOIN resource ${source} ON ${source}.resource_type = l.resource_type AND ${source}.id = l.resource_id
     WHERE l.resource_type = ${ctx.params.add(sourceType)} AND l.code = ${ctx.params.add(linkCode)} AND l.target_id = ${alias}.id AND l.target_type = ${ctx.params.add(resourceType)}
     AND NOT ${source}.deleted AND ${conditions.join(' AND ')})`;
+}
+
+/**
+ * A date parameter over one single-valued element (Slot.start, Communication.sent) holds at most
+ * one index row per resource, so `start=gt…&start=lt…` can test both bounds on that one row:
+ * one probe per candidate instead of one per filter (the slot calendar's range query).
+ */
+function isSingleDate(resourceType: string, param: SearchParameterInfo): boolean {
+  const match = /^([A-Za-z]+)\.([A-Za-z]+)$/.exec(param.expression);
+  if (param.type !== 'date' || !match || match[1] !== resourceType) {
+    return false;
+  }
+  const schema = getTypeSchema(resourceType);
+  const element = schema?.elements.get(match[2]) ?? schema?.elements.get(`${match[2]}[x]`);
+  return !!element && element.max === 1 && element.types.every((type) => type.code !== 'Timing');
+}
+
+/** Filters as conditions, AND-ed; repeated bounds on a single-valued date share one probe. */
+export function filterConditions(
+  ctx: FilterContext,
+  resourceType: string,
+  alias: string,
+  filters: readonly Filter[],
+): string[] {
+  const conditions: string[] = [];
+  const bounds = new Map<string, [Operator, string][]>();
+  for (const filter of filters) {
+    const param =
+      ORDERED_PREFIXES.has(filter.operator) && !filter.code.includes(':') && !filter.code.includes('.')
+        ? getSearchParameter(resourceType, filter.code)
+        : undefined;
+    const single = param && isSingleDate(resourceType, param) ? prefixed(filter) : undefined;
+    if (single && single.length === 1 && single[0][0] !== Operator.NOT_EQUALS) {
+      bounds.set(filter.code, [...(bounds.get(filter.code) ?? []), single[0]]);
+    } else {
+      conditions.push(filterCondition(ctx, resourceType, alias, filter));
+    }
+  }
+  for (const [code, parts] of bounds) {
+    const each = parts.map(([operator, value]) =>
+      dateCompare(ctx.params, 't.low', 't.high', operator, value, code),
+    );
+    conditions.push(probe(ctx, 'date', resourceType, alias, code, each.join(' AND ')));
+  }
+  return conditions;
 }

@@ -8,7 +8,7 @@ import type { Filter, IncludeTarget, SearchRequest } from '../../fhir/search';
 import type { Queryable } from '../db';
 import { canSee, typeRights } from '../repo/access-control';
 import type { RepositoryContext } from '../repo/context';
-import { filterCondition, visibleCondition } from './filter-sql';
+import { filterConditions, visibleCondition } from './filter-sql';
 import type { FilterContext } from './filter-sql';
 import { sortSql } from './sort-sql';
 import { SqlParams } from './sql-params';
@@ -59,9 +59,7 @@ interface BuiltQuery {
 function buildWhere(ctx: FilterContext, request: SearchRequest): BuiltQuery {
   const params = ctx.params;
   const conditions = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
-  for (const filter of allFilters(request)) {
-    conditions.push(filterCondition(ctx, request.resourceType, 'r', filter));
-  }
+  conditions.push(...filterConditions(ctx, request.resourceType, 'r', allFilters(request)));
   conditions.push(...visibleCondition(ctx, request.resourceType, 'r'));
   return { where: conditions.join(' AND '), params };
 }

@@ -1,7 +1,7 @@
 // FHIR search (issue #4, SPEC §3 search operators) for date, number, quantity, uri and composite
 // parameters and the common parameters, on each engine: every prefix (eq ne gt lt ge le sa eb ap)
 // with matching and non-matching resources; date precision as ranges.
-import type { ChargeItem, Communication, Observation, Patient, ValueSet } from '@medplum/fhirtypes';
+import type { ChargeItem, Communication, Observation, Patient, Slot, ValueSet } from '@medplum/fhirtypes';
 import type { Database } from '../../../src/server/db';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
@@ -112,6 +112,27 @@ describe.each(databases())('search: date, number, quantity, uri, composite on %s
     expect(result.status).toBe(400);
     expect(result.message).toContain('date');
     expect((await statusOf(idSet(repo, 'Observation?date:exact=2024'))).status).toBe(400);
+  });
+
+  test('date: both bounds of a single-valued date (Slot.start) tested on one value', async () => {
+    const slot = (start: string): Slot => ({
+      resourceType: 'Slot',
+      status: 'free',
+      schedule: { reference: 'Schedule/ranges' },
+      start,
+      end: start,
+    });
+    const inside = await repo.createResource(slot('2025-03-10T09:00:00Z'));
+    const before = await repo.createResource(slot('2025-03-01T09:00:00Z'));
+    const after = await repo.createResource(slot('2025-03-20T09:00:00Z'));
+    const range = 'Slot?schedule=Schedule/ranges&start=gt2025-03-05&start=lt2025-03-15';
+    expect(await idSet(repo, range)).toEqual([inside.id]);
+    expect(await idSet(repo, `${range}&start=ne2025-03-10`)).toEqual([]);
+    expect(await idSet(repo, 'Slot?start=ge2025-03-01&start=le2025-03-01')).toEqual([before.id]);
+    expect(await idSet(repo, 'Slot?start=gt2025-03-15&start=lt2025-03-05')).toEqual([]);
+    expect(await idSet(repo, 'Slot?start=sa2025-03-15,eb2025-03-05&start=lt2025-03-31')).toEqual(
+      sorted([before.id, after.id]),
+    );
   });
 
   test('_lastUpdated with prefixes', async () => {
