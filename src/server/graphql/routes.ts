@@ -13,6 +13,7 @@ import { executeGraphQL } from './execute';
 import type { GraphQLOptions, GraphQLRequestInput } from './execute';
 import { findGraphDefinition, runGraph } from './graph-operation';
 import { createReferenceLoader } from './reference-loader';
+import { getGraphQLSchema } from './schema';
 
 export interface GraphQLRoutesOptions extends GraphQLOptions {
   db: Database;
@@ -35,11 +36,20 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
   const { db, getContext } = options;
   const limits: GraphQLOptions = { introspection: options.introspection, maxCost: options.maxCost };
 
+  let buildLogged = false;
+
   async function handle(request: FastifyRequest, input: GraphQLRequestInput, method: 'GET' | 'POST') {
     const context = createGraphQLContext(db, getContext(request));
-    return executeGraphQL(input, method, context, limits, (err) =>
+    const result = await executeGraphQL(input, method, context, limits, (err) =>
       request.log.error({ err }, 'GraphQL resolver failed'),
     );
+    if (!buildLogged) {
+      buildLogged = true;
+      request.log.info(
+        `GraphQL schema built in ${getGraphQLSchema().buildMs.toFixed(0)} ms (once per process)`,
+      );
+    }
+    return result;
   }
 
   app.post('/$graphql', async (request, reply) => {
