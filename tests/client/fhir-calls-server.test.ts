@@ -125,6 +125,19 @@ describe.each(databases())('BloomClient FHIR calls against the real server on %s
     expect((await search()).map((o) => o.id)).not.toContain(created.id);
   });
 
+  test('createResourceIfNoneExist (If-None-Exist): the second call returns the first resource, nothing new is made', async () => {
+    const client = await admin();
+    const mariaId = profileId(await maria());
+    const system = 'https://bloom.example/fhir/client-test';
+    const value = Math.random().toString(36).slice(2);
+    const observation = { ...newObservation(mariaId, 66), identifier: [{ system, value }] };
+    const first = await client.createResourceIfNoneExist(observation, { identifier: `${system}|${value}` });
+    const second = await client.createResourceIfNoneExist(observation, { identifier: `${system}|${value}` });
+    expect(second.id).toBe(first.id);
+    const matches = await client.searchResources('Observation', { identifier: `${system}|${value}` });
+    expect(matches.map((o) => o.id)).toEqual([first.id]);
+  });
+
   test("SPEC §5 client checks before any request: 'Missing resourceType', 'Missing id'", async () => {
     const client = await maria();
     await expect(client.createResource({} as Observation)).rejects.toThrow('Missing resourceType');
