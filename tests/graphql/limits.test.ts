@@ -34,6 +34,16 @@ describe('issue #6 query depth and cost', () => {
     expect(measure(query, { n: 3 })).toEqual({ depth: 3, cost: 2 * (4 + 3) });
   });
 
+  it('@skip and @include leave out what will not run', () => {
+    const query = `query ($a: Boolean!, $b: Boolean!) {
+      a: PatientList(_count: 100) @include(if: $a) { id }
+      b: ObservationList(_count: 100) @include(if: $b) { id }
+      c: PractitionerList(_count: 100) @skip(if: true) { id }
+    }`;
+    expect(measure(query, { a: true, b: false }).cost).toBe(101);
+    expect(measure(query, { a: false, b: false }).cost).toBe(0);
+  });
+
   it('introspection fields cost nothing and do not count toward depth', () => {
     expect(
       measure('{ __schema { types { fields { type { ofType { ofType { ofType { name } } } } } } } }'),

@@ -62,6 +62,35 @@ function countArg(
     : DEFAULT_SEARCH_COUNT;
 }
 
+/** Whether @skip / @include leave this selection out (it then costs nothing: it never runs). */
+function isSkipped(
+  selection: {
+    directives?: readonly {
+      name: { value: string };
+      arguments?: readonly { name: { value: string }; value: ValueNode }[];
+    }[];
+  },
+  variables: Record<string, unknown>,
+): boolean {
+  for (const directive of selection.directives ?? []) {
+    const name = directive.name.value;
+    if (name !== 'skip' && name !== 'include') {
+      continue;
+    }
+    const arg = directive.arguments?.find((a) => a.name.value === 'if')?.value;
+    const value =
+      arg?.kind === Kind.BOOLEAN
+        ? arg.value
+        : arg?.kind === Kind.VARIABLE
+          ? variables[arg.name.value]
+          : undefined;
+    if (typeof value === 'boolean' && value === (name === 'skip')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 function fieldOf(parent: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
   return 'getFields' in parent ? parent.getFields()[name] : undefined;
 }
@@ -76,6 +105,9 @@ function walk(
   for (const selection of selectionSet.selections) {
     if (++state.visits > MAX_VISITS) {
       refuse('Query too complex: it has too many selections once its fragments are expanded');
+    }
+    if (isSkipped(selection, state.variables)) {
+      continue;
     }
     if (selection.kind === Kind.FIELD) {
       const name = selection.name.value;
