@@ -1,8 +1,9 @@
 // Throttling of failed attempts (passwords, MFA codes) per key: per account and per remote address.
 // The counts live in the database (table auth_failure, migration 4), not in this process, so every
 // server instance behind a load balancer sees the same count (ARCHITECTURE: no state but the database).
-import { OperationOutcomeError, tooManyRequests } from '../../fhir';
+import { tooManyRequests } from '../../fhir';
 import type { Migration, Queryable } from '../db';
+import { RetryAfterError } from '../retry-after';
 
 export interface ThrottleRule {
   /** Failures allowed within the window before further attempts are refused. */
@@ -34,10 +35,11 @@ export class FailureThrottle {
     if (count && count.failures >= this.rule.maxFailures) {
       const remainingMs = new Date(count.reset_at).getTime() - now.getTime();
       const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
-      throw new OperationOutcomeError(
+      throw new RetryAfterError(
         tooManyRequests(
           `Too many failed ${what} attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
         ),
+        Math.max(1, Math.ceil(remainingMs / 1000)),
       );
     }
   }

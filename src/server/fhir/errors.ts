@@ -10,6 +10,7 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from '../../fhir';
+import { RetryAfterError } from '../retry-after';
 import { FHIR_JSON } from './media-types';
 
 /** Fastify's own errors (body parsing, limits) as outcomes; anything else through normalizeError. */
@@ -56,6 +57,9 @@ export function registerErrorHandlers(app: FastifyInstance, bodyLimit: number): 
     const status = getStatus(outcome);
     if (status >= 500) {
       request.log.error({ err }, 'Internal server error');
+    }
+    if (err instanceof RetryAfterError) {
+      void reply.header('retry-after', String(err.retryAfterSeconds));
     }
     return reply.status(status).type(FHIR_JSON).send(forClient(outcome, status));
   });

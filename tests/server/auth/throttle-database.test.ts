@@ -160,6 +160,10 @@ describe.each(databases())('throttle counts in the database on %s', (_engine, ki
         const blocked = await postJson(`${url}auth/login`, { email, password: PASSWORD });
         expect(blocked.status).toBe(429);
         expect(outcomeText(blocked.body)).toBe('Too many failed login attempts; try again in 15 minutes');
+        // RFC 9110 Retry-After in seconds, so clients wait rather than retry at once.
+        const retryAfter = Number(blocked.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThan(14 * 60);
+        expect(retryAfter).toBeLessThanOrEqual(15 * 60);
       }
     });
 
