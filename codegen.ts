@@ -1,0 +1,27 @@
+// GraphQL codegen (issue #6; SPEC Design card): typed documents for operations/*.graphql, checked against
+// the committed server schema snapshot. Only typescript-operations + typed-document-node: the
+// `typescript` plugin would print every FHIR type (13 MB) and trips tsc on a duplicate identifier.
+import type { CodegenConfig } from '@graphql-codegen/cli';
+
+const config: CodegenConfig = {
+  schema: 'schema/schema.graphql',
+  documents: process.env.BLOOM_OPERATIONS ?? 'operations/*.graphql',
+  overwrite: true,
+  errorsOnly: false,
+  generates: {
+    'src/graphql/generated/operations.ts': {
+      plugins: ['typescript-operations', 'typed-document-node'],
+      config: {
+        // The snapshot's scalars are graphql-js built-ins; FHIR ids and decimals arrive as these.
+        scalars: { ID: 'string' },
+        // Exact optionality: nullable fields are `T | null` in the answer, undefined only when skipped.
+        avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
+        enumsAsTypes: true,
+        useTypeImports: true,
+        dedupeFragments: true,
+      },
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,26 @@
+// The app's GraphQL layer (issue #6): Apollo Client, its link chain and cache, the typed documents.
+export { createGraphqlClient, createGraphqlLink, graphqlUrl } from './apollo-client';
+export type { GraphqlClientOptions } from './apollo-client';
+export { AuthLink } from './auth-link';
+export { createResourceCache, resourceCacheId } from './cache';
+export { OutcomeLink, outcomeErrorOf } from './outcome-link';
+export {
+  createRetryLink,
+  GRAPHQL_MAX_ATTEMPTS,
+  GRAPHQL_RETRY_DELAY_MS,
+  isRetryableError,
+} from './retry-link';
+export type { GraphqlSession } from './session';
+export {
+  isResourceListType,
+  RESOURCE_LIST_TYPES,
+  resourceListPage,
+  resourceListVariables,
+} from './resource-list';
+export type {
+  ResourceListPage,
+  ResourceListPageRequest,
+  ResourceListRow,
+  ResourceListType,
+} from './resource-list';
+export * from './generated/operations';
