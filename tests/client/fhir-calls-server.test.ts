@@ -10,6 +10,7 @@ import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { OperationOutcomeError, getStatus } from '../../src/fhir/outcomes';
 import { Operator } from '../../src/fhir/search/types';
 import { Repository, systemContext } from '../../src/server/repo';
+import { findFreePort } from '../../src/server/free-port';
 import { seedDemoClinic } from '../../src/server/seed';
 import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
 import { databases } from '../server/support/test-databases';
@@ -136,6 +137,32 @@ describe.each(databases())('BloomClient FHIR calls against the real server on %s
     expect(second.id).toBe(first.id);
     const matches = await client.searchResources('Observation', { identifier: `${system}|${value}` });
     expect(matches.map((o) => o.id)).toEqual([first.id]);
+  });
+
+  test("SPEC §8 'Request aborted' over real HTTP: an aborted read rejects, the client keeps working", async () => {
+    const client = await maria();
+    const id = profileId(client);
+    const controller = new AbortController();
+    const read = client.readPatientEverything(id, { signal: controller.signal });
+    controller.abort();
+    await expect(read).rejects.toThrow('Request aborted');
+    await expect(client.readResource('Patient', id)).resolves.toMatchObject({ id });
+  });
+
+  test('SPEC §4 offline: nothing listening at the address → the GET backs off, offline is emitted once, the network error comes back', async () => {
+    const port = await findFreePort('localhost');
+    const client = new BloomClient({
+      baseUrl: `http://localhost:${port}/`,
+      storage: new PrefixedStorage(new MemoryStorage()),
+    });
+    const offline = jest.fn();
+    client.addEventListener('offline', offline);
+    const started = Date.now();
+    // Node's fetch says 'fetch failed' where browsers say 'Failed to fetch'.
+    await expect(client.readResource('Patient', 'x')).rejects.toThrow('fetch failed');
+    // Two waits, 200 ms then 400 ms, between the three attempts.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(offline).toHaveBeenCalledTimes(1);
   });
 
   test("SPEC §5 client checks before any request: 'Missing resourceType', 'Missing id'", async () => {
