@@ -89,6 +89,19 @@ describe.each(databases())('issue #6 $graphql limits and malformed input on %s',
     );
   });
 
+  it('the body may be sent as application/json or application/fhir+json; other media types are a 415', async () => {
+    const body = JSON.stringify({ query: '{ PatientList(_count: 1) { id } }' });
+    const fhirJson = await sendGraphQL(clinic.server, clinic.chen, body, 'application/fhir+json');
+    expect(fhirJson.status).toBe(200);
+    expect(fhirJson.body.data?.PatientList).toHaveLength(1);
+    expectOutcome(
+      await sendGraphQL(clinic.server, clinic.chen, '{"query":', 'application/fhir+json'),
+      400,
+      /Malformed JSON/,
+    );
+    expect((await sendGraphQL(clinic.server, clinic.chen, body, 'text/xml')).status).toBe(415);
+  });
+
   it('malformed queries: syntax errors with their position, unknown fields and arguments, wrong argument types', async () => {
     const syntax = await post('{ PatientList { id }');
     expectOutcome(syntax, 400, /GraphQL syntax error: Syntax Error: Expected Name/);
