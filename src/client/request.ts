@@ -174,13 +174,15 @@ export class RequestPipeline {
 
   private async sendWithRetry(method: HttpMethod, url: string, options: RequestOptions): Promise<Sent> {
     const retrySafe = isRetrySafe(method, options.idempotencyKey);
+    let keyInFlight = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(options.signal);
       let delay: number | undefined;
       try {
         const sent = await this.send(method, url, options);
         const { status, headers } = sent.response;
-        delay = retryDelayForStatus(status, headers.get('retry-after'), attempt, retrySafe, this.now());
+        const retryAfter = headers.get('retry-after');
+        delay = retryDelayForStatus(status, retryAfter, attempt, retrySafe, this.now(), keyInFlight);
         if (delay === undefined) {
           return sent;
         }
@@ -197,6 +199,7 @@ export class RequestPipeline {
         if (delay === undefined) {
           throw err;
         }
+        keyInFlight = options.idempotencyKey !== undefined;
       }
       if (this.verbose) {
         console.log(`${method} ${url}: retrying in ${delay} ms`);

@@ -59,7 +59,9 @@ export function networkBackoff(attempt: number): number {
 
 /**
  * How long to wait before trying again after attempt number `attempt` (0-based) was answered with
- * `status`; undefined when the answer is final.
+ * `status`; undefined when the answer is final. `keyInFlight`: an earlier attempt of this call,
+ * sent with its Idempotency-Key, got no answer, so a 409 means the server is still running that
+ * first request (it answers 409 'still being processed' to the same key meanwhile).
  */
 export function retryDelayForStatus(
   status: number,
@@ -67,9 +69,13 @@ export function retryDelayForStatus(
   attempt: number,
   retrySafe: boolean,
   now: number,
+  keyInFlight = false,
 ): number | undefined {
   if (!hasAttemptsLeft(attempt)) {
     return undefined;
+  }
+  if (status === 409 && keyInFlight) {
+    return networkBackoff(attempt);
   }
   if (status === 429) {
     const wait = parseRetryAfter(retryAfter, now) ?? networkBackoff(attempt);

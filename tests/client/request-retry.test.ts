@@ -130,6 +130,49 @@ describe('issue #5: writes are never duplicated by a retry', () => {
     expect(fake.calls.map((c) => c.headers['Idempotency-Key'])).toEqual(['key-123', 'key-123']);
   });
 
+  test('a 409 right after a lost attempt (the first request still running on the server) is retried with backoff', async () => {
+    const { pipeline, times, sequence } = setup();
+    const stillRunning = {
+      resourceType: 'OperationOutcome',
+      issue: [
+        {
+          severity: 'error',
+          code: 'conflict',
+          details: { text: 'A request with this Idempotency-Key is still being processed: retry later' },
+        },
+      ],
+    };
+    sequence('POST', '/Patient', [
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      () => jsonResponse(stillRunning, 409),
+      () => jsonResponse(patient, 201),
+    ]);
+    const { value } = await settle(
+      pipeline.request('POST', 'Patient', { body: patient, idempotencyKey: 'k-409' }),
+    );
+    expect(value).toEqual(patient);
+    expect(gaps(times)).toEqual([200, 400]);
+  });
+
+  test('a 409 on a first attempt is an answer (e.g. an existing member), not retried', async () => {
+    const { pipeline, times, sequence } = setup();
+    sequence('POST', '/admin/projects/p/invite', [
+      () =>
+        jsonResponse(
+          {
+            resourceType: 'OperationOutcome',
+            issue: [{ severity: 'error', code: 'conflict', details: { text: 'Already a member' } }],
+          },
+          409,
+        ),
+    ]);
+    const { error } = await settle(
+      pipeline.request('POST', 'admin/projects/p/invite', { body: {}, idempotencyKey: 'k' }),
+    );
+    expect((error as Error).message).toBe('Already a member');
+    expect(times).toHaveLength(1);
+  });
+
   test('PATCH is not idempotent: not retried', async () => {
     const { pipeline, times, sequence } = setup();
     sequence('PATCH', '/Patient/p1', [() => jsonResponse(outcome500, 500)]);
