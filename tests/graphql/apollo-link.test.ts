@@ -4,6 +4,7 @@
 // OperationOutcome text on errors; the resourceType/id cache.
 import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
 import { gql } from '@apollo/client';
+import type { OperationOutcome, OperationOutcomeIssue } from '@medplum/fhirtypes';
 import { createGraphqlClient, GRAPHQL_RETRY_DELAY_MS } from '../../src/graphql';
 import type { GraphqlSession } from '../../src/graphql';
 import { CommunicationListDocument } from '../../src/graphql/generated/operations';
@@ -23,7 +24,7 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-const outcome = (text: string, code = 'invalid') => ({
+const outcome = (text: string, code: OperationOutcomeIssue['code'] = 'invalid'): OperationOutcome => ({
   resourceType: 'OperationOutcome',
   issue: [{ severity: 'error', code, details: { text } }],
 });

@@ -1,0 +1,259 @@
+// The design card's operations (SPEC Design card; §7) through the app's Apollo Client and link chain
+// against the REAL server in-process with the demo clinic: Maria signs in through BloomClient, whose
+// session the link uses; each typed document from src/graphql/generated runs over HTTP. PGlite always,
+// PostgreSQL too with TEST_DATABASE_URL.
+import { gql } from '@apollo/client';
+import type { Communication, SearchParameter, StructureDefinition } from '@medplum/fhirtypes';
+import { BloomClient } from '../../src/client';
+import { ACTIVE_LOGIN_KEY, MemoryStorage, PrefixedStorage } from '../../src/client/storage';
+import type { LoginState } from '../../src/client/storage';
+import { OperationOutcomeError } from '../../src/fhir/outcomes';
+import {
+  CommunicationListDocument,
+  createGraphqlClient,
+  ResourceListDocument,
+  resourceListPage,
+  resourceListVariables,
+  SearchParameterListDocument,
+  StructureDefinitionListDocument,
+} from '../../src/graphql';
+import { Repository, systemContext } from '../../src/server/repo';
+import { seedDemoClinic } from '../../src/server/seed';
+import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { databases } from '../server/support/test-databases';
+import { startTestServer } from '../server/support/test-server';
+import type { TestServer } from '../server/support/test-server';
+
+describe.each(databases())('Apollo operations against the real server on %s (issue #6)', (_engine, kind) => {
+  let server: TestServer;
+  let maria: BloomClient;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { requireAuth: true });
+    await seedDemoClinic(new Repository(server.db, systemContext()), { demoPassword: DEFAULT_DEMO_PASSWORD });
+    maria = new BloomClient({ baseUrl: server.baseUrl, storage: new PrefixedStorage(new MemoryStorage()) });
+    const { code } = await maria.startLogin({
+      email: 'maria@bloom.example',
+      password: DEFAULT_DEMO_PASSWORD,
+    });
+    await maria.processCode(code as string);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const apollo = () => createGraphqlClient({ fhirBaseUrl: maria.getSettings().fhirBaseUrl, session: maria });
+  const mariaRef = () => `Patient/${maria.getProfile()?.id as string}`;
+
+  test('CommunicationList: Maria’s messages oldest first, sender names and Dr. Chen’s photo, text and attachments', async () => {
+    const attachment = {
+      contentType: 'image/png',
+      url: 'https://files.example/scan.png',
+      title: 'scan.png',
+      size: 1234,
+    };
+    const withAttachment = await maria.createResource<Communication>({
+      resourceType: 'Communication',
+      status: 'in-progress',
+      subject: { reference: mariaRef() },
+      sender: { reference: mariaRef() },
+      payload: [{ contentString: 'My scan' }, { contentAttachment: attachment }],
+      sent: '2099-01-01T10:00:00.000Z',
+    });
+
+    const { data } = await apollo().query({
+      query: CommunicationListDocument,
+      variables: { subject: mariaRef() },
+    });
+    const messages = (data?.CommunicationList ?? []).flatMap((m) => (m ? [m] : []));
+    expect(messages.length).toBeGreaterThan(2);
+    const sent = messages.map((m) => m.sent as string);
+    expect(sent).toEqual([...sent].sort());
+    expect(messages.at(-1)?.id).toBe(withAttachment.id);
+    expect(messages.at(-1)?.payload?.[1]?.contentAttachment).toEqual({
+      __typename: 'Attachment',
+      ...attachment,
+    });
+    expect(messages.at(-1)?.payload?.[0]?.contentString).toBe('My scan');
+
+    const fromDoctor = messages.find((m) => m.sender?.reference?.startsWith('Practitioner/'));
+    const doctor = fromDoctor?.sender?.resource;
+    expect(doctor).toMatchObject({ resourceType: 'Practitioner', name: [{ family: 'Chen' }] });
+    expect(doctor && 'photo' in doctor ? doctor.photo?.[0]?.data : undefined).toEqual(expect.any(String));
+    const fromMaria = messages.find((m) => m.sender?.reference === mariaRef());
+    expect(fromMaria?.sender?.resource).toMatchObject({
+      resourceType: 'Patient',
+      name: [{ given: ['Maria'] }],
+    });
+    expect(messages.every((m) => typeof m.payload?.[0]?.contentString === 'string')).toBe(true);
+  });
+
+  test('ResourceList: a typed page of Observations with the total, and Maria sees only her own Patient row', async () => {
+    const client = apollo();
+    const first = await client.query({
+      query: ResourceListDocument,
+      variables: resourceListVariables('Observation', { count: 5, offset: 0, sort: '-_lastUpdated' }),
+    });
+    const page = resourceListPage(first.data, 'Observation');
+    expect(page.rows).toHaveLength(5);
+    expect(page.total).toBeGreaterThan(5);
+    expect(
+      page.rows.every((row) => row.resourceType === 'Observation' && typeof row.status === 'string'),
+    ).toBe(true);
+    // Types the operation did not ask for are absent, not empty.
+    expect(first.data?.Patient).toBeUndefined();
+
+    const second = await client.query({
+      query: ResourceListDocument,
+      variables: resourceListVariables('Observation', { count: 5, offset: 5, sort: '-_lastUpdated' }),
+    });
+    const next = resourceListPage(second.data, 'Observation');
+    expect(next.offset).toBe(5);
+    expect(next.rows.map((r) => r.id)).not.toContain(page.rows[0].id);
+
+    const patients = await client.query({
+      query: ResourceListDocument,
+      variables: resourceListVariables('Patient'),
+    });
+    const patientPage = resourceListPage(patients.data, 'Patient');
+    expect(patientPage.rows.map((r) => `Patient/${r.id as string}`)).toEqual([mariaRef()]);
+    expect(patientPage.total).toBe(1);
+  });
+
+  test('StructureDefinitionList and SearchParameterList: the schema load of a stored profile (SPEC §7, count 100)', async () => {
+    const admin = new BloomClient({
+      baseUrl: server.baseUrl,
+      storage: new PrefixedStorage(new MemoryStorage()),
+    });
+    const { code } = await admin.startLogin({
+      email: 'admin@bloom.example',
+      password: DEFAULT_DEMO_PASSWORD,
+    });
+    await admin.processCode(code as string);
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const name = `BloomVitalSign${suffix}`;
+    await admin.createResource<StructureDefinition>({
+      resourceType: 'StructureDefinition',
+      name,
+      url: `https://bloom.example/fhir/StructureDefinition/vital-sign-${suffix}`,
+      status: 'active',
+      kind: 'resource',
+      abstract: false,
+      type: 'Observation',
+      baseDefinition: 'http://hl7.org/fhir/StructureDefinition/Observation',
+      derivation: 'constraint',
+      snapshot: {
+        element: [
+          { id: 'Observation', path: 'Observation', definition: 'A vital sign' },
+          {
+            id: 'Observation.subject',
+            path: 'Observation.subject',
+            min: 1,
+            max: '1',
+            base: { path: 'Observation.subject', min: 0, max: '1' },
+            type: [{ code: 'Reference', targetProfile: ['http://hl7.org/fhir/StructureDefinition/Patient'] }],
+          },
+        ],
+      },
+    });
+    const base = 'Basic';
+    const codes = ['alpha', 'beta', 'gamma'].map((word) => `${word}-${suffix}`);
+    for (const codeName of codes) {
+      await admin.createResource<SearchParameter>({
+        resourceType: 'SearchParameter',
+        url: `https://bloom.example/fhir/SearchParameter/${base}-${codeName}`,
+        name: codeName,
+        status: 'active',
+        description: `Test parameter ${codeName}`,
+        code: codeName,
+        base: [base],
+        type: 'token',
+        expression: `Basic.code`,
+      });
+    }
+    const client = createGraphqlClient({ fhirBaseUrl: admin.getSettings().fhirBaseUrl, session: admin });
+
+    const sd = await client.query({ query: StructureDefinitionListDocument, variables: { name } });
+    expect(sd.data?.StructureDefinitionList).toHaveLength(1);
+    const definition = sd.data?.StructureDefinitionList?.[0];
+    expect(definition).toMatchObject({
+      resourceType: 'StructureDefinition',
+      name,
+      kind: 'resource',
+      type: 'Observation',
+    });
+    expect(definition?.snapshot?.element?.[1]).toMatchObject({
+      path: 'Observation.subject',
+      min: 1,
+      max: '1',
+      base: { path: 'Observation.subject', min: 0, max: '1' },
+      type: [{ code: 'Reference', targetProfile: ['http://hl7.org/fhir/StructureDefinition/Patient'] }],
+    });
+
+    const sp = await client.query({ query: SearchParameterListDocument, variables: { base } });
+    const params = (sp.data?.SearchParameterList ?? []).flatMap((p) => (p ? [p] : []));
+    expect(params.map((p) => p.code)).toEqual(expect.arrayContaining(codes));
+    expect(params.every((p) => p.type === 'token' && p.base?.[0] === base)).toBe(true);
+    // The count variable reaches _count (the operation's default is SPEC §9's 100).
+    const few = await client.query({ query: SearchParameterListDocument, variables: { base, count: 2 } });
+    expect(few.data?.SearchParameterList).toHaveLength(2);
+    // A name nobody stored is an empty list, not an error.
+    const none = await client.query({
+      query: StructureDefinitionListDocument,
+      variables: { name: `${name}Missing` },
+    });
+    expect(none.data?.StructureDefinitionList).toEqual([]);
+  });
+
+  test('a query the server refuses arrives as an OperationOutcomeError with the server’s text', async () => {
+    const bad = gql`
+      query Bad {
+        Patient(id: "x") {
+          bogusField
+        }
+      }
+    `;
+    const error = await apollo()
+      .query({ query: bad })
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(OperationOutcomeError);
+    expect((error as Error).message).toContain('Cannot query field "bogusField" on type "Patient"');
+  });
+
+  test('a token the server refuses: one renewal through BloomClient’s refresh token, then the retry succeeds', async () => {
+    const storage = new PrefixedStorage(new MemoryStorage());
+    const signIn = new BloomClient({ baseUrl: server.baseUrl, storage });
+    const { code } = await signIn.startLogin({
+      email: 'maria@bloom.example',
+      password: DEFAULT_DEMO_PASSWORD,
+    });
+    await signIn.processCode(code as string);
+    const login = storage.getObject<LoginState>(ACTIVE_LOGIN_KEY) as LoginState;
+    expect(login.refreshToken).toEqual(expect.any(String));
+    // The page reloads with a stored access token the server no longer accepts (its signature altered);
+    // the refresh token still works.
+    const forged = `${login.accessToken.slice(0, -6)}${login.accessToken.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA'}`;
+    storage.setObject<LoginState>(ACTIVE_LOGIN_KEY, { ...login, accessToken: forged });
+    const session = new BloomClient({ baseUrl: server.baseUrl, storage });
+    expect(session.getAccessToken()).toBe(forged);
+    const seen: (string | null)[] = [];
+    const client = createGraphqlClient({
+      fhirBaseUrl: session.getSettings().fhirBaseUrl,
+      session,
+      fetch: (input, init) => {
+        seen.push(new Headers(init?.headers).get('authorization'));
+        return fetch(input, init);
+      },
+    });
+    const answer = await client.query({
+      query: ResourceListDocument,
+      variables: resourceListVariables('Patient'),
+    });
+    expect(resourceListPage(answer.data, 'Patient').rows).toHaveLength(1);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(`Bearer ${forged}`);
+    expect(seen[1]).toBe(`Bearer ${session.getAccessToken() as string}`);
+    expect(session.getAccessToken()).not.toBe(forged);
+  });
+});
