@@ -14,6 +14,7 @@ import { graphqlRoutes } from './graphql/routes';
 import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
+import { liveRoutes } from './live/routes';
 import { adminRoutes } from './admin/routes';
 import { emailRoutes } from './email/routes';
 import { fhirOperationRoutes } from './operations/routes';
@@ -82,6 +83,12 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   await app.register(fhirOperationRoutes, {
     prefix: '/fhir/R4',
     db,
+    fhirBase: config.baseUrl + FHIR_PATH,
+    getContext: getContext ?? contextFromRequest,
+  });
+  // Live updates (issue #8): $get-ws-binding-token and the socket at /ws/subscriptions-r4.
+  await app.register(liveRoutes, {
+    deps: auth,
     fhirBase: config.baseUrl + FHIR_PATH,
     getContext: getContext ?? contextFromRequest,
   });

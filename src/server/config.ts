@@ -44,6 +44,18 @@ export interface ServerConfig {
   graphqlIntrospection: boolean;
   /** The cost budget of one GraphQL query: about how many resources it may load (issue #6). */
   graphqlMaxCost: number;
+  /** Live updates (issue #8): milliseconds between heartbeats on a bound subscription socket. */
+  liveHeartbeatInterval: number;
+  /** How many recent write events each instance keeps for clients that re-bind after a drop. */
+  liveEventLogSize: number;
+  /** Lifetime of a $get-ws-binding-token token in seconds. */
+  liveBindingTokenLifetime: number;
+  /** Largest Binary upload in bytes (issue #8). */
+  binaryMaxSize: number;
+  /** Directory of the Binary contents (the default file storage). */
+  binaryDir: string;
+  /** Lifetime of a signed Binary URL in seconds. */
+  binaryUrlLifetime: number;
 }
 
 export interface SmtpConfig {
@@ -173,6 +185,37 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description:
       'Cost budget of one GraphQL query, about the resources it may load (a search costs 1 + _count, multiplying what is nested in it)',
   },
+  {
+    name: 'LIVE_HEARTBEAT_INTERVAL',
+    default: '10000',
+    description: 'Milliseconds between heartbeat Bundles on a bound /ws/subscriptions-r4 socket',
+  },
+  {
+    name: 'LIVE_EVENT_LOG_SIZE',
+    default: '10000',
+    description:
+      'Recent write events kept per instance; a client re-binding with an older lastEventNumber gets a gap signal',
+  },
+  {
+    name: 'LIVE_BINDING_TOKEN_LIFETIME',
+    default: '3600',
+    description: 'Lifetime of a Subscription $get-ws-binding-token token in seconds',
+  },
+  {
+    name: 'BINARY_MAX_SIZE',
+    default: '33554432',
+    description: 'Largest POST Binary body in bytes (larger uploads get 413)',
+  },
+  {
+    name: 'BINARY_DIR',
+    default: 'DATA_DIR/binary',
+    description: 'Directory where Binary contents are stored',
+  },
+  {
+    name: 'BINARY_URL_LIFETIME',
+    default: '3600',
+    description: 'Seconds a signed Binary URL (an attachment in an <img>) stays valid',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -212,6 +255,12 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const idempotencyWindow = readPositiveInteger(env, 'IDEMPOTENCY_WINDOW', 24 * 3600, 'seconds');
   const graphqlIntrospection = readBoolean(env, 'GRAPHQL_INTROSPECTION', true);
   const graphqlMaxCost = readPositiveInteger(env, 'GRAPHQL_MAX_COST', 10000, 'resources');
+  const liveHeartbeatInterval = readPositiveInteger(env, 'LIVE_HEARTBEAT_INTERVAL', 10000, 'milliseconds');
+  const liveEventLogSize = readPositiveInteger(env, 'LIVE_EVENT_LOG_SIZE', 10000, 'events');
+  const liveBindingTokenLifetime = readPositiveInteger(env, 'LIVE_BINDING_TOKEN_LIFETIME', 3600, 'seconds');
+  const binaryMaxSize = readPositiveInteger(env, 'BINARY_MAX_SIZE', 32 * 1024 * 1024);
+  const binaryDir = path.resolve(readString(env, 'BINARY_DIR') ?? path.join(dataDir, 'binary'));
+  const binaryUrlLifetime = readPositiveInteger(env, 'BINARY_URL_LIFETIME', 3600, 'seconds');
   return {
     port,
     host,
@@ -236,6 +285,12 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     idempotencyWindow,
     graphqlIntrospection,
     graphqlMaxCost,
+    liveHeartbeatInterval,
+    liveEventLogSize,
+    liveBindingTokenLifetime,
+    binaryMaxSize,
+    binaryDir,
+    binaryUrlLifetime,
   };
 }
 

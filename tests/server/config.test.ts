@@ -29,6 +29,12 @@ describe('loadConfig', () => {
       idempotencyWindow: 86400,
       graphqlIntrospection: true,
       graphqlMaxCost: 10000,
+      liveHeartbeatInterval: 10000,
+      liveEventLogSize: 10000,
+      liveBindingTokenLifetime: 3600,
+      binaryMaxSize: 32 * 1024 * 1024,
+      binaryDir: path.resolve('data', 'binary'),
+      binaryUrlLifetime: 3600,
     });
   });
 
@@ -60,6 +66,12 @@ describe('loadConfig', () => {
       IDEMPOTENCY_WINDOW: '60',
       GRAPHQL_INTROSPECTION: 'false',
       GRAPHQL_MAX_COST: '500',
+      LIVE_HEARTBEAT_INTERVAL: '2000',
+      LIVE_EVENT_LOG_SIZE: '50',
+      LIVE_BINDING_TOKEN_LIFETIME: '120',
+      BINARY_MAX_SIZE: '4096',
+      BINARY_DIR: '/tmp/bloom-binary',
+      BINARY_URL_LIFETIME: '300',
     });
     expect(config).toEqual({
       port: 9000,
@@ -85,6 +97,12 @@ describe('loadConfig', () => {
       idempotencyWindow: 60,
       graphqlIntrospection: false,
       graphqlMaxCost: 500,
+      liveHeartbeatInterval: 2000,
+      liveEventLogSize: 50,
+      liveBindingTokenLifetime: 120,
+      binaryMaxSize: 4096,
+      binaryDir: '/tmp/bloom-binary',
+      binaryUrlLifetime: 300,
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -149,6 +167,12 @@ describe('loadConfig', () => {
       'IDEMPOTENCY_WINDOW',
       'GRAPHQL_INTROSPECTION',
       'GRAPHQL_MAX_COST',
+      'LIVE_HEARTBEAT_INTERVAL',
+      'LIVE_EVENT_LOG_SIZE',
+      'LIVE_BINDING_TOKEN_LIFETIME',
+      'BINARY_MAX_SIZE',
+      'BINARY_DIR',
+      'BINARY_URL_LIFETIME',
     ]);
   });
 });

@@ -7,6 +7,7 @@ import { idempotencyMigration } from '../idempotency/migration';
 import { keyValueMigration } from '../keyvalue/migration';
 import { authFailureMigration } from '../auth/throttle';
 import { usedAssertionMigration } from '../oauth/used-assertions';
+import { liveNotifyMigration } from '../live/migration';
 
 export interface Migration {
   version: number;
@@ -98,6 +99,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   keyValueMigration,
   idempotencyMigration,
+  liveNotifyMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.

@@ -41,6 +41,11 @@ export class PGliteDatabase implements Database {
     return this.pglite.transaction((tx) => fn(new PGliteQueryable(tx)));
   }
 
+  // PGlite delivers NOTIFY of its own (single) connection after commit, as PostgreSQL does.
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    return this.pglite.listen(channel, onNotify);
+  }
+
   async close(): Promise<void> {
     if (!this.pglite.closed) {
       await this.pglite.close();

@@ -52,6 +52,30 @@ export class PostgresDatabase implements Database {
     }
   }
 
+  // A dedicated connection per channel (a pooled one would be handed to other queries), opened with
+  // the pool's settings so it shares its search_path. Reconnects after a lost connection.
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client(this.pool.options);
+      next.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      next.on('error', () => {
+        if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000);
+      });
+      await next.connect();
+      await next.query(`LISTEN ${quoteIdentifier(channel)}`);
+      client = next;
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      await client?.end();
+    };
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

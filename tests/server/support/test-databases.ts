@@ -50,6 +50,10 @@ export async function openTestPostgres(connectionString: string): Promise<Databa
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       return db.transaction(fn);
     },
+    // Issue #8: live updates LISTEN on the same schema.
+    listen(channel: string, onNotify: (payload: string) => void) {
+      return db.listen(channel, onNotify);
+    },
     async close() {
       await db.close();
       const admin = new pg.Client({ connectionString });

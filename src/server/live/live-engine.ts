@@ -1,0 +1,157 @@
+// The subscription engine's core (issue #8): hears every committed write through LISTEN/NOTIFY
+// (migration.ts), keeps the recent events in a bounded log, loads each new version once and hands
+// it to the listeners interested in its resource type. Matching and access control are the
+// listeners' business (subscription-filter.ts), so one write costs one query however many sockets.
+import type { Resource } from '@medplum/fhirtypes';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db';
+import { extractIndexRows } from '../search/extract-index-rows';
+import type { IndexRows } from '../search/index-rows';
+import type { MatchTarget } from './criteria-match';
+import { EventLog } from './event-log';
+import type { WriteEvent } from './event-log';
+import { LIVE_CHANNEL_PREFIX } from './migration';
+
+export type LiveListener = (event: WriteEvent, target: MatchTarget) => void;
+
+export type Replay = { kind: 'events'; deliveries: [WriteEvent, MatchTarget][] } | { kind: 'gap' };
+
+interface VersionRow {
+  seq: string;
+  content: Resource;
+}
+
+/** Index rows are computed on first use and shared: most writes interest no listener's filters. */
+function matchTarget(resource: Resource): MatchTarget {
+  let rows: IndexRows | undefined;
+  return {
+    resource,
+    get rows() {
+      rows ??= extractIndexRows(resource);
+      return rows;
+    },
+  };
+}
+
+export function parseNotifyPayload(payload: string): WriteEvent | undefined {
+  const [seq, resourceType, id, kind] = payload.split('|');
+  if (!/^\d+$/.test(seq ?? '') || !resourceType || !id || (kind !== 'w' && kind !== 'd')) {
+    return undefined;
+  }
+  return { seq, resourceType, id, deleted: kind === 'd' };
+}
+
+export class LiveEngine {
+  readonly log: EventLog;
+  private readonly listeners = new Map<string, Set<LiveListener>>();
+  private pending: WriteEvent[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushScheduled = false;
+  private stopListening: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly db: Database,
+    logCapacity: number,
+    private readonly logger: FastifyBaseLogger,
+  ) {
+    this.log = new EventLog(logCapacity);
+  }
+
+  async start(): Promise<void> {
+    if (!this.db.listen) {
+      this.logger.warn('This database offers no LISTEN: live subscriptions receive no events');
+      return;
+    }
+    const { rows } = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    this.stopListening = await this.db.listen(LIVE_CHANNEL_PREFIX + rows[0].schema, (payload) =>
+      this.heard(payload),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.stopListening?.();
+    this.stopListening = undefined;
+    await this.flushing;
+  }
+
+  /** Calls `listener` with every created or updated version of `resourceType`; returns the unsubscribe. */
+  subscribe(resourceType: string, listener: LiveListener): () => void {
+    let set = this.listeners.get(resourceType);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(resourceType, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(resourceType);
+    };
+  }
+
+  /** The versions of `resourceType` written after event `seq` (as heard here), or a gap. */
+  async replaySince(seq: string, resourceType: string): Promise<Replay> {
+    const since = this.log.since(seq);
+    if (since.kind === 'gap') return since;
+    const wanted = since.events.filter((e) => e.resourceType === resourceType && !e.deleted);
+    const versions = await this.loadVersions(wanted);
+    return {
+      kind: 'events',
+      deliveries: wanted.flatMap((e) => {
+        const resource = versions.get(e.seq);
+        return resource ? [[e, matchTarget(resource)] as [WriteEvent, MatchTarget]] : [];
+      }),
+    };
+  }
+
+  private heard(payload: string): void {
+    const event = parseNotifyPayload(payload);
+    if (!event) {
+      this.logger.warn({ payload }, 'Ignoring a malformed live notification');
+      return;
+    }
+    this.log.append(event);
+    this.pending.push(event);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // Notifications arriving together are loaded with one query, in the order heard.
+      setImmediate(() => {
+        this.flushScheduled = false;
+        const batch = this.pending;
+        this.pending = [];
+        this.flushing = this.flushing
+          .then(() => this.deliver(batch))
+          .catch((err: unknown) => {
+            this.logger.error({ err }, 'Live delivery failed');
+          });
+      });
+    }
+  }
+
+  private async deliver(batch: WriteEvent[]): Promise<void> {
+    const wanted = batch.filter((e) => !e.deleted && this.listeners.has(e.resourceType));
+    if (wanted.length === 0) return;
+    const versions = await this.loadVersions(wanted);
+    for (const event of wanted) {
+      const resource = versions.get(event.seq);
+      const listeners = this.listeners.get(event.resourceType);
+      if (!resource || !listeners) continue;
+      const target = matchTarget(resource);
+      for (const listener of [...listeners]) {
+        try {
+          listener(event, target);
+        } catch (err) {
+          this.logger.error({ err }, 'A live listener failed');
+        }
+      }
+    }
+  }
+
+  private async loadVersions(events: WriteEvent[]): Promise<Map<string, Resource>> {
+    if (events.length === 0) return new Map();
+    const { rows } = await this.db.query<VersionRow>(
+      'SELECT seq::text AS seq, content FROM resource_history WHERE seq = ANY($1::bigint[]) AND content IS NOT NULL',
+      [events.map((e) => e.seq)],
+    );
+    return new Map(rows.map((row) => [row.seq, row.content]));
+  }
+}

@@ -1,0 +1,113 @@
+// Live updates over HTTP and WebSocket (issue #8; SPEC §7 Subscription calls and live updates):
+// GET Subscription/{id}/$get-ws-binding-token, and the socket at /ws/subscriptions-r4. The engine
+// starts with the server and stops with it; heartbeats go out on one timer for every socket.
+import type { Parameters, Subscription } from '@medplum/fhirtypes';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { AuthDeps } from '../auth/auth-deps';
+import { badRequest, OperationOutcomeError } from '../../fhir';
+import { FHIR_JSON } from '../fhir/media-types';
+import { Repository } from '../repo';
+import type { RepositoryContext } from '../repo';
+import { issueBindingToken } from './binding-token';
+import { parseCriteria } from './criteria';
+import { LiveEngine } from './live-engine';
+import { SubscriptionSocket } from './subscription-socket';
+
+export const SUBSCRIPTIONS_WS_PATH = '/ws/subscriptions-r4';
+/** Client messages are small JSON objects; anything larger is not ours. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** Each WebSocket path (this one, graphql-ws) is served from the server's one upgrade listener. */
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface LiveRoutesOptions {
+  deps: AuthDeps;
+  fhirBase: string;
+  getContext: (request: FastifyRequest) => RepositoryContext;
+}
+
+function websocketUrl(baseUrl: string): string {
+  return baseUrl.replace(/^http/, 'ws').replace(/\/$/, '') + SUBSCRIPTIONS_WS_PATH;
+}
+
+export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, options) => {
+  const { deps, fhirBase, getContext } = options;
+  const config = deps.config;
+  const engine = new LiveEngine(deps.db, config.liveEventLogSize, app.log);
+  await engine.start();
+
+  const sockets = new Set<SubscriptionSocket>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  wss.on('connection', (ws) => {
+    const session = new SubscriptionSocket(ws, { deps, engine, fhirBase });
+    sockets.add(session);
+    ws.on('close', () => sockets.delete(session));
+  });
+  const upgradePaths = new Map<string, UpgradeHandler>([
+    [
+      SUBSCRIPTIONS_WS_PATH,
+      (request, socket, head) =>
+        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
+    ],
+  ]);
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = (request.url ?? '').split('?')[0].replace(/\/+$/, '');
+    const handler = upgradePaths.get(path);
+    if (handler) {
+      handler(request, socket, head);
+    } else {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    }
+  };
+  app.server.on('upgrade', onUpgrade);
+
+  const heartbeat = setInterval(() => {
+    for (const session of sockets) session.heartbeat();
+  }, config.liveHeartbeatInterval);
+  heartbeat.unref();
+
+  app.addHook('preClose', async () => {
+    clearInterval(heartbeat);
+    app.server.off('upgrade', onUpgrade);
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+    await engine.stop();
+  });
+
+  // Medplum's operation: a token the socket accepts for this Subscription, as the caller.
+  app.get<{ Params: { id: string } }>(
+    '/fhir/R4/Subscription/:id/$get-ws-binding-token',
+    async (request, reply) => {
+      const context = getContext(request);
+      const subscription = await new Repository(deps.db, context).readResource<Subscription>(
+        'Subscription',
+        request.params.id,
+      );
+      if (subscription.channel?.type !== 'websocket') {
+        throw new OperationOutcomeError(
+          badRequest('Subscription channel type must be websocket', 'channel.type'),
+        );
+      }
+      parseCriteria(subscription.criteria);
+      const { token, expiration } = await issueBindingToken(
+        deps,
+        request.params.id,
+        context,
+        config.liveBindingTokenLifetime,
+      );
+      const parameters: Parameters = {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'token', valueString: token },
+          { name: 'expiration', valueDateTime: expiration.toISOString() },
+          { name: 'subscription', valueString: `Subscription/${request.params.id}` },
+          { name: 'websocket-url', valueUrl: websocketUrl(config.baseUrl) },
+        ],
+      };
+      return reply.type(FHIR_JSON).send(parameters);
+    },
+  );
+};
