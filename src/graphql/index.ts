@@ -24,3 +24,7 @@ export type {
   ResourceListType,
 } from './resource-list';
 export * from './generated/operations';
+export { GraphqlProvider } from './GraphqlProvider';
+export type { GraphqlProviderProps } from './GraphqlProvider';
+export { clearCacheOnProfileChange } from './session-reset';
+export type { ProfileChangeSource } from './session-reset';

@@ -1,0 +1,99 @@
+// The app's ApolloProvider (issue #6): a screen's useQuery with a typed document goes through the link
+// chain with the platform client's token; the cache is emptied when the signed-in profile changes
+// (another person must not see the previous answers) and kept across token renewals.
+import { useQuery } from '@apollo/client/react';
+import { act, render, screen } from '@testing-library/react';
+import { ClientEventEmitter } from '../../src/client/events';
+import {
+  GraphqlProvider,
+  ResourceListDocument,
+  resourceListPage,
+  resourceListVariables,
+} from '../../src/graphql';
+
+class FakePlatformClient extends ClientEventEmitter {
+  profile = 'Patient/maria';
+  token = 'token-maria';
+  fhirUrl = () => 'https://api.test/fhir/R4/';
+  getAccessToken = () => this.token;
+  getActiveLogin = () => ({ profile: { reference: this.profile } });
+  refreshIfExpired = async () => undefined;
+  handleUnauthorized = async () => undefined;
+  unauthenticatedAfterRetry = () => new Error('Unauthenticated');
+  signInAs(profile: string, token: string): void {
+    this.profile = profile;
+    this.token = token;
+    this.dispatchEvent({ type: 'change' });
+  }
+}
+
+function patientsAnswer(family: string): Response {
+  const data = {
+    Patient: {
+      __typename: 'PatientConnection',
+      count: 1,
+      offset: 0,
+      pageSize: 20,
+      edges: [
+        {
+          __typename: 'PatientConnectionEdge',
+          resource: {
+            __typename: 'Patient',
+            resourceType: 'Patient',
+            id: family.toLowerCase(),
+            meta: { __typename: 'Meta', versionId: '1', lastUpdated: '2026-01-01T00:00:00Z' },
+            name: [{ __typename: 'HumanName', given: ['A'], family }],
+            birthDate: null,
+            gender: null,
+          },
+        },
+      ],
+    },
+  };
+  return new Response(JSON.stringify({ data }), { headers: { 'content-type': 'application/json' } });
+}
+
+function PatientNames() {
+  const { data, loading, error } = useQuery(ResourceListDocument, {
+    variables: resourceListVariables('Patient'),
+  });
+  if (loading) return <p>Loading</p>;
+  if (error) return <p role="alert">{error.message}</p>;
+  const rows = resourceListPage(data, 'Patient').rows;
+  return (
+    <ul>
+      {rows.map((row) => (
+        <li key={row.id}>{row.name?.[0]?.family}</li>
+      ))}
+    </ul>
+  );
+}
+
+test('useQuery with a typed document through GraphqlProvider sends the session token; a new profile empties the cache', async () => {
+  const client = new FakePlatformClient();
+  const authorizations: (string | null)[] = [];
+  const answers = [patientsAnswer('Garcia'), patientsAnswer('Okafor')];
+  const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+    authorizations.push(new Headers(init?.headers).get('authorization'));
+    return answers.shift() as Response;
+  }) as typeof globalThis.fetch;
+
+  render(
+    <GraphqlProvider client={client} fetch={fetch}>
+      <PatientNames />
+    </GraphqlProvider>,
+  );
+  expect(await screen.findByText('Garcia')).toBeInTheDocument();
+  expect(authorizations).toEqual(['Bearer token-maria']);
+
+  // A token renewal for the same person keeps the answer: no new request.
+  await act(async () => client.signInAs('Patient/maria', 'token-maria-2'));
+  expect(screen.getByText('Garcia')).toBeInTheDocument();
+  expect(authorizations).toHaveLength(1);
+
+  // Another person signs in: the cache is cleared, the query runs again with the new token.
+  await act(async () => client.signInAs('Patient/aisha', 'token-aisha'));
+  expect(await screen.findByText('Okafor')).toBeInTheDocument();
+  expect(screen.queryByText('Garcia')).not.toBeInTheDocument();
+  expect(authorizations).toEqual(['Bearer token-maria', 'Bearer token-aisha']);
+});
