@@ -1,8 +1,10 @@
 // The app's ApolloProvider (issue #6): a screen's useQuery with a typed document goes through the link
 // chain with the platform client's token; the cache is emptied when the signed-in profile changes
 // (another person must not see the previous answers) and kept across token renewals.
-import { useQuery } from '@apollo/client/react';
+import type { ApolloClient } from '@apollo/client';
+import { useApolloClient, useQuery } from '@apollo/client/react';
 import { act, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { ClientEventEmitter } from '../../src/client/events';
 import {
   GraphqlProvider,
@@ -12,7 +14,7 @@ import {
 } from '../../src/graphql';
 
 class FakePlatformClient extends ClientEventEmitter {
-  profile = 'Patient/maria';
+  profile: string | undefined = 'Patient/maria';
   token = 'token-maria';
   fhirUrl = () => 'https://api.test/fhir/R4/';
   getAccessToken = () => this.token;
@@ -20,7 +22,7 @@ class FakePlatformClient extends ClientEventEmitter {
   refreshIfExpired = async () => undefined;
   handleUnauthorized = async () => undefined;
   unauthenticatedAfterRetry = () => new Error('Unauthenticated');
-  signInAs(profile: string, token: string): void {
+  signInAs(profile: string | undefined, token: string): void {
     this.profile = profile;
     this.token = token;
     this.dispatchEvent({ type: 'change' });
@@ -78,8 +80,17 @@ test('useQuery with a typed document through GraphqlProvider sends the session t
     return answers.shift() as Response;
   }) as typeof globalThis.fetch;
 
+  const apollo: { current?: ApolloClient } = {};
+  function ApolloProbe() {
+    const found = useApolloClient();
+    useEffect(() => {
+      apollo.current = found;
+    }, [found]);
+    return null;
+  }
   render(
     <GraphqlProvider client={client} fetch={fetch}>
+      <ApolloProbe />
       <PatientNames />
     </GraphqlProvider>,
   );
@@ -96,4 +107,12 @@ test('useQuery with a typed document through GraphqlProvider sends the session t
   expect(await screen.findByText('Okafor')).toBeInTheDocument();
   expect(screen.queryByText('Garcia')).not.toBeInTheDocument();
   expect(authorizations).toEqual(['Bearer token-maria', 'Bearer token-aisha']);
+
+  expect(Object.keys(apollo.current?.cache.extract() ?? {})).toContain('Patient/okafor');
+
+  // Signed out: the cache is emptied and nothing is asked without a session (the app leaves the screen).
+  await act(async () => client.signInAs(undefined, ''));
+  await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
+  expect(apollo.current?.cache.extract()).toEqual({});
+  expect(authorizations).toHaveLength(2);
 });
