@@ -1,10 +1,13 @@
 // The routes of SPEC §2: / (landing page signed out, home signed in), the sign-in screens, /signout;
 // signed-in routes sit behind RequireSession; any other path redirects to /.
 // The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
-import { Navigate, type RouteObject } from 'react-router-dom';
+import { Suspense } from 'react';
+import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { LoadingState } from './components/ListStates';
 import { Layout } from './components/Layout';
 import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
+import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
 import { HomeOrLanding } from './features/home/HomeOrLanding';
 import { ResetPasswordPage } from './features/password/ResetPasswordPage';
 import { SetPasswordPage } from './features/password/SetPasswordPage';
@@ -28,6 +31,20 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
         { path: 'setpassword/:id/:secret', element: <SetPasswordPage /> },
         { path: 'signout', element: <SignOutPage /> },
         { element: <RequireSession />, children: signedInRoutes },
+        // Issue #7 screens are lazily loaded chunks: a spinner shows while one downloads.
+        {
+          element: <RequireSession />,
+          children: [
+            {
+              element: (
+                <Suspense fallback={<LoadingState label="Loading" />}>
+                  <Outlet />
+                </Suspense>
+              ),
+              children: healthRecordRoutes,
+            },
+          ],
+        },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -1,5 +1,5 @@
 // Header (SPEC §2): the Bloom name and mark linking home; signed out, the Log in / Sign up actions;
-// signed in, the user menu.
+// signed in, the main navigation (Health Record, Messages, Get Care) and the user menu.
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../session/BloomClientContext';
 import { BloomLogo } from './BloomLogo';
+import { MainNav } from './MainNav';
 import { UserMenu } from './UserMenu';
 
 export function Header() {
@@ -40,6 +41,7 @@ export function Header() {
             Bloom
           </Typography>
         </Box>
+        {profile && <MainNav />}
         <Stack
           direction="row"
           spacing={1}

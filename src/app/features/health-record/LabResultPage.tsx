@@ -1,0 +1,161 @@
+// health-record/lab-results/{resultId}: the diagnostic report view of SPEC §2 — results table (Test,
+// Value, Reference Range, Interpretation, Category, Performer, Status) with the critical codes AA, LL,
+// HH, A highlighted (SPEC §9), Specimens (Collected, Received), notes and presentedForm.
+import { useQuery } from '@apollo/client/react';
+import Box from '@mui/material/Box';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useParams } from 'react-router-dom';
+import { LabResultDetailDocument, type LabResultDetailQuery } from '../../../graphql';
+import { AttachmentViewer } from '../../components/AttachmentViewer';
+import { DateTimeDisplay } from '../../components/DateTimeDisplay';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { ResourceLink } from '../../components/ResourceLink';
+import { StatusBadge } from '../../components/StatusBadge';
+import { DetailFields } from './DetailFields';
+import { isCritical } from './interpretation';
+import { NotesList } from './NotesList';
+import {
+  conceptsText,
+  conceptText,
+  observationValueText,
+  rangesText,
+  referenceText,
+} from './observationValues';
+import { PageHeading } from './PageHeading';
+
+type Report = NonNullable<LabResultDetailQuery['DiagnosticReport']>;
+type ResultRef = NonNullable<NonNullable<Report['result']>[number]>;
+type ResultObservation = Extract<NonNullable<ResultRef['resource']>, { resourceType: string }>;
+type SpecimenRef = NonNullable<NonNullable<Report['specimen']>[number]>;
+type SpecimenResource = Extract<NonNullable<SpecimenRef['resource']>, { resourceType: string }>;
+
+const CRITICAL_BG = '#fde6e6';
+const CRITICAL_FG = '#8a1212';
+
+function ResultRow({ result }: { result: ResultObservation }) {
+  const critical = isCritical(result.interpretation);
+  const cellSx = critical ? { color: CRITICAL_FG, fontWeight: 700 } : undefined;
+  return (
+    <TableRow data-critical={critical || undefined} sx={critical ? { bgcolor: CRITICAL_BG } : undefined}>
+      <TableCell component="th" scope="row" sx={cellSx}>
+        <ResourceLink to={{ resourceType: 'Observation', id: result.id }}>
+          {conceptText(result.code) || 'Result'}
+        </ResourceLink>
+      </TableCell>
+      <TableCell sx={cellSx}>{observationValueText(result)}</TableCell>
+      <TableCell>{rangesText(result.referenceRange)}</TableCell>
+      <TableCell sx={cellSx}>
+        {conceptsText(result.interpretation)}
+        {critical && (
+          <Box component="span" sx={{ display: 'block', fontSize: '0.75rem', textTransform: 'uppercase' }}>
+            Critical
+          </Box>
+        )}
+      </TableCell>
+      <TableCell>{conceptsText(result.category)}</TableCell>
+      <TableCell>{referenceText(result.performer)}</TableCell>
+      <TableCell>{result.status && <StatusBadge status={result.status} />}</TableCell>
+    </TableRow>
+  );
+}
+
+function isObservation(resource: ResultRef['resource'] | undefined): resource is ResultObservation {
+  return !!resource && 'resourceType' in resource && resource.resourceType === 'Observation';
+}
+
+function isSpecimen(resource: SpecimenRef['resource'] | undefined): resource is SpecimenResource {
+  return !!resource && 'resourceType' in resource && resource.resourceType === 'Specimen';
+}
+
+export function ReportResultsTable({ results }: { results: readonly ResultObservation[] }) {
+  if (results.length === 0) return <EmptyState text="No results in this report" />;
+  return (
+    <TableContainer tabIndex={0} aria-label="Results table" sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label="Results">
+        <TableHead>
+          <TableRow>
+            {['Test', 'Value', 'Reference Range', 'Interpretation', 'Category', 'Performer', 'Status'].map(
+              (column) => (
+                <TableCell key={column} scope="col" sx={{ fontWeight: 700 }}>
+                  {column}
+                </TableCell>
+              ),
+            )}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {results.map((result) => (
+            <ResultRow key={result.id} result={result} />
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function Specimens({ specimens }: { specimens: readonly SpecimenResource[] }) {
+  if (specimens.length === 0) return null;
+  return (
+    <section aria-labelledby="specimens-heading">
+      <Typography id="specimens-heading" variant="h2" sx={{ fontSize: '1.2rem', mt: 3 }}>
+        Specimens
+      </Typography>
+      {specimens.map((specimen) => (
+        <Box key={specimen.id} sx={{ borderBottom: 1, borderColor: 'divider', py: 1 }}>
+          <Typography sx={{ fontWeight: 600 }}>{conceptText(specimen.type) || 'Specimen'}</Typography>
+          <DetailFields
+            fields={[
+              ['Collected', <DateTimeDisplay key="c" value={specimen.collection?.collectedDateTime} />],
+              ['Received', <DateTimeDisplay key="r" value={specimen.receivedTime} />],
+            ]}
+          />
+          <NotesList title="Specimen notes" notes={specimen.note} />
+        </Box>
+      ))}
+    </section>
+  );
+}
+
+export function LabResultPage() {
+  const { resultId = '' } = useParams();
+  const { data, loading, error, refetch } = useQuery(LabResultDetailDocument, {
+    variables: { id: resultId },
+  });
+  const report = data?.DiagnosticReport;
+  if (loading && !data) return <LoadingState label="Loading lab result" />;
+  if (error) return <LoadError error={error} onRetry={() => void refetch()} />;
+  if (!report) return <EmptyState text="Lab result not found" />;
+  const results = (report.result ?? []).flatMap((ref) =>
+    isObservation(ref?.resource) ? [ref.resource] : [],
+  );
+  const specimens = (report.specimen ?? []).flatMap((ref) =>
+    isSpecimen(ref?.resource) ? [ref.resource] : [],
+  );
+  const notes = results.flatMap((result) => result.note ?? []);
+  return (
+    <>
+      <PageHeading title={conceptText(report.code) || 'Lab result'} />
+      <DetailFields
+        fields={[
+          ['Status', report.status ? <StatusBadge status={report.status} /> : ''],
+          ['Collected', <DateTimeDisplay key="e" value={report.effectiveDateTime} />],
+          ['Issued', <DateTimeDisplay key="i" value={report.issued} />],
+          ['Performer', referenceText(report.performer)],
+          ['Conclusion', report.conclusion ?? ''],
+        ]}
+      />
+      <ReportResultsTable results={results} />
+      <Specimens specimens={specimens} />
+      <NotesList notes={notes} />
+      {(report.presentedForm ?? []).map(
+        (form, index) => form && <AttachmentViewer key={index} attachment={form} />,
+      )}
+    </>
+  );
+}
