@@ -15,6 +15,8 @@ import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
+import { binaryRoutes } from './binary/routes';
+import { FileBinaryStorage } from './binary/storage';
 import { adminRoutes } from './admin/routes';
 import { emailRoutes } from './email/routes';
 import { fhirOperationRoutes } from './operations/routes';
@@ -89,6 +91,13 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   // Live updates (issue #8): $get-ws-binding-token and the socket at /ws/subscriptions-r4.
   await app.register(liveRoutes, {
     deps: auth,
+    fhirBase: config.baseUrl + FHIR_PATH,
+    getContext: getContext ?? contextFromRequest,
+  });
+  // Binary upload and download, and signed storage URLs for attachments (issue #8).
+  await app.register(binaryRoutes, {
+    deps: auth,
+    storage: new FileBinaryStorage(config.binaryDir),
     fhirBase: config.baseUrl + FHIR_PATH,
     getContext: getContext ?? contextFromRequest,
   });
