@@ -7,12 +7,11 @@ const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   documents: process.env.BLOOM_OPERATIONS ?? 'operations/*.graphql',
   overwrite: true,
-  errorsOnly: false,
   generates: {
     'src/graphql/generated/operations.ts': {
       plugins: ['typescript-operations', 'typed-document-node'],
       config: {
-        // The snapshot's scalars are graphql-js built-ins; FHIR ids and decimals arrive as these.
+        // FHIR ids are strings both ways (the default would accept `string | number` for ID inputs).
         scalars: { ID: 'string' },
         // Exact optionality: nullable fields are `T | null` in the answer, undefined only when skipped.
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
