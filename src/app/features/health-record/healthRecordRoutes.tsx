@@ -6,6 +6,11 @@ import { Navigate, type RouteObject } from 'react-router-dom';
 const HealthRecordLayout = lazy(() => import('./HealthRecordLayout'));
 const LabResultsPage = lazy(() => import('./LabResultsPage').then((m) => ({ default: m.LabResultsPage })));
 const LabResultPage = lazy(() => import('./LabResultPage').then((m) => ({ default: m.LabResultPage })));
+const MedicationsPage = lazy(() => import('./MedicationsPage').then((m) => ({ default: m.MedicationsPage })));
+const MedicationPage = lazy(() => import('./MedicationPage').then((m) => ({ default: m.MedicationPage })));
+const VaccinesPage = lazy(() => import('./VaccinesPage').then((m) => ({ default: m.VaccinesPage })));
+const VaccinePage = lazy(() => import('./VaccinePage').then((m) => ({ default: m.VaccinePage })));
+const ObservationPage = lazy(() => import('./ObservationPage').then((m) => ({ default: m.ObservationPage })));
 
 export const healthRecordRoutes: RouteObject[] = [
   {
@@ -15,6 +20,16 @@ export const healthRecordRoutes: RouteObject[] = [
       { index: true, element: <Navigate to="lab-results" replace /> },
       { path: 'lab-results', element: <LabResultsPage /> },
       { path: 'lab-results/:resultId', element: <LabResultPage /> },
+      { path: 'medications', element: <MedicationsPage /> },
+      { path: 'medications/:medicationId', element: <MedicationPage /> },
+      { path: 'vaccines', element: <VaccinesPage /> },
+      { path: 'vaccines/:vaccineId', element: <VaccinePage /> },
+      { path: 'vitals/:measurementId', element: <ObservationPage /> },
     ],
+  },
+  {
+    path: 'Observation/:observationId',
+    element: <HealthRecordLayout />,
+    children: [{ index: true, element: <ObservationPage /> }],
   },
 ];

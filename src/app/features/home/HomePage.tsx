@@ -1,10 +1,13 @@
-// The signed-in home (SPEC §2 "/" signed in), minimal for issue #3: greets the patient by name and
-// offers 'Send Message' (/messages). Issue #7 adds the pregnancy-information cards.
+// The signed-in home (SPEC §2 "/" signed in): greets the patient by name, 'Send Message' (/messages),
+// where the pregnancy stands and what is next, and the four pregnancy-information cards.
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ProfileResource } from '../../../client';
+import { PregnancyCards } from './PregnancyCards';
+import { WhatIsNext } from './WhatIsNext';
 
 /** The first given name of a person profile, else its display text. */
 export function givenName(profile: ProfileResource): string | undefined {
@@ -13,8 +16,10 @@ export function givenName(profile: ProfileResource): string | undefined {
   return name?.given?.[0] ?? name?.text ?? name?.family;
 }
 
-export function HomePage({ profile }: { profile: ProfileResource }) {
+export function HomePage({ profile, now: givenNow }: { profile: ProfileResource; now?: Date }) {
   const name = givenName(profile);
+  // One "now" per visit, so the summary query's variables stay the same across renders.
+  const [now] = useState(() => givenNow ?? new Date());
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 4, sm: 6 } }}>
       <title>Home · Bloom</title>
@@ -27,6 +32,12 @@ export function HomePage({ profile }: { profile: ProfileResource }) {
       <Button component={RouterLink} to="/messages" variant="contained" size="large">
         Send Message
       </Button>
+      {profile.resourceType === 'Patient' && profile.id && (
+        <WhatIsNext patient={`Patient/${profile.id}`} now={now} />
+      )}
+      <PregnancyCards />
     </Box>
   );
 }
+
+export default HomePage;

@@ -1,0 +1,60 @@
+// health-record/medications (SPEC §2): the patient's MedicationRequests, 50 a page with Load more.
+import { useQuery } from '@apollo/client/react';
+import { MedicationListDocument } from '../../../graphql';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { LoadMore } from './LoadMore';
+import { conceptText } from './observationValues';
+import { appendPage } from './pagedConnection';
+import { PageHeading } from './PageHeading';
+import { ResourceRows } from './ResourceRows';
+import { usePatientReference } from './usePatientReference';
+
+export const MEDICATIONS_PAGE_SIZE = 50;
+
+export function MedicationsPage() {
+  const patient = usePatientReference() ?? '';
+  const { data, loading, error, refetch, fetchMore } = useQuery(MedicationListDocument, {
+    variables: { patient, count: MEDICATIONS_PAGE_SIZE, offset: 0 },
+    skip: !patient,
+    notifyOnNetworkStatusChange: true,
+  });
+  const connection = data?.MedicationRequestConnection;
+  const requests = (connection?.edges ?? []).flatMap((edge) => (edge?.resource ? [edge.resource] : []));
+  return (
+    <>
+      <PageHeading title="Medications" />
+      {error && <LoadError error={error} onRetry={() => void refetch()} />}
+      {loading && !data && <LoadingState label="Loading medications" />}
+      {data && requests.length === 0 && <EmptyState text="No medications available" />}
+      {requests.length > 0 && (
+        <ResourceRows
+          label="Medications"
+          rows={requests.map((request) => ({
+            key: request.id ?? '',
+            href: `/health-record/medications/${request.id}`,
+            title: conceptText(request.medicationCodeableConcept) || 'Medication',
+            detail: request.dosageInstruction?.[0]?.text,
+            date: request.authoredOn,
+            status: request.status,
+          }))}
+        />
+      )}
+      <LoadMore
+        loaded={requests.length}
+        total={connection?.count}
+        loading={loading}
+        onLoadMore={() =>
+          void fetchMore({
+            variables: { offset: requests.length },
+            updateQuery: (previous, { fetchMoreResult }) => ({
+              MedicationRequestConnection: appendPage(
+                previous.MedicationRequestConnection,
+                fetchMoreResult.MedicationRequestConnection,
+              ),
+            }),
+          })
+        }
+      />
+    </>
+  );
+}

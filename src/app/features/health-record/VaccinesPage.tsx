@@ -1,0 +1,80 @@
+// health-record/vaccines (SPEC §2; §4 Lists): the patient's Immunizations split into upcoming
+// (occurrence later than now) and past; 'No upcoming vaccines available' when none is due.
+import { useQuery } from '@apollo/client/react';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { VaccineListDocument } from '../../../graphql';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { LoadMore } from './LoadMore';
+import { conceptText } from './observationValues';
+import { appendPage } from './pagedConnection';
+import { PageHeading } from './PageHeading';
+import { ResourceRows, type ResourceRow } from './ResourceRows';
+import { usePatientReference } from './usePatientReference';
+import { splitVaccines } from './vaccineSplit';
+
+export const VACCINES_PAGE_SIZE = 100;
+
+export function VaccinesPage({ now: givenNow }: { now?: Date }) {
+  const [now] = useState(() => givenNow ?? new Date());
+  const patient = usePatientReference() ?? '';
+  const { data, loading, error, refetch, fetchMore } = useQuery(VaccineListDocument, {
+    variables: { patient, count: VACCINES_PAGE_SIZE, offset: 0 },
+    skip: !patient,
+    notifyOnNetworkStatusChange: true,
+  });
+  const connection = data?.ImmunizationConnection;
+  const vaccines = (connection?.edges ?? []).flatMap((edge) => (edge?.resource ? [edge.resource] : []));
+  const { upcoming, past } = splitVaccines(vaccines, now);
+  const rows = (list: typeof vaccines): ResourceRow[] =>
+    list.map((vaccine) => ({
+      key: vaccine.id ?? '',
+      href: `/health-record/vaccines/${vaccine.id}`,
+      title: conceptText(vaccine.vaccineCode) || 'Vaccine',
+      date: vaccine.occurrenceDateTime,
+      status: vaccine.status,
+    }));
+  return (
+    <>
+      <PageHeading title="Vaccines" />
+      {error && <LoadError error={error} onRetry={() => void refetch()} />}
+      {loading && !data && <LoadingState label="Loading vaccines" />}
+      {data && (
+        <>
+          <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 2 }}>
+            Upcoming
+          </Typography>
+          {upcoming.length === 0 ? (
+            <EmptyState text="No upcoming vaccines available" />
+          ) : (
+            <ResourceRows label="Upcoming vaccines" rows={rows(upcoming)} />
+          )}
+          <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 3 }}>
+            Past
+          </Typography>
+          {past.length === 0 ? (
+            <EmptyState text="No past vaccines available" />
+          ) : (
+            <ResourceRows label="Past vaccines" rows={rows(past)} />
+          )}
+        </>
+      )}
+      <LoadMore
+        loaded={vaccines.length}
+        total={connection?.count}
+        loading={loading}
+        onLoadMore={() =>
+          void fetchMore({
+            variables: { offset: vaccines.length },
+            updateQuery: (previous, { fetchMoreResult }) => ({
+              ImmunizationConnection: appendPage(
+                previous.ImmunizationConnection,
+                fetchMoreResult.ImmunizationConnection,
+              ),
+            }),
+          })
+        }
+      />
+    </>
+  );
+}

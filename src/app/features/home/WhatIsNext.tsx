@@ -1,0 +1,74 @@
+// Home's "where the pregnancy stands and what is next" (issue #7): weeks and due date when the record
+// holds an estimated delivery date, the next appointment and the next vaccine. One HomeSummary query.
+import { useQuery } from '@apollo/client/react';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Grid from '@mui/material/Grid';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { HomeSummaryDocument } from '../../../graphql';
+import { DateTimeDisplay } from '../../components/DateTimeDisplay';
+import { LoadError, LoadingState } from '../../components/ListStates';
+import { ResourceLink } from '../../components/ResourceLink';
+import { pregnancyProgress } from './pregnancyProgress';
+
+function SummaryCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Grid size={{ xs: 12, md: 4 }}>
+      <Card variant="outlined" sx={{ height: '100%' }} component="section" aria-label={title}>
+        <CardContent>
+          <Typography variant="h3" sx={{ fontSize: '1rem', color: 'text.secondary', mb: 1 }}>
+            {title}
+          </Typography>
+          {children}
+        </CardContent>
+      </Card>
+    </Grid>
+  );
+}
+
+export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
+  const iso = now.toISOString();
+  const { data, loading, error } = useQuery(HomeSummaryDocument, {
+    variables: { patient, from: `ge${iso}`, after: `gt${iso}` },
+  });
+  if (loading && !data) return <LoadingState label="Loading your summary" />;
+  if (error) return <LoadError error={error} />;
+  const dueDate = data?.dueDate?.edges?.[0]?.resource?.valueDateTime;
+  const progress = dueDate ? pregnancyProgress(dueDate, now) : undefined;
+  const appointment = data?.nextAppointment?.edges?.[0]?.resource;
+  const vaccine = data?.nextVaccine?.edges?.[0]?.resource;
+  if (!progress && !appointment && !vaccine) return null;
+  return (
+    <Grid container spacing={2} sx={{ mt: 4 }}>
+      {progress && dueDate && (
+        <SummaryCard title="Your pregnancy">
+          <Typography sx={{ fontWeight: 600 }}>
+            {progress.weeks} weeks {progress.days} days · trimester {progress.trimester}
+          </Typography>
+          <Typography variant="body2">
+            Due date: <DateTimeDisplay value={dueDate.slice(0, 10)} />
+          </Typography>
+        </SummaryCard>
+      )}
+      {appointment && (
+        <SummaryCard title="Next appointment">
+          <Typography sx={{ fontWeight: 600 }}>
+            <DateTimeDisplay value={appointment.start} />
+          </Typography>
+          {appointment.description && <Typography variant="body2">{appointment.description}</Typography>}
+        </SummaryCard>
+      )}
+      {vaccine && (
+        <SummaryCard title="Next vaccine">
+          <ResourceLink to={`/health-record/vaccines/${vaccine.id}`}>
+            {vaccine.vaccineCode?.text ?? 'Vaccine'}
+          </ResourceLink>
+          <Typography variant="body2">
+            <DateTimeDisplay value={vaccine.occurrenceDateTime} />
+          </Typography>
+        </SummaryCard>
+      )}
+    </Grid>
+  );
+}
