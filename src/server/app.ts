@@ -88,7 +88,7 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     fhirBase: config.baseUrl + FHIR_PATH,
     getContext: getContext ?? contextFromRequest,
   });
-  // Live updates (issue #8): $get-ws-binding-token and the socket at /ws/subscriptions-r4.
+  // Live updates (issue #8): $get-ws-binding-token, /ws/subscriptions-r4 and graphql-ws at /ws/graphql.
   await app.register(liveRoutes, {
     deps: auth,
     fhirBase: config.baseUrl + FHIR_PATH,

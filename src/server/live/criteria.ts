@@ -6,12 +6,23 @@ import { badRequest, isResourceType, OperationOutcomeError } from '../../fhir';
 import { Operator } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
 import { getSearchParameter } from '../../fhir';
+import { argNameToSearchParam } from '../graphql/naming';
 import { validateSearchQuery } from '../search/request-validation';
 
 const UNDECIDABLE_OPERATORS: ReadonlySet<string> = new Set([Operator.IN, Operator.NOT_IN]);
 
 function refuse(message: string): never {
   throw new OperationOutcomeError(badRequest(message, 'criteria'));
+}
+
+/** `TypeChanged(subject: "Patient/1")` arguments as criteria (argument names back to parameter codes). */
+export function criteriaFromArgs(resourceType: string, args: Record<string, unknown>): SearchRequest {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(args)) {
+    if (value !== undefined && value !== null) query.append(argNameToSearchParam(name), String(value));
+  }
+  const text = query.toString();
+  return parseCriteria(text ? `${resourceType}?${text}` : resourceType);
 }
 
 export function parseCriteria(criteria: unknown): SearchRequest {

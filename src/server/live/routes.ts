@@ -1,6 +1,7 @@
 // Live updates over HTTP and WebSocket (issue #8; SPEC §7 Subscription calls and live updates):
 // GET Subscription/{id}/$get-ws-binding-token, and the socket at /ws/subscriptions-r4. The engine
 // starts with the server and stops with it; heartbeats go out on one timer for every socket.
+// graphql-ws subscriptions (graphql-subscriptions.ts) are served at /ws/graphql on the same engine.
 import type { Parameters, Subscription } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -13,10 +14,12 @@ import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { issueBindingToken } from './binding-token';
 import { parseCriteria } from './criteria';
+import { serveGraphQLSubscriptions } from './graphql-subscriptions';
 import { LiveEngine } from './live-engine';
 import { SubscriptionSocket } from './subscription-socket';
 
 export const SUBSCRIPTIONS_WS_PATH = '/ws/subscriptions-r4';
+export const GRAPHQL_WS_PATH = '/ws/graphql';
 /** Client messages are small JSON objects; anything larger is not ours. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -46,12 +49,16 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
     sockets.add(session);
     ws.on('close', () => sockets.delete(session));
   });
+  // graphql-ws: same engine, its own protocol (graphql-transport-ws) and message size.
+  const graphqlWss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine);
+  const upgradeTo =
+    (server: WebSocketServer): UpgradeHandler =>
+    (request, socket, head) =>
+      server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));
   const upgradePaths = new Map<string, UpgradeHandler>([
-    [
-      SUBSCRIPTIONS_WS_PATH,
-      (request, socket, head) =>
-        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request)),
-    ],
+    [SUBSCRIPTIONS_WS_PATH, upgradeTo(wss)],
+    [GRAPHQL_WS_PATH, upgradeTo(graphqlWss)],
   ]);
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = (request.url ?? '').split('?')[0].replace(/\/+$/, '');
@@ -72,8 +79,9 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
     app.server.off('upgrade', onUpgrade);
-    for (const client of wss.clients) client.terminate();
+    for (const client of [...wss.clients, ...graphqlWss.clients]) client.terminate();
     wss.close();
+    await stopGraphQL();
     await engine.stop();
   });
 

@@ -1,0 +1,160 @@
+// GraphQL subscriptions over graphql-ws at /ws/graphql (issue #8), on the same engine as the FHIR
+// Subscriptions: `subscription { CommunicationChanged(subject: "Patient/1") { id payload { contentString } } }`
+// emits each matching created or updated resource the caller may see. The schema is the $graphql
+// schema of src/server/graphql (its types, resolvers and search arguments, unchanged) plus a
+// SubscriptionType with one `<Type>Changed(<search args>)` field per resource type, added here so
+// the GraphQL module stays as it is. The caller is the access token in the connection parameters
+// ({"token": "…"} or {"authorization": "Bearer …"}).
+import type { ProjectMembership, Resource } from '@medplum/fhirtypes';
+import { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { GraphQLFieldConfigMap, GraphQLOutputType } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { WebSocketServer } from 'ws';
+import { getResourceTypes } from '../../fhir';
+import type { AuthDeps } from '../auth/auth-deps';
+import { systemRepo } from '../auth/auth-deps';
+import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
+import type { GraphQLContext } from '../graphql/context';
+import { createGraphQLContext } from '../graphql/routes';
+import { getGraphQLSchema } from '../graphql/schema';
+import { searchArgs } from '../graphql/search-args';
+import type { RepositoryContext } from '../repo';
+import { deliverableTo } from './audience';
+import type { LiveAudience } from './audience';
+import { criteriaFromArgs } from './criteria';
+import type { LiveEngine } from './live-engine';
+
+/** Events waiting for a slow subscriber beyond this end its subscription with an error. */
+const MAX_QUEUED_EVENTS = 1000;
+
+interface LiveGraphQLContext extends GraphQLContext {
+  live: { engine: LiveEngine; caller: RepositoryContext };
+}
+
+type Payload = Record<string, Resource>;
+
+/** A push queue as the AsyncIterator graphql-js subscribe expects; return() unsubscribes. */
+function changes(engine: LiveEngine, audience: LiveAudience, field: string): AsyncIterableIterator<Payload> {
+  const queue: Payload[] = [];
+  const waiting: ((result: IteratorResult<Payload>) => void)[] = [];
+  let failure: Error | undefined;
+  let done = false;
+  const unsubscribe = engine.subscribe(audience.criteria.resourceType, (_event, target) => {
+    const resource = deliverableTo(audience, target);
+    if (!resource || done) return;
+    const payload = { [field]: resource };
+    const next = waiting.shift();
+    if (next) next({ value: payload, done: false });
+    else if (queue.length < MAX_QUEUED_EVENTS) queue.push(payload);
+    else failure = new Error('Too many undelivered events: subscribe again and refetch');
+  });
+  const finish = (): Promise<IteratorResult<Payload>> => {
+    done = true;
+    unsubscribe();
+    for (const wake of waiting.splice(0)) wake({ value: undefined, done: true });
+    return Promise.resolve({ value: undefined, done: true });
+  };
+  return {
+    next() {
+      if (failure) {
+        const err = failure;
+        void finish();
+        return Promise.reject(err);
+      }
+      const queued = queue.shift();
+      if (queued) return Promise.resolve({ value: queued, done: false });
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    return: finish,
+    throw(err?: unknown) {
+      void finish();
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+let cached: GraphQLSchema | undefined;
+
+/** The $graphql schema with the SubscriptionType added (built once per process, on first use). */
+export function getLiveGraphQLSchema(): GraphQLSchema {
+  if (!cached) {
+    const base = getGraphQLSchema().schema;
+    const fields: GraphQLFieldConfigMap<unknown, LiveGraphQLContext> = {};
+    for (const resourceType of getResourceTypes()) {
+      const type = base.getType(resourceType);
+      if (!type) continue;
+      const field = `${resourceType}Changed`;
+      const { _count: _c, _offset: _o, _sort: _s, ...args } = searchArgs(resourceType);
+      fields[field] = {
+        type: type as GraphQLOutputType,
+        args,
+        subscribe: (_root, values: Record<string, unknown>, context) =>
+          changes(
+            context.live.engine,
+            { context: context.live.caller, criteria: criteriaFromArgs(resourceType, values) },
+            field,
+          ),
+      };
+    }
+    cached = new GraphQLSchema({
+      ...base.toConfig(),
+      subscription: new GraphQLObjectType({ name: 'SubscriptionType', fields }),
+    });
+  }
+  return cached;
+}
+
+/** The caller of an access token (as the REST API's Bearer authentication), or a thrown 401. */
+async function callerOf(deps: AuthDeps, token: string): Promise<RepositoryContext> {
+  const login = await verifyAccessToken(deps, token);
+  const membershipId = login.membership?.reference?.split('/')[1] ?? '';
+  const membership = await systemRepo(deps.db).readResource<ProjectMembership>(
+    'ProjectMembership',
+    membershipId,
+  );
+  return (await buildAuthState(deps.db, membership, { login })).context;
+}
+
+function tokenOf(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const token = params?.token ?? params?.accessToken;
+  if (typeof token === 'string' && token) return token;
+  const header = params?.authorization ?? params?.Authorization;
+  return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+}
+
+/** Serves graphql-ws (protocol graphql-transport-ws) on `wss`; returns the function that stops it. */
+export function serveGraphQLSubscriptions(
+  wss: WebSocketServer,
+  deps: AuthDeps,
+  engine: LiveEngine,
+): () => Promise<void> {
+  const callers = new WeakMap<object, RepositoryContext>();
+  const server = useServer<Record<string, unknown>>(
+    {
+      schema: getLiveGraphQLSchema,
+      // false closes the socket with 4403 Forbidden, as graphql-ws specifies for a refused init.
+      onConnect: async (ctx) => {
+        const token = tokenOf(ctx.connectionParams);
+        if (!token) return false;
+        try {
+          callers.set(ctx.extra.socket, await callerOf(deps, token));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      context: (ctx): LiveGraphQLContext => {
+        const caller = callers.get(ctx.extra.socket) as RepositoryContext;
+        return { ...createGraphQLContext(deps.db, caller), live: { engine, caller } };
+      },
+    },
+    wss,
+  );
+  return async () => {
+    await server.dispose();
+  };
+}

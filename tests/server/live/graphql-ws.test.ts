@@ -1,0 +1,183 @@
+// GraphQL subscriptions over graphql-ws at /ws/graphql (issue #8): `CommunicationChanged(<search
+// args>)` emits each matching created or updated resource the caller may see; the access token
+// comes in the connection parameters; a missing or bad token closes the connection with 4403.
+import type { AccessPolicy, Communication, Project } from '@medplum/fhirtypes';
+import { createClient } from 'graphql-ws';
+import type { Client, ExecutionResult } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Repository, systemContext } from '../../../src/server/repo';
+import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
+import type { Tokens } from '../auth/support/auth-fixtures';
+import { databases } from '../support/test-databases';
+import { startTestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
+
+jest.setTimeout(60_000);
+
+type Changed = ExecutionResult<{
+  CommunicationChanged: { id: string; status: string; subject: { reference: string } };
+}>;
+
+/** Subscribes and collects results; `next()` waits for the next one. */
+function collect(client: Client, query: string) {
+  const results: Changed[] = [];
+  const errors: unknown[] = [];
+  let wake: (() => void) | undefined;
+  const stop = client.subscribe<Changed['data']>(
+    { query },
+    {
+      next: (result) => {
+        results.push(result as Changed);
+        wake?.();
+      },
+      error: (err) => {
+        errors.push(err);
+        wake?.();
+      },
+      complete: () => undefined,
+    },
+  );
+  return {
+    results,
+    errors,
+    stop,
+    async next(timeoutMs = 8000): Promise<Changed> {
+      const deadline = Date.now() + timeoutMs;
+      while (results.length === 0) {
+        if (errors.length > 0) throw new Error(`subscription failed: ${JSON.stringify(errors[0])}`);
+        if (Date.now() > deadline) throw new Error('no result in time');
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 100);
+        });
+      }
+      return results.shift() as Changed;
+    },
+  };
+}
+
+describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s', (_engine, kind) => {
+  let server: TestServer;
+  let project: Project;
+  let maria: Tokens;
+  let aisha: Tokens;
+  let practitioner: Tokens;
+  const clients: Client[] = [];
+
+  const client = (connectionParams: Record<string, unknown>, onClose?: (event: unknown) => void): Client => {
+    const c = createClient({
+      url: `${server.baseUrl.replace('http', 'ws')}ws/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: false,
+      // The refused connections are expected in one test; their errors are asserted through 'closed'.
+      onNonLazyError: () => undefined,
+      on: onClose ? { closed: onClose } : undefined,
+    });
+    clients.push(c);
+    return c;
+  };
+
+  async function post(tokens: Tokens, subject: Tokens, text: string): Promise<Communication> {
+    const response = await fetch(`${server.fhirUrl}Communication`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/fhir+json', authorization: `Bearer ${tokens.access_token}` },
+      body: JSON.stringify({
+        resourceType: 'Communication',
+        status: 'completed',
+        subject: { reference: subject.profile?.reference },
+        payload: [{ contentString: text }],
+      }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as Communication;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, {}, { requireAuth: true });
+    project = await createProject(server.db, 'GraphQL Live Clinic');
+    const policy = await new Repository(server.db, systemContext(project.id)).createResource<AccessPolicy>({
+      resourceType: 'AccessPolicy',
+      name: 'Live patient',
+      compartment: { reference: '%patient' },
+      resource: [
+        { resourceType: 'Patient', compartment: { reference: '%patient' } },
+        { resourceType: 'Communication', compartment: { reference: '%patient' } },
+      ],
+    });
+    const withPolicy = { ...project, defaultPatientAccessPolicy: { reference: `AccessPolicy/${policy.id}` } };
+    [maria, aisha, practitioner] = await Promise.all(
+      (['Patient', 'Patient', 'Practitioner'] as const).map(async (type) => {
+        const user = await createUser(server.db);
+        await addMembership(server.db, user, withPolicy, type);
+        return signIn(server.baseUrl, user.email as string);
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.dispose()));
+    await server.close();
+  });
+
+  test('CommunicationChanged(subject) emits the matching new and updated resources, fields selected', async () => {
+    const c = client({ token: maria.access_token });
+    const sub = collect(
+      c,
+      `subscription { CommunicationChanged(subject: "${maria.profile?.reference}") { id status subject { reference } } }`,
+    );
+    // Let the subscription start (schema built on first use) before writing.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await post(practitioner, aisha, 'for Aisha');
+    const mine = await post(practitioner, maria, 'for Maria');
+    const first = await sub.next();
+    expect(first.data?.CommunicationChanged).toEqual({
+      id: mine.id,
+      status: 'completed',
+      subject: { reference: maria.profile?.reference },
+    });
+    const update = await fetch(`${server.fhirUrl}Communication/${mine.id}`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/fhir+json',
+        authorization: `Bearer ${practitioner.access_token}`,
+      },
+      body: JSON.stringify({ ...mine, status: 'stopped' }),
+    });
+    expect(update.status).toBe(200);
+    expect((await sub.next()).data?.CommunicationChanged.status).toBe('stopped');
+    sub.stop();
+  });
+
+  test('without criteria a patient still hears only their own resources (access control)', async () => {
+    const sub = collect(
+      client({ authorization: `Bearer ${aisha.access_token}` }),
+      'subscription { CommunicationChanged { id } }',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await post(practitioner, maria, 'not for Aisha');
+    const hers = await post(practitioner, aisha, 'for Aisha');
+    expect((await sub.next()).data?.CommunicationChanged.id).toBe(hers.id);
+    sub.stop();
+  });
+
+  test('a missing or invalid access token closes the connection with 4403', async () => {
+    for (const params of [{}, { token: 'not-a-token' }]) {
+      const closed = new Promise<{ code?: number }>((resolve) =>
+        client(params, (event) => resolve(event as { code?: number })),
+      );
+      expect((await closed).code).toBe(4403);
+    }
+  });
+
+  test('bad search arguments are an error for that subscription', async () => {
+    const sub = collect(
+      client({ token: maria.access_token }),
+      'subscription { ObservationChanged(date: "yesterday") { id } }',
+    );
+    const result = await sub.next(5000);
+    expect(result.data).toBeUndefined();
+    expect(result.errors?.[0]?.message).toMatch(/Invalid value 'yesterday'.*'date'/);
+  });
+});
