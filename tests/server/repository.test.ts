@@ -217,10 +217,18 @@ describe.each(databases())('Repository on %s', (_engine, kind) => {
     expect(await statusOf(repo.conditionalCreate({ resourceType: 'Patient' }, 'identifier=MRN-1'))).toBe(412);
   });
 
-  test('conditional create with a parameter the store cannot evaluate yet is a 400 that says so', async () => {
-    const message = await messageOf(repo.conditionalCreate({ resourceType: 'Patient' }, 'name=Maria'));
-    expect(message).toMatch(/unsupported parameter 'name'/);
-    expect(await statusOf(repo.conditionalCreate({ resourceType: 'Patient' }, 'name=Maria'))).toBe(400);
+  test('conditional create takes any search parameter (issue #4); an unknown one is a 400 naming it', async () => {
+    const named = await repo.conditionalCreate<Patient>(
+      { resourceType: 'Patient', name: [{ family: 'Conditional' }] },
+      'family=conditional',
+    );
+    expect(named.created).toBe(true);
+    const again = await repo.conditionalCreate<Patient>({ resourceType: 'Patient' }, 'family=conditional');
+    expect(again).toEqual({ resource: named.resource, created: false });
+    const message = await messageOf(repo.conditionalCreate({ resourceType: 'Patient' }, 'shoe-size=42'));
+    expect(message).toMatch(/'shoe-size'/);
+    expect(await statusOf(repo.conditionalCreate({ resourceType: 'Patient' }, 'shoe-size=42'))).toBe(400);
+    expect(await statusOf(repo.conditionalCreate({ resourceType: 'Patient' }, '_count=1'))).toBe(400);
   });
 
   test('concurrent conditional creates of the same identifier create exactly one resource', async () => {

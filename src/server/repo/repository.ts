@@ -24,6 +24,7 @@ import { extractIndexRows } from '../search/extract-index-rows';
 import { deleteIndexRows, indexWriteCtes } from '../search/index-writer';
 import { executeSearch } from '../search/search-engine';
 import type { SearchResult } from '../search/types';
+import { parseSearchRequest } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
 import {
   canSee,
@@ -34,7 +35,6 @@ import {
   visibilitySql,
 } from './access-control';
 import type { ResourcePlacement, TypeRights } from './access-control';
-import { parseConditionalCriteria } from './conditional-criteria';
 import type { RepositoryContext } from './context';
 import { applyJsonPatch } from './json-patch';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
@@ -598,7 +598,10 @@ function checkResourceShape(value: unknown): asserts value is Resource {
   checkResourceType(resourceType);
 }
 
-/** Holds a per-type lock until the transaction ends, so two concurrent conditional creates cannot both create. */
+/**
+ * Holds a per-type lock until the transaction ends, so two concurrent conditional creates cannot
+ * both create. The criteria are a full search (issue #4): any parameter, only what the caller may see.
+ */
 async function findMatchingIn<T extends Resource>(
   tx: Queryable,
   context: RepositoryContext,
@@ -606,20 +609,23 @@ async function findMatchingIn<T extends Resource>(
   ifNoneExist: string,
 ): Promise<T | undefined> {
   checkResourceType(resourceType);
-  const criteria = parseConditionalCriteria(ifNoneExist, 2);
-  // Only what the caller may see can match: another project's resource is none of their business.
-  const visible = visibilitySql(context, '', 2 + criteria.params.length);
+  const query = new URLSearchParams(ifNoneExist.startsWith('?') ? ifNoneExist.slice(1) : ifNoneExist);
+  const request = parseSearchRequest({ resourceType, query });
+  if (!request.filters?.length) {
+    throw new OperationOutcomeError(badRequest('If-None-Exist has no search parameters'));
+  }
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`conditional-create:${resourceType}`]);
-  const { rows } = await tx.query<{ content: T }>(
-    `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted AND ${[...criteria.where, ...visible.where].join(' AND ')} LIMIT 2`,
-    [resourceType, ...criteria.params, ...visible.params],
-  );
-  if (rows.length > 1) {
+  const { resources } = await executeSearch<T>(tx, context, {
+    resourceType,
+    filters: request.filters,
+    count: 2,
+  });
+  if (resources.length > 1) {
     throw new OperationOutcomeError(
       preconditionFailed(`If-None-Exist matched more than one ${resourceType}: ${ifNoneExist}`),
     );
   }
-  return rows[0]?.content;
+  return resources[0];
 }
 
 async function lockCurrent(tx: Queryable, resourceType: string, id: string): Promise<CurrentRow | undefined> {
