@@ -1,0 +1,204 @@
+// Runs untrusted bot code in a fresh QuickJS runtime (issue #10; ARCHITECTURE: Node's `vm` is not a
+// security boundary). The code sees only what we put in: the event, a console that is captured, and
+// a FHIR client whose every call leaves the sandbox as JSON and is answered asynchronously by the
+// host. No process, require, fetch or file system exist inside. A deadline interrupts CPU loops, a
+// wall-clock timer stops a bot that waits for ever, and the runtime's memory limit stops allocation
+// bombs; each execution gets its own runtime, so a killed run leaves nothing behind for the next.
+import RELEASE_SYNC from '@jitl/quickjs-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+
+/** What the bot's FHIR client may ask of the host: method name and JSON arguments. */
+export type BotHostCall = (method: string, args: unknown[]) => Promise<unknown>;
+
+export interface SandboxRun {
+  code: string;
+  /** The `event` argument of handler(medplum, event), plain JSON. */
+  event: unknown;
+  host: BotHostCall;
+  timeoutMs: number;
+  memoryBytes: number;
+}
+
+export type SandboxResult =
+  | { ok: true; output: unknown; logs: string[] }
+  | { ok: false; error: string; reason: 'timeout' | 'memory' | 'error'; logs: string[] };
+
+/** The FHIR client handed to the bot, in the @medplum/core MedplumClient's names. */
+const PRELUDE = `
+const __call = (method, ...args) => globalThis.__bloomHost(method, JSON.stringify(args)).then((text) => text === undefined ? undefined : JSON.parse(text));
+const __medplum = {
+  readResource: (type, id) => __call('readResource', type, id),
+  readReference: (ref) => { const [type, id] = String(ref && ref.reference || '').split('/'); return __call('readResource', type, id); },
+  search: (type, query) => __call('search', type, query),
+  searchResources: (type, query) => __call('search', type, query).then((b) => (b.entry || []).map((e) => e.resource)),
+  searchOne: (type, query) => __call('search', type, query, 1).then((b) => b.entry && b.entry[0] ? b.entry[0].resource : undefined),
+  createResource: (resource) => __call('createResource', resource),
+  updateResource: (resource) => __call('updateResource', resource),
+  deleteResource: (type, id) => __call('deleteResource', type, id),
+};
+const __format = (args) => args.map((a) => typeof a === 'string' ? a : (() => { try { return JSON.stringify(a); } catch (e) { return String(a); } })()).join(' ');
+globalThis.console = {
+  log: (...a) => __bloomLog(__format(a)), info: (...a) => __bloomLog(__format(a)),
+  warn: (...a) => __bloomLog(__format(a)), error: (...a) => __bloomLog(__format(a)),
+  debug: (...a) => __bloomLog(__format(a)),
+};
+`;
+
+/**
+ * Bots come compiled to CommonJS (`exports.handler = ...`, Medplum's deployed form) or as ES modules
+ * (`export async function handler`): the module form is tried when the code has an export statement.
+ */
+function wrapBotCode(code: string, event: unknown): { code: string; type: 'global' | 'module' } {
+  const eventJson = JSON.stringify(event ?? null);
+  if (/(^|\n)\s*export\s/.test(code)) {
+    return {
+      type: 'module',
+      code: `${PRELUDE}\n${code}\n;export const __result = (async () => { if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return JSON.stringify({ value: await handler(__medplum, ${eventJson}) }); })();`,
+    };
+  }
+  return {
+    type: 'global',
+    code: `${PRELUDE}\n(async () => { const module = { exports: {} }; const exports = module.exports; await (async function (module, exports) {\n${code}\n})(module, exports); const handler = module.exports.handler || exports.handler; if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return JSON.stringify({ value: await handler(__medplum, ${eventJson}) }); })()`,
+  };
+}
+
+function errorText(vm: QuickJSContext, handle: QuickJSHandle): string {
+  const dumped: unknown = vm.dump(handle);
+  if (dumped && typeof dumped === 'object' && 'message' in dumped) {
+    const { name, message } = dumped as { name?: string; message?: string };
+    return name ? `${name}: ${message}` : String(message);
+  }
+  return String(dumped);
+}
+
+function classify(error: string, timedOut: boolean): 'timeout' | 'memory' | 'error' {
+  if (timedOut || /interrupted/i.test(error)) {
+    return 'timeout';
+  }
+  return /out of memory|string too long|invalid array length|stack overflow|allocation/i.test(error)
+    ? 'memory'
+    : 'error';
+}
+
+export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
+  const quickjs = await loadQuickJs();
+  const runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(run.memoryBytes);
+  runtime.setMaxStackSize(1024 * 1024);
+  const deadline = Date.now() + run.timeoutMs;
+  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+  const vm = runtime.newContext();
+  const logs: string[] = [];
+  let disposed = false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const logFn = vm.newFunction('__bloomLog', (line) => {
+      logs.push(vm.getString(line));
+    });
+    vm.setProp(vm.global, '__bloomLog', logFn);
+    logFn.dispose();
+    const hostFn = vm.newFunction('__bloomHost', (methodHandle, argsHandle) => {
+      const method = vm.getString(methodHandle);
+      const args = JSON.parse(vm.getString(argsHandle)) as unknown[];
+      const deferred = vm.newPromise();
+      run.host(method, args).then(
+        (value) => {
+          if (disposed) return;
+          const text = value === undefined ? vm.undefined : vm.newString(JSON.stringify(value));
+          deferred.resolve(text);
+          text.dispose();
+        },
+        (error: unknown) => {
+          if (disposed) return;
+          const err = vm.newError(error instanceof Error ? error.message : String(error));
+          deferred.reject(err);
+          err.dispose();
+        },
+      );
+      deferred.settled.then(() => {
+        if (!disposed) runtime.executePendingJobs();
+      });
+      return deferred.handle;
+    });
+    vm.setProp(vm.global, '__bloomHost', hostFn);
+    hostFn.dispose();
+
+    const wrapped = wrapBotCode(run.code, run.event);
+    const evaluated = vm.evalCode(wrapped.code, 'bot.js', { type: wrapped.type });
+    if (evaluated.error) {
+      const error = errorText(vm, evaluated.error);
+      evaluated.error.dispose();
+      return { ok: false, error, reason: classify(error, Date.now() > deadline), logs };
+    }
+    let promiseHandle = evaluated.value;
+    if (wrapped.type === 'module') {
+      // A module evaluates to its namespace (or a promise of it when it awaits at top level).
+      const nsResult = vm.unwrapResult(
+        await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t)),
+      );
+      promiseHandle.dispose();
+      promiseHandle = vm.getProp(nsResult, '__result');
+      nsResult.dispose();
+    }
+    const settled = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
+    promiseHandle.dispose();
+    if (settled.error) {
+      const error = errorText(vm, settled.error);
+      settled.error.dispose();
+      return { ok: false, error, reason: classify(error, Date.now() > deadline), logs };
+    }
+    const text = vm.getString(settled.value);
+    settled.value.dispose();
+    return { ok: true, output: (JSON.parse(text) as { value?: unknown }).value, logs };
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: text, reason: classify(text, Date.now() > deadline), logs };
+  } finally {
+    clearTimeout(timer);
+    disposed = true;
+    try {
+      vm.dispose();
+      runtime.dispose();
+    } catch {
+      // A runtime stopped mid-allocation may hold handles; it is dropped either way.
+    }
+  }
+}
+
+let quickJsModule: Promise<QuickJSWASMModule> | undefined;
+
+/**
+ * The WebAssembly module, loaded once per process (the 'cold' start the bench measures). Loaded
+ * with require rather than the variant's dynamic import(), which jest's CommonJS runtime refuses.
+ */
+function loadQuickJs(): Promise<QuickJSWASMModule> {
+  quickJsModule ??= newQuickJSWASMModuleFromVariant({
+    ...RELEASE_SYNC,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    importModuleLoader: async () => require('@jitl/quickjs-wasmfile-release-sync/emscripten-module').default,
+  });
+  return quickJsModule;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** Pumps the VM's jobs until the promise settles, or the deadline passes (a bot awaiting for ever). */
+async function settle(
+  vm: QuickJSContext,
+  runtime: { executePendingJobs(): unknown },
+  handle: QuickJSHandle,
+  deadline: number,
+  setTimer: (timer: NodeJS.Timeout) => void,
+): Promise<{ value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }> {
+  const resolved = vm.resolvePromise(handle);
+  runtime.executePendingJobs();
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) =>
+    setTimer(setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - Date.now()))),
+  );
+  const result = await Promise.race([resolved, timeout]);
+  if (result === TIMED_OUT) {
+    throw new Error('interrupted: the bot did not finish before its time limit');
+  }
+  return result.error ? { error: result.error } : { value: result.value };
+}
