@@ -53,9 +53,7 @@ export function SideMenu({ label, items }: { label: string; items: readonly Side
   if (desktop) {
     return (
       <Box component="nav" aria-label={label} sx={{ width: 220, flexShrink: 0 }}>
-        <Box component="ul" sx={{ m: 0, p: 0 }}>
-          <MenuItems items={items} depth={0} />
-        </Box>
+        <MenuItems items={items} depth={0} />
       </Box>
     );
   }
@@ -71,7 +69,7 @@ export function SideMenu({ label, items }: { label: string; items: readonly Side
         {open ? `Hide ${label} menu` : `${label} menu`}
       </Button>
       {open && (
-        <Box component="ul" id={listId} sx={{ m: 0, p: 0, mt: 1 }}>
+        <Box id={listId} sx={{ mt: 1 }}>
           <MenuItems items={items} depth={0} />
         </Box>
       )}

@@ -1,0 +1,151 @@
+// Issue #7 E2E in Chromium against the real API seeded with the demo clinic and the built app, signed
+// in as Maria: home, the health-record routes of SPEC §2 (lab results, a report with a highlighted
+// critical value, medications, vaccines upcoming/past, an Observation), at 1280 and at 375 px (menus
+// collapsed below 768 px, no sideways scrolling). axe runs on every screen and fails on any critical
+// or serious violation.
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './support/browser';
+import { startBloom, type RunningBloom } from './support/server';
+
+let bloom: RunningBloom;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let page: Page;
+let pageProblems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom({ seed: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bloom?.stop();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(pageProblems).toEqual([]);
+});
+
+function url(pathname: string): string {
+  return new URL(pathname, bloom.appUrl).toString();
+}
+
+async function signInAsMaria(width: number): Promise<Page> {
+  context = await browser.newContext({ viewport: { width, height: 900 } });
+  page = await context.newPage();
+  pageProblems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+      pageProblems.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => pageProblems.push(error.message));
+  await page.goto(url('/signin'));
+  await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel(/^Password/).fill('bloom-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Hello Maria' }).waitFor();
+  return page;
+}
+
+/** axe on the current screen: critical and serious violations fail the test. */
+async function expectAccessible(): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  expect(bad).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+async function openHealthRecordItem(width: number, name: string): Promise<void> {
+  if (width < 768) {
+    const toggle = page.getByRole('button', { name: 'Health Record menu' });
+    await toggle.click();
+  }
+  await page.getByRole('navigation', { name: 'Health Record' }).getByRole('link', { name }).click();
+}
+
+describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
+  it('home: greeting, Send Message, pregnancy cards, what is next; lang set; accessible', async () => {
+    await signInAsMaria(width);
+    expect(await page.title()).toBe('Home · Bloom');
+    expect(await page.getAttribute('html', 'lang')).toBeTruthy();
+    await page.getByRole('link', { name: /Labor and delivery/ }).waitFor();
+    expect(await page.getByRole('link', { name: 'Send Message' }).getAttribute('href')).toBe('/messages');
+    await page.getByRole('region', { name: 'Next vaccine' }).waitFor();
+    await expectAccessible();
+    await expectNoSidewaysScroll();
+  }, 60_000);
+
+  it('header navigation reaches the health record; the lab report highlights a critical value', async () => {
+    await signInAsMaria(width);
+    if (width < 768) {
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Health Record' }).click();
+    } else {
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Health Record' })
+        .click();
+    }
+    await page.waitForURL(/\/health-record\/lab-results$/);
+    await page.getByRole('heading', { level: 1, name: 'Lab Results' }).waitFor();
+    expect(await page.title()).toBe('Lab Results · Bloom');
+    await page.getByRole('list', { name: 'Lab results' }).getByRole('link').first().waitFor();
+    await expectAccessible();
+    await expectNoSidewaysScroll();
+
+    // The demo's glucose challenge carries a critical code (HH): its row is highlighted and says Critical.
+    await page
+      .getByRole('link', { name: /glucose/i })
+      .first()
+      .click();
+    const table = page.getByRole('table', { name: 'Results' });
+    await table.waitFor();
+    const critical = table.locator('tr[data-critical="true"]');
+    expect(await critical.count()).toBeGreaterThan(0);
+    await expect(critical.first().textContent()).resolves.toContain('Critical');
+    const background = await critical.first().evaluate((row) => getComputedStyle(row).backgroundColor);
+    expect(background).not.toBe('rgba(0, 0, 0, 0)');
+    await page.getByRole('region', { name: 'Specimens' }).waitFor();
+    await expectAccessible();
+
+    // A result opens as Observation/{id}.
+    await table.locator('tr[data-critical="true"] a').first().click();
+    await page.waitForURL(/\/Observation\/[^/]+$/);
+    await page.getByText('(critical)').waitFor();
+    await expectAccessible();
+  }, 90_000);
+
+  it('medications and vaccines (upcoming and past) from the side menu', async () => {
+    await signInAsMaria(width);
+    await page.goto(url('/health-record'));
+    await page.waitForURL(/\/health-record\/lab-results$/);
+    await openHealthRecordItem(width, 'Medications');
+    await page.getByRole('list', { name: 'Medications' }).getByRole('link').first().waitFor();
+    expect(await page.title()).toBe('Medications · Bloom');
+    await expectAccessible();
+    await page.getByRole('list', { name: 'Medications' }).getByRole('link').first().click();
+    await page.getByText('Dosage').waitFor();
+    await expectAccessible();
+
+    await openHealthRecordItem(width, 'Vaccines');
+    await page.getByRole('list', { name: 'Past vaccines' }).waitFor();
+    // Maria's Tdap is due at the 36-week visit: upcoming.
+    await page.getByRole('list', { name: 'Upcoming vaccines' }).getByRole('link').first().waitFor();
+    await expectAccessible();
+    await expectNoSidewaysScroll();
+  }, 90_000);
+});
