@@ -134,12 +134,15 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     let promiseHandle = evaluated.value;
     if (wrapped.type === 'module') {
       // A module evaluates to its namespace (or a promise of it when it awaits at top level).
-      const nsResult = vm.unwrapResult(
-        await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t)),
-      );
+      const namespace = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
       promiseHandle.dispose();
-      promiseHandle = vm.getProp(nsResult, '__result');
-      nsResult.dispose();
+      if (namespace.error) {
+        const error = errorText(vm, namespace.error);
+        namespace.error.dispose();
+        return { ok: false, error, reason: classify(error, Date.now() > deadline), logs };
+      }
+      promiseHandle = vm.getProp(namespace.value, '__result');
+      namespace.value.dispose();
     }
     const settled = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
     promiseHandle.dispose();
