@@ -37,7 +37,7 @@ export function checkUrlResourceType(resourceType: string): void {
   }
 }
 
-function requireResourceBody(body: unknown, resourceType: string): Resource {
+export function requireResourceBody(body: unknown, resourceType: string): Resource {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new OperationOutcomeError(badRequest('The request body must be a JSON object (a FHIR resource)'));
   }

@@ -6,6 +6,7 @@ import type { Database } from '../db';
 import type { RepositoryContext } from '../repo';
 import { parseJsonPatch, Repository, systemContext } from '../repo';
 import { processBatch } from './batch';
+import { conditionalDeleteInteraction, conditionalUpdateInteraction } from './conditional';
 import { systemSearchInteraction } from './system-search';
 import { buildCapabilityStatement } from './capability-statement';
 import {
@@ -177,6 +178,31 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     );
     return sendResult(reply, fhirBase, result);
   });
+
+  // Conditional update and delete (FHIR R4 §3.1.0.4.3, §3.1.0.7.1): the query string is the match.
+  app.put<{ Params: TypeParams }>('/:resourceType', async (request, reply) => {
+    requireMediaType(request, RESOURCE_TYPES);
+    const { resourceType } = request.params;
+    const ifMatch = parseVersionTag(header(request, 'if-match'));
+    const criteria = rawQuery(request).toString();
+    return sendResult(
+      reply,
+      fhirBase,
+      await conditionalUpdateInteraction(repoFor(request), resourceType, criteria, request.body, ifMatch),
+    );
+  });
+
+  app.delete<{ Params: TypeParams }>('/:resourceType', async (request, reply) =>
+    sendResult(
+      reply,
+      fhirBase,
+      await conditionalDeleteInteraction(
+        repoFor(request),
+        request.params.resourceType,
+        rawQuery(request).toString(),
+      ),
+    ),
+  );
 
   app.get<{ Params: TypeParams; Querystring: QueryParams }>(
     '/:resourceType/_history',
