@@ -3,11 +3,13 @@
 // - REST read and create throughput against a bare Fastify route with a same-sized fixed body;
 // - cold and warm start-up of `npm start`;
 // - search (issue #4, bench/search): load rate, hot searches against their SQL floor, HTTP search
-//   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes).
+//   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes);
+// - live updates (issue #8, bench/live): 1,000 bound sockets, commit → delivery, writes/s, memory.
 // Times are measured here, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { measureClient, printClientFigures } from './client';
+import { formatLive, liveBenchOptionsFromEnv, measureLive } from './live';
 import { formatLabDetail, measureGraphQLLabDetail } from './graphql/lab-detail';
 import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
@@ -63,8 +65,13 @@ async function main(): Promise<void> {
   if (graphql) {
     console.log(formatLabDetail(graphql));
   }
+  // Issue #8: 1,000 bound sockets, commit → delivery and sustained writes (LIVE_BENCH=0 skips).
+  const live = process.env.LIVE_BENCH === '0' ? undefined : await measureLive(liveBenchOptionsFromEnv());
+  if (live) {
+    console.log(formatLive(live));
+  }
   console.log(
-    JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search, client, graphql }),
+    JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search, client, graphql, live }),
   );
 }
 
