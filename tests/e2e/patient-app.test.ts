@@ -148,4 +148,23 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await expectAccessible();
     await expectNoSidewaysScroll();
   }, 90_000);
+
+  it('vitals: each type shows its chart and measurements; a measurement opens its detail', async () => {
+    await signInAsMaria(width);
+    await page.goto(url('/health-record/vitals'));
+    await page.getByRole('heading', { level: 1, name: 'Vitals' }).waitFor();
+    for (const title of ['Blood Pressure', 'Heart Rate', 'Weight']) {
+      await openHealthRecordItem(width, title);
+      await page.getByRole('img', { name: new RegExp(`^${title} chart of \\d+ measurements`) }).waitFor();
+      const rows = page.getByRole('table', { name: `${title} measurements` }).getByRole('row');
+      expect(await rows.count()).toBeGreaterThan(2);
+      expect(await page.title()).toBe(`${title} · Bloom`);
+      await expectAccessible();
+      await expectNoSidewaysScroll();
+    }
+    await page.getByRole('table', { name: 'Weight measurements' }).getByRole('link').first().click();
+    await page.waitForURL(/\/health-record\/vitals\/[^/]+$/);
+    await page.getByText('lbs').first().waitFor();
+    await expectAccessible();
+  }, 90_000);
 });

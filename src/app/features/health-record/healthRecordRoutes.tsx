@@ -2,6 +2,7 @@
 // the landing page never downloads them (issue #7 route-level code splitting).
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { VITAL_TYPES } from './vitalTypes';
 
 const HealthRecordLayout = lazy(() => import('./HealthRecordLayout'));
 const LabResultsPage = lazy(() => import('./LabResultsPage').then((m) => ({ default: m.LabResultsPage })));
@@ -10,6 +11,8 @@ const MedicationsPage = lazy(() => import('./MedicationsPage').then((m) => ({ de
 const MedicationPage = lazy(() => import('./MedicationPage').then((m) => ({ default: m.MedicationPage })));
 const VaccinesPage = lazy(() => import('./VaccinesPage').then((m) => ({ default: m.VaccinesPage })));
 const VaccinePage = lazy(() => import('./VaccinePage').then((m) => ({ default: m.VaccinePage })));
+const VitalsOverview = lazy(() => import('./VitalsOverview').then((m) => ({ default: m.VitalsOverview })));
+const VitalsPage = lazy(() => import('./VitalsPage').then((m) => ({ default: m.VitalsPage })));
 const ObservationPage = lazy(() => import('./ObservationPage').then((m) => ({ default: m.ObservationPage })));
 
 export const healthRecordRoutes: RouteObject[] = [
@@ -24,6 +27,12 @@ export const healthRecordRoutes: RouteObject[] = [
       { path: 'medications/:medicationId', element: <MedicationPage /> },
       { path: 'vaccines', element: <VaccinesPage /> },
       { path: 'vaccines/:vaccineId', element: <VaccinePage /> },
+      { path: 'vitals', element: <VitalsOverview /> },
+      // Static segments outrank :measurementId, so the three type pages are never read as an id.
+      ...VITAL_TYPES.map((vital) => ({
+        path: `vitals/${vital.slug}`,
+        element: <VitalsPage vital={vital} />,
+      })),
       { path: 'vitals/:measurementId', element: <ObservationPage /> },
     ],
   },

@@ -1,0 +1,130 @@
+// health-record/vitals/{blood-pressure|heart-rate|weight} (SPEC §2 Vitals, §9): a line chart of every
+// measurement (y-axis from 0, legend at the bottom; blood pressure shows systolic and diastolic) with
+// a text alternative, and a table of measurements linking to their detail.
+import { useQuery } from '@apollo/client/react';
+import Box from '@mui/material/Box';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { VitalsListDocument } from '../../../graphql';
+import { DateTimeDisplay, formatFhirDate } from '../../components/DateTimeDisplay';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { ResourceLink } from '../../components/ResourceLink';
+import { LoadMore } from './LoadMore';
+import { appendPage } from './pagedConnection';
+import { PageHeading } from './PageHeading';
+import { usePatientReference } from './usePatientReference';
+import { seriesValue, type VitalMeasurement, type VitalType } from './vitalTypes';
+
+export const VITALS_PAGE_SIZE = 500;
+
+function VitalsChart({
+  vital,
+  measurements,
+}: {
+  vital: VitalType;
+  measurements: readonly VitalMeasurement[];
+}) {
+  const dated = measurements.filter((m) => m.effectiveDateTime);
+  const latest = dated[dated.length - 1];
+  const summary = latest
+    ? `${vital.title} chart of ${dated.length} measurements; latest ${vital.series
+        .map((s) => `${s.label} ${seriesValue(latest, s) ?? '–'}`)
+        .join(', ')} ${vital.unit} on ${formatFhirDate(latest.effectiveDateTime ?? '')}.`
+    : `${vital.title} chart with no measurements.`;
+  return (
+    <Box role="img" aria-label={summary} sx={{ width: '100%', height: 320 }}>
+      <LineChart
+        height={320}
+        xAxis={[
+          {
+            scaleType: 'time',
+            data: dated.map((m) => new Date(m.effectiveDateTime ?? '')),
+            valueFormatter: (value: Date) => value.toLocaleDateString(),
+          },
+        ]}
+        yAxis={[{ min: 0 }]}
+        series={vital.series.map((series) => ({
+          label: series.label,
+          data: dated.map((m) => seriesValue(m, series)),
+          connectNulls: true,
+        }))}
+        slotProps={{ legend: { position: { vertical: 'bottom', horizontal: 'center' } } }}
+      />
+    </Box>
+  );
+}
+
+export function VitalsPage({ vital }: { vital: VitalType }) {
+  const patient = usePatientReference() ?? '';
+  const { data, loading, error, refetch, fetchMore } = useQuery(VitalsListDocument, {
+    variables: { patient, code: `http://loinc.org|${vital.code}`, count: VITALS_PAGE_SIZE, offset: 0 },
+    skip: !patient,
+    notifyOnNetworkStatusChange: true,
+  });
+  const connection = data?.ObservationConnection;
+  const measurements = (connection?.edges ?? []).flatMap((edge) => (edge?.resource ? [edge.resource] : []));
+  return (
+    <>
+      <PageHeading title={vital.title} />
+      {error && <LoadError error={error} onRetry={() => void refetch()} />}
+      {loading && !data && <LoadingState label={`Loading ${vital.title.toLowerCase()}`} />}
+      {data && measurements.length === 0 && (
+        <EmptyState text={`No ${vital.title.toLowerCase()} measurements yet`} />
+      )}
+      {measurements.length > 0 && (
+        <>
+          <VitalsChart vital={vital} measurements={measurements} />
+          <TableContainer tabIndex={0} aria-label={`${vital.title} measurements table`} sx={{ mt: 3 }}>
+            <Table size="small" aria-label={`${vital.title} measurements`}>
+              <TableHead>
+                <TableRow>
+                  <TableCell scope="col">Date</TableCell>
+                  {vital.series.map((series) => (
+                    <TableCell key={series.label} scope="col">
+                      {series.label} ({vital.unit})
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {[...measurements].reverse().map((m) => (
+                  <TableRow key={m.id}>
+                    <TableCell>
+                      <ResourceLink to={`/health-record/vitals/${m.id}`}>
+                        <DateTimeDisplay value={m.effectiveDateTime} />
+                      </ResourceLink>
+                    </TableCell>
+                    {vital.series.map((series) => (
+                      <TableCell key={series.label}>{seriesValue(m, series) ?? '–'}</TableCell>
+                    ))}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        </>
+      )}
+      <LoadMore
+        loaded={measurements.length}
+        total={connection?.count}
+        loading={loading}
+        onLoadMore={() =>
+          void fetchMore({
+            variables: { offset: measurements.length },
+            updateQuery: (previous, { fetchMoreResult }) => ({
+              ObservationConnection: appendPage(
+                previous.ObservationConnection,
+                fetchMoreResult.ObservationConnection,
+              ),
+            }),
+          })
+        }
+      />
+    </>
+  );
+}

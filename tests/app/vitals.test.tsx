@@ -1,0 +1,100 @@
+// Vitals (issue #7; SPEC §2 Vitals, §3 vital types, §9 chart y-axis from 0 and legend at the bottom):
+// a type's page reads VitalsList by its LOINC code and shows the chart (with a text alternative) and a
+// table of measurements linking to their detail; blood pressure has systolic and diastolic.
+import { screen, within } from '@testing-library/react';
+import { VitalsListDocument } from '../../src/graphql';
+import { VITALS_PAGE_SIZE, VitalsPage } from '../../src/app/features/health-record/VitalsPage';
+import { seriesValue, VITAL_TYPES } from '../../src/app/features/health-record/vitalTypes';
+import { renderScreen, type ScreenMock } from './renderScreen';
+
+const bloodPressure = VITAL_TYPES[0];
+const weight = VITAL_TYPES[2];
+
+function bp(id: string, when: string, systolic: number, diastolic: number) {
+  return {
+    resource: {
+      __typename: 'Observation',
+      resourceType: 'Observation',
+      id,
+      status: 'final',
+      effectiveDateTime: when,
+      valueQuantity: null,
+      component: [
+        { code: { coding: [{ code: '8480-6' }] }, valueQuantity: { value: systolic, unit: 'mm[Hg]' } },
+        { code: { coding: [{ code: '8462-4' }] }, valueQuantity: { value: diastolic, unit: 'mm[Hg]' } },
+      ],
+    },
+  };
+}
+
+function mock(code: string, edges: unknown[]): ScreenMock {
+  return {
+    request: {
+      query: VitalsListDocument,
+      variables: {
+        patient: 'Patient/maria-1',
+        code: `http://loinc.org|${code}`,
+        count: VITALS_PAGE_SIZE,
+        offset: 0,
+      },
+    },
+    result: { data: { ObservationConnection: { count: edges.length, offset: 0, edges } } },
+  };
+}
+
+describe('SPEC §3 vital types', () => {
+  it('blood pressure 85354-9 with systolic 8480-6 and diastolic 8462-4; heart rate 8867-4; weight 29463-7', () => {
+    expect(VITAL_TYPES.map((v) => [v.slug, v.code])).toEqual([
+      ['blood-pressure', '85354-9'],
+      ['heart-rate', '8867-4'],
+      ['weight', '29463-7'],
+    ]);
+    expect(bloodPressure.series.map((s) => s.componentCode)).toEqual(['8480-6', '8462-4']);
+  });
+
+  it('a missing component or value is null', () => {
+    const measurement = bp('x', '2026-01-01', 120, 80).resource;
+    expect(seriesValue(measurement, bloodPressure.series[1])).toBe(80);
+    expect(seriesValue({ ...measurement, component: [] }, bloodPressure.series[0])).toBeNull();
+    expect(seriesValue(measurement, weight.series[0])).toBeNull();
+  });
+});
+
+describe('SPEC §2 vitals page', () => {
+  it('blood pressure: chart alternative text with both series and a table linking to each measurement', async () => {
+    renderScreen(<VitalsPage vital={bloodPressure} />, [
+      mock('85354-9', [
+        bp('bp1', '2026-01-10T10:00:00Z', 112, 70),
+        bp('bp2', '2026-02-10T10:00:00Z', 118, 76),
+      ]),
+    ]);
+    expect(
+      await screen.findByRole('img', {
+        name: /Blood Pressure chart of 2 measurements; latest Systolic 118, Diastolic 76/,
+      }),
+    ).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Blood Pressure measurements' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Date', 'Systolic (mm[Hg])', 'Diastolic (mm[Hg])']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    // Newest first in the table.
+    expect(within(rows[0]).getByRole('link')).toHaveAttribute('href', '/health-record/vitals/bp2');
+    expect(rows[0]).toHaveTextContent('11876');
+    expect(document.title).toBe('Blood Pressure · Bloom');
+  });
+
+  it('empty: says there are no measurements', async () => {
+    renderScreen(<VitalsPage vital={weight} />, [mock('29463-7', [])]);
+    expect(await screen.findByText('No weight measurements yet')).toBeInTheDocument();
+  });
+
+  it('error: shows the message', async () => {
+    renderScreen(<VitalsPage vital={weight} />, [
+      { request: mock('29463-7', []).request, error: new Error('Nope') },
+    ]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Nope');
+  });
+});
