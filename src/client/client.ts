@@ -14,6 +14,9 @@ import type {
   SessionDetails,
 } from './auth-types';
 import { PlatformClient } from './platform-client';
+import * as fhircast from './fhircast';
+import type { FhircastConnectionHandlers, FhircastCurrentContext, WebSocketFactory } from './fhircast';
+import type { FhircastMessage, FhircastSubscriptionRequest } from '../fhir/fhircast';
 import type { PlatformClientOptions } from './platform-client';
 import { createPkcePair, getRandomString } from './pkce';
 import { JSON_CONTENT_TYPE } from './request';
@@ -531,5 +534,39 @@ export class BloomClient extends PlatformClient {
       // clearActiveLogin announced the change when there was a login; announce it once either way.
       this.dispatchEvent({ type: 'change' });
     }
+  }
+
+  // ---- FHIRcast (issue #11; SPEC §5, §7 Remote context sync): the logic lives in fhircast/ ----
+
+  fhircastSubscribe(
+    topic: string,
+    events: string[],
+  ): Promise<FhircastSubscriptionRequest & { endpoint: string }> {
+    return fhircast.fhircastSubscribe(this, topic, events);
+  }
+
+  fhircastUnsubscribe(request: FhircastSubscriptionRequest): Promise<void> {
+    return fhircast.fhircastUnsubscribe(this, request);
+  }
+
+  fhircastConnect(
+    request: FhircastSubscriptionRequest,
+    handlers: FhircastConnectionHandlers = {},
+    createSocket: WebSocketFactory = fhircast.defaultWebSocketFactory(),
+  ): fhircast.FhircastConnection {
+    return new fhircast.FhircastConnection(request, handlers, createSocket);
+  }
+
+  fhircastPublish(
+    topic: string,
+    event: string,
+    context: unknown,
+    versionId?: string,
+  ): Promise<FhircastMessage> {
+    return fhircast.fhircastPublish(this, topic, event, context, versionId);
+  }
+
+  fhircastGetContext(topic: string): Promise<FhircastCurrentContext> {
+    return fhircast.fhircastGetContext(this, topic);
   }
 }

@@ -1,0 +1,3 @@
+export * from './connection';
+export * from './hub-calls';
+export * from './types';
