@@ -16,6 +16,8 @@ import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
 import { binaryRoutes } from './binary/routes';
+import { botRoutes } from './bots/routes';
+import { registerBotWriteGuard } from './bots/write-guard';
 import { FileBinaryStorage } from './binary/storage';
 import { adminRoutes } from './admin/routes';
 import { emailRoutes } from './email/routes';
@@ -64,6 +66,8 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   }
   // Issue #5: a repeated POST with the same Idempotency-Key gets the first response (after auth).
   registerIdempotency(app, { deps: auth, windowSeconds: config.idempotencyWindow });
+  // Issue #10: Bot resources are written by project admins only.
+  registerBotWriteGuard(app);
   await app.register(authRoutes, { prefix: '/auth', deps: auth });
   await app.register(oauthRoutes, { prefix: '/oauth2', deps: auth });
   await app.register(wellKnownRoutes, { prefix: '/.well-known', deps: auth });
@@ -99,6 +103,15 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     deps: auth,
     storage: new FileBinaryStorage(config.binaryDir),
     fhirBase: config.baseUrl + FHIR_PATH,
+    getContext: getContext ?? contextFromRequest,
+  });
+  // Bot $deploy and $execute in the QuickJS sandbox (issue #10).
+  await app.register(botRoutes, {
+    prefix: '/fhir/R4',
+    db,
+    storage: new FileBinaryStorage(config.binaryDir),
+    fhirBase: config.baseUrl + FHIR_PATH,
+    bodyLimit: config.bodyLimit,
     getContext: getContext ?? contextFromRequest,
   });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });

@@ -1,0 +1,80 @@
+// The host side of the bot's FHIR client (issue #10): each call from the sandbox arrives as a
+// method name and JSON arguments and runs through the Repository as the bot's membership, so
+// access control is the server's ordinary one.
+import type { Resource } from '@medplum/fhirtypes';
+import { badRequest, OperationOutcomeError, operationOutcomeToString, isOperationOutcome } from '../../fhir';
+import { searchInteraction } from '../fhir/interactions';
+import type { Repository } from '../repo';
+import type { BotHostCall } from './sandbox';
+
+function stringArg(args: unknown[], index: number, name: string): string {
+  const value = args[index];
+  if (typeof value !== 'string' || !value) {
+    throw new OperationOutcomeError(badRequest(`${name} must be a non-empty string`));
+  }
+  return value;
+}
+
+function resourceArg(args: unknown[]): Resource {
+  const value = args[0];
+  if (!value || typeof value !== 'object' || typeof (value as Resource).resourceType !== 'string') {
+    throw new OperationOutcomeError(badRequest('A resource with a resourceType is required'));
+  }
+  return value as Resource;
+}
+
+/** A search query as the bot gives it: 'name=x&_count=2', an object, or nothing. */
+function queryArg(value: unknown): URLSearchParams {
+  if (typeof value === 'string') {
+    return new URLSearchParams(value);
+  }
+  const params = new URLSearchParams();
+  if (value && typeof value === 'object') {
+    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+      for (const item of Array.isArray(entry) ? entry : [entry]) {
+        params.append(key, String(item));
+      }
+    }
+  }
+  return params;
+}
+
+/** Errors go back into the sandbox as their outcome text, never as a host stack trace. */
+function describe(err: unknown): Error {
+  if (err instanceof OperationOutcomeError) {
+    return new Error(operationOutcomeToString(err.outcome));
+  }
+  if (isOperationOutcome(err)) {
+    return new Error(operationOutcomeToString(err));
+  }
+  return new Error(err instanceof Error ? err.message : String(err));
+}
+
+export function createBotHost(repo: Repository, fhirBase: string): BotHostCall {
+  return async (method, args) => {
+    try {
+      switch (method) {
+        case 'readResource':
+          return await repo.readResource(stringArg(args, 0, 'resourceType'), stringArg(args, 1, 'id'));
+        case 'search': {
+          const query = queryArg(args[1]);
+          if (args[2] !== undefined) {
+            query.set('_count', String(args[2]));
+          }
+          return (await searchInteraction(repo, fhirBase, stringArg(args, 0, 'resourceType'), query)).body;
+        }
+        case 'createResource':
+          return await repo.createResource(resourceArg(args));
+        case 'updateResource':
+          return (await repo.updateResource(resourceArg(args))).resource;
+        case 'deleteResource':
+          await repo.deleteResource(stringArg(args, 0, 'resourceType'), stringArg(args, 1, 'id'));
+          return undefined;
+        default:
+          throw new OperationOutcomeError(badRequest(`Unknown bot client method ${method}`));
+      }
+    } catch (err) {
+      throw describe(err);
+    }
+  };
+}
