@@ -23,6 +23,7 @@ import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
 import { criteriaFromArgs } from './criteria';
 import type { LiveEngine } from './live-engine';
+import { routingKey } from './routing-keys';
 
 /** Events waiting for a slow subscriber beyond this end its subscription with an error. */
 const MAX_QUEUED_EVENTS = 1000;
@@ -39,15 +40,19 @@ function changes(engine: LiveEngine, audience: LiveAudience, field: string): Asy
   const waiting: ((result: IteratorResult<Payload>) => void)[] = [];
   let failure: Error | undefined;
   let done = false;
-  const unsubscribe = engine.subscribe(audience.criteria.resourceType, (_event, target) => {
-    const resource = deliverableTo(audience, target);
-    if (!resource || done) return;
-    const payload = { [field]: resource };
-    const next = waiting.shift();
-    if (next) next({ value: payload, done: false });
-    else if (queue.length < MAX_QUEUED_EVENTS) queue.push(payload);
-    else failure = new Error('Too many undelivered events: subscribe again and refetch');
-  });
+  const unsubscribe = engine.subscribe(
+    audience.criteria.resourceType,
+    (_event, target) => {
+      const resource = deliverableTo(audience, target);
+      if (!resource || done) return;
+      const payload = { [field]: resource };
+      const next = waiting.shift();
+      if (next) next({ value: payload, done: false });
+      else if (queue.length < MAX_QUEUED_EVENTS) queue.push(payload);
+      else failure = new Error('Too many undelivered events: subscribe again and refetch');
+    },
+    routingKey(audience.criteria),
+  );
   const finish = (): Promise<IteratorResult<Payload>> => {
     done = true;
     unsubscribe();

@@ -11,6 +11,7 @@ import type { MatchTarget } from './criteria-match';
 import { EventLog } from './event-log';
 import type { WriteEvent } from './event-log';
 import { LIVE_CHANNEL_PREFIX } from './migration';
+import { eventRoutingKeys } from './routing-keys';
 
 export type LiveListener = (event: WriteEvent, target: MatchTarget) => void;
 
@@ -43,7 +44,11 @@ export function parseNotifyPayload(payload: string): WriteEvent | undefined {
 
 export class LiveEngine {
   readonly log: EventLog;
-  private readonly listeners = new Map<string, Set<LiveListener>>();
+  /** Per resource type: listeners filed under a routing key (routing-keys.ts), and the others. */
+  private readonly listeners = new Map<
+    string,
+    { unkeyed: Set<LiveListener>; keyed: Map<string, Set<LiveListener>> }
+  >();
   private pending: WriteEvent[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private flushScheduled = false;
@@ -74,18 +79,44 @@ export class LiveEngine {
     await this.flushing;
   }
 
-  /** Calls `listener` with every created or updated version of `resourceType`; returns the unsubscribe. */
-  subscribe(resourceType: string, listener: LiveListener): () => void {
-    let set = this.listeners.get(resourceType);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(resourceType, set);
+  /**
+   * Calls `listener` with created or updated versions of `resourceType` (with a `key`, only those
+   * having that routing key); returns the unsubscribe.
+   */
+  subscribe(resourceType: string, listener: LiveListener, key?: string): () => void {
+    let entry = this.listeners.get(resourceType);
+    if (!entry) {
+      entry = { unkeyed: new Set(), keyed: new Map() };
+      this.listeners.set(resourceType, entry);
+    }
+    const { unkeyed, keyed } = entry;
+    let set = unkeyed;
+    if (key !== undefined) {
+      set = keyed.get(key) ?? new Set();
+      keyed.set(key, set);
     }
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.listeners.delete(resourceType);
+      if (key !== undefined && set.size === 0) keyed.delete(key);
+      if (unkeyed.size === 0 && keyed.size === 0 && this.listeners.get(resourceType) === entry) {
+        this.listeners.delete(resourceType);
+      }
     };
+  }
+
+  /** The listeners a version can concern: the unkeyed ones and those filed under its keys. */
+  private listenersFor(resourceType: string, target: MatchTarget): LiveListener[] {
+    const entry = this.listeners.get(resourceType);
+    if (!entry) return [];
+    const found = [...entry.unkeyed];
+    if (entry.keyed.size > 0) {
+      for (const key of new Set(eventRoutingKeys(target))) {
+        const set = entry.keyed.get(key);
+        if (set) found.push(...set);
+      }
+    }
+    return found;
   }
 
   /** The versions of `resourceType` written after event `seq` (as heard here), or a gap. */
@@ -133,10 +164,9 @@ export class LiveEngine {
     const versions = await this.loadVersions(wanted);
     for (const event of wanted) {
       const resource = versions.get(event.seq);
-      const listeners = this.listeners.get(event.resourceType);
-      if (!resource || !listeners) continue;
+      if (!resource) continue;
       const target = matchTarget(resource);
-      for (const listener of [...listeners]) {
+      for (const listener of this.listenersFor(event.resourceType, target)) {
         try {
           listener(event, target);
         } catch (err) {

@@ -21,6 +21,7 @@ import type { MatchTarget } from './criteria-match';
 import type { WriteEvent } from './event-log';
 import type { LiveEngine } from './live-engine';
 import { eventBundle, gapBundle, handshakeBundle, heartbeatBundle } from './notification-bundles';
+import { routingKey } from './routing-keys';
 
 /** Bound subscriptions per socket: one app needs a handful; the cap bounds one socket's cost. */
 export const MAX_BINDINGS_PER_SOCKET = 100;
@@ -144,10 +145,14 @@ export class SubscriptionSocket {
       held: lastEventNumber === undefined ? undefined : [],
       lastEvent: undefined,
     };
-    binding.unsubscribe = this.options.engine.subscribe(criteria.resourceType, (event, target) => {
-      if (binding.held) binding.held.push([event, target]);
-      else this.notify(binding, event, target);
-    });
+    binding.unsubscribe = this.options.engine.subscribe(
+      criteria.resourceType,
+      (event, target) => {
+        if (binding.held) binding.held.push([event, target]);
+        else this.notify(binding, event, target);
+      },
+      routingKey(criteria),
+    );
     this.bindings.set(subscriptionId, binding);
     this.send(handshakeBundle(subscriptionId));
     if (lastEventNumber !== undefined) {
