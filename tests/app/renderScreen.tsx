@@ -1,5 +1,6 @@
 // Renders one issue #7 screen signed in as Maria, with Apollo's MockedProvider answering its one
-// GraphQL operation, on an in-memory router (the route pattern gives the screen its params).
+// GraphQL operation, on an in-memory router (the route pattern gives the screen its params); REST writes
+// go to the fake API it returns.
 import type { MockLink } from '@apollo/client/testing';
 import { MockedProvider } from '@apollo/client/testing/react';
 import { render, type RenderResult } from '@testing-library/react';
@@ -7,7 +8,7 @@ import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { BloomClientProvider } from '../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../src/app/session/createAppClient';
-import { installFakeApi, maria, storeMariaLogin } from './fakeApi';
+import { installFakeApi, maria, storeMariaLogin, type FakeApi } from './fakeApi';
 import { testBaseUrl } from './renderApp';
 
 export type ScreenMock = MockLink.MockedResponse;
@@ -16,7 +17,7 @@ export function renderScreen(
   element: ReactElement,
   mocks: ScreenMock[],
   { path = '/', pattern = '/' }: { path?: string; pattern?: string } = {},
-): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
+): RenderResult & { router: ReturnType<typeof createMemoryRouter>; api: FakeApi } {
   const api = installFakeApi();
   storeMariaLogin();
   api.always('GET auth/me', 200, {
@@ -39,5 +40,5 @@ export function renderScreen(
       </MockedProvider>
     </BloomClientProvider>,
   );
-  return { ...result, router };
+  return { ...result, router, api };
 }

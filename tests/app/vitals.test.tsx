@@ -1,10 +1,13 @@
 // Vitals (issue #7; SPEC §2 Vitals, §3 vital types, §9 chart y-axis from 0 and legend at the bottom):
 // a type's page reads VitalsList by its LOINC code and shows the chart (with a text alternative) and a
 // table of measurements linking to their detail; blood pressure has systolic and diastolic.
-import { screen, within } from '@testing-library/react';
+import type { Observation } from '@medplum/fhirtypes';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { VitalsListDocument } from '../../src/graphql';
 import { VITALS_PAGE_SIZE, VitalsPage } from '../../src/app/features/health-record/VitalsPage';
 import { seriesValue, VITAL_TYPES } from '../../src/app/features/health-record/vitalTypes';
+import { parseDecimal } from '../../src/app/features/health-record/vitalObservation';
+import { outcome } from './fakeApi';
 import { renderScreen, type ScreenMock } from './renderScreen';
 
 const bloodPressure = VITAL_TYPES[0];
@@ -97,4 +100,78 @@ describe('SPEC §2 vitals page', () => {
     ]);
     expect(await screen.findByRole('alert')).toHaveTextContent('Nope');
   });
+});
+
+describe('SPEC §2 vitals entry form (SPEC §3 Observation, §5 decimal values)', () => {
+  it('a value that is not a number is refused in the form with a message and nothing is sent', async () => {
+    const { api } = renderScreen(<VitalsPage vital={weight} />, [mock('29463-7', [])]);
+    const field = await screen.findByRole('textbox', { name: /^Weight \(lbs\)/ });
+    fireEvent.change(field, { target: { value: '150,5kg' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Enter a number, e.g. 120 or 150.5')).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(api.sent.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('blood pressure saves systolic and diastolic as a preliminary Observation, then the chart re-reads', async () => {
+    const before = mock('85354-9', [bp('bp1', '2026-01-10T10:00:00Z', 112, 70)]);
+    const after = mock('85354-9', [
+      bp('bp1', '2026-01-10T10:00:00Z', 112, 70),
+      bp('bp-new', '2026-02-10T10:00:00Z', 121.5, 79),
+    ]);
+    const { api } = renderScreen(<VitalsPage vital={bloodPressure} />, [before, after]);
+    api.once('POST fhir/R4/Observation', 201, { resourceType: 'Observation', id: 'bp-new' });
+    fireEvent.change(await screen.findByRole('textbox', { name: /^Systolic/ }), {
+      target: { value: '121.5' },
+    });
+    fireEvent.change(screen.getByRole('textbox', { name: /^Diastolic/ }), { target: { value: '79' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Measurement saved.')).toBeInTheDocument();
+    const [body] = api.bodiesOf('POST fhir/R4/Observation') as Observation[];
+    expect(body).toMatchObject({
+      resourceType: 'Observation',
+      status: 'preliminary',
+      subject: { reference: 'Patient/maria-1' },
+      code: { coding: [{ system: 'http://loinc.org', code: '85354-9' }] },
+      component: [
+        {
+          code: { coding: [{ system: 'http://loinc.org', code: '8480-6' }] },
+          valueQuantity: {
+            value: 121.5,
+            unit: 'mm[Hg]',
+            system: 'http://unitsofmeasure.org',
+            code: 'mm[Hg]',
+          },
+        },
+        { code: { coding: [{ code: '8462-4' }] }, valueQuantity: { value: 79 } },
+      ],
+    });
+    expect(Number.isNaN(Date.parse(body.effectiveDateTime ?? ''))).toBe(false);
+    expect(
+      await screen.findByRole('img', {
+        name: /chart of 2 measurements; latest Systolic 121.5, Diastolic 79/,
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('a refused save shows the server message', async () => {
+    const { api } = renderScreen(<VitalsPage vital={weight} />, [mock('29463-7', [])]);
+    api.once('POST fhir/R4/Observation', 400, outcome('Invalid value'));
+    fireEvent.change(await screen.findByRole('textbox', { name: /^Weight/ }), { target: { value: '150.5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid value');
+  });
+});
+
+describe('SPEC §5 decimal parsing', () => {
+  it.each([
+    ['120', 120],
+    ['150.5', 150.5],
+    [' 72 ', 72],
+    ['.5', 0.5],
+    ['-1', -1],
+  ])('%j is %d', (text, value) => expect(parseDecimal(text)).toBe(value));
+  it.each(['', 'abc', '1,5', '1.2.3', '12kg', 'NaN', 'Infinity'])('%j is refused', (text) =>
+    expect(parseDecimal(text)).toBeUndefined(),
+  );
 });

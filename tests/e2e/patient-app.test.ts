@@ -149,7 +149,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await expectNoSidewaysScroll();
   }, 90_000);
 
-  it('vitals: each type shows its chart and measurements; a measurement opens its detail', async () => {
+  it('vitals: each type shows its chart and measurements; a new weight appears on the chart; a measurement opens its detail', async () => {
     await signInAsMaria(width);
     await page.goto(url('/health-record/vitals'));
     await page.getByRole('heading', { level: 1, name: 'Vitals' }).waitFor();
@@ -162,6 +162,23 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
       await expectAccessible();
       await expectNoSidewaysScroll();
     }
+    // Add a weight: the chart gains a point (its text alternative counts it) and the table a row.
+    const chart = page.getByRole('img', { name: /^Weight chart of \d+ measurements/ });
+    const countOf = async () =>
+      Number(/of (\d+) measurements/.exec((await chart.getAttribute('aria-label')) ?? '')?.[1]);
+    const before = await countOf();
+    await page.getByRole('textbox', { name: /^Weight \(lbs\)/ }).fill('abc');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Enter a number, e.g. 120 or 150.5').waitFor();
+    await page.getByRole('textbox', { name: /^Weight \(lbs\)/ }).fill('161.5');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Measurement saved.').waitFor();
+    await page
+      .getByRole('img', {
+        name: new RegExp(`^Weight chart of ${before + 1} measurements; latest Weight 161.5`),
+      })
+      .waitFor();
+    await expectAccessible();
     await page.getByRole('table', { name: 'Weight measurements' }).getByRole('link').first().click();
     await page.waitForURL(/\/health-record\/vitals\/[^/]+$/);
     await page.getByText('lbs').first().waitFor();

@@ -18,6 +18,7 @@ import { LoadMore } from './LoadMore';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from './PageHeading';
 import { usePatientReference } from './usePatientReference';
+import { VitalEntryForm } from './VitalEntryForm';
 import { seriesValue, type VitalMeasurement, type VitalType } from './vitalTypes';
 
 export const VITALS_PAGE_SIZE = 500;
@@ -125,6 +126,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
           })
         }
       />
+      {patient && data && <VitalEntryForm vital={vital} patient={patient} onSaved={() => void refetch()} />}
     </>
   );
 }

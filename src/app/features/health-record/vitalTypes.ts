@@ -2,6 +2,8 @@
 // diastolic 8462-4 components) and unit.
 export interface VitalSeries {
   readonly label: string;
+  /** LOINC display of the component (or of the type itself). */
+  readonly display: string;
   /** Component LOINC code; absent when the value is the Observation's own valueQuantity. */
   readonly componentCode?: string;
 }
@@ -11,6 +13,9 @@ export interface VitalType {
   readonly title: string;
   readonly code: string;
   readonly unit: string;
+  /** UCUM code of the unit (SPEC §3). */
+  readonly ucum: string;
+  readonly display: string;
   readonly series: readonly VitalSeries[];
 }
 
@@ -19,20 +24,32 @@ export const VITAL_TYPES: readonly VitalType[] = [
     slug: 'blood-pressure',
     title: 'Blood Pressure',
     code: '85354-9',
+    display: 'Blood pressure panel with all children optional',
     unit: 'mm[Hg]',
+    ucum: 'mm[Hg]',
     series: [
-      { label: 'Systolic', componentCode: '8480-6' },
-      { label: 'Diastolic', componentCode: '8462-4' },
+      { label: 'Systolic', display: 'Systolic blood pressure', componentCode: '8480-6' },
+      { label: 'Diastolic', display: 'Diastolic blood pressure', componentCode: '8462-4' },
     ],
   },
   {
     slug: 'heart-rate',
     title: 'Heart Rate',
     code: '8867-4',
+    display: 'Heart rate',
     unit: 'beats/minute',
-    series: [{ label: 'Heart rate' }],
+    ucum: '/min',
+    series: [{ label: 'Heart rate', display: 'Heart rate' }],
   },
-  { slug: 'weight', title: 'Weight', code: '29463-7', unit: 'lbs', series: [{ label: 'Weight' }] },
+  {
+    slug: 'weight',
+    title: 'Weight',
+    code: '29463-7',
+    display: 'Body weight',
+    unit: 'lbs',
+    ucum: '[lb_av]',
+    series: [{ label: 'Weight', display: 'Body weight' }],
+  },
 ];
 
 export interface VitalMeasurement {

@@ -1,0 +1,93 @@
+// Manual measurement entry (SPEC §2 Vitals; §5 decimal values): one field per series (systolic and
+// diastolic for blood pressure), refused in the form with a message when not a number, saved through
+// the platform client as a preliminary Observation; onSaved lets the chart refresh.
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { parseDecimal, vitalObservation } from './vitalObservation';
+import type { VitalType } from './vitalTypes';
+
+export function VitalEntryForm({
+  vital,
+  patient,
+  onSaved,
+}: {
+  vital: VitalType;
+  patient: string;
+  onSaved: () => void;
+}) {
+  const client = useBloomClient();
+  const [texts, setTexts] = useState<string[]>(() => vital.series.map(() => ''));
+  const [invalid, setInvalid] = useState<boolean[]>(() => vital.series.map(() => false));
+  const [saving, setSaving] = useState(false);
+  const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | undefined>();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const values = texts.map(parseDecimal);
+    const bad = values.map((value) => value === undefined);
+    setInvalid(bad);
+    if (bad.some(Boolean)) return;
+    setSaving(true);
+    setMessage(undefined);
+    try {
+      await client.createResource(vitalObservation(vital, values as number[], patient, new Date()));
+      setTexts(vital.series.map(() => ''));
+      setMessage({ severity: 'success', text: 'Measurement saved.' });
+      onSaved();
+    } catch (err) {
+      setMessage({
+        severity: 'error',
+        text: err instanceof Error ? err.message : 'Failed to save measurement.',
+      });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="vital-entry-heading"
+      sx={{ mt: 4 }}
+    >
+      <Typography id="vital-entry-heading" variant="h2" sx={{ fontSize: '1.2rem', mb: 2 }}>
+        Add a measurement
+      </Typography>
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+        {vital.series.map((series, index) => (
+          <TextField
+            key={series.label}
+            label={`${series.label} (${vital.unit})`}
+            value={texts[index]}
+            onChange={(event) =>
+              setTexts((prev) => prev.map((text, i) => (i === index ? event.target.value : text)))
+            }
+            error={invalid[index]}
+            helperText={invalid[index] ? 'Enter a number, e.g. 120 or 150.5' : ' '}
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            required
+          />
+        ))}
+        <Button type="submit" variant="contained" disabled={saving} sx={{ mt: 1 }}>
+          Save
+        </Button>
+      </Box>
+      {message && (
+        <Alert
+          severity={message.severity}
+          role={message.severity === 'error' ? 'alert' : 'status'}
+          sx={{ mt: 1 }}
+        >
+          {message.text}
+        </Alert>
+      )}
+    </Box>
+  );
+}

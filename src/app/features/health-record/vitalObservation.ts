@@ -1,0 +1,54 @@
+// A manually entered measurement as the Observation SPEC §3 describes: status preliminary, subject,
+// effectiveDateTime, LOINC code, UCUM valueQuantity (blood pressure: systolic and diastolic components).
+import type { Observation, Quantity } from '@medplum/fhirtypes';
+import type { VitalType } from './vitalTypes';
+
+const LOINC = 'http://loinc.org';
+const UCUM = 'http://unitsofmeasure.org';
+
+/** SPEC §5 "Measurement values are parsed as decimal numbers": undefined when the text is not one. */
+export function parseDecimal(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+export function vitalObservation(
+  vital: VitalType,
+  values: readonly number[],
+  patient: string,
+  when: Date,
+): Observation {
+  const quantity = (value: number): Quantity => ({ value, unit: vital.unit, system: UCUM, code: vital.ucum });
+  const base: Observation = {
+    resourceType: 'Observation',
+    status: 'preliminary',
+    category: [
+      {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/observation-category',
+            code: 'vital-signs',
+            display: 'Vital Signs',
+          },
+        ],
+      },
+    ],
+    code: { coding: [{ system: LOINC, code: vital.code, display: vital.display }], text: vital.title },
+    subject: { reference: patient },
+    effectiveDateTime: when.toISOString(),
+  };
+  if (vital.series.some((series) => series.componentCode)) {
+    return {
+      ...base,
+      component: vital.series.map((series, index) => ({
+        code: {
+          coding: [{ system: LOINC, code: series.componentCode ?? '', display: series.display }],
+          text: series.label,
+        },
+        valueQuantity: quantity(values[index]),
+      })),
+    };
+  }
+  return { ...base, valueQuantity: quantity(values[0]) };
+}
