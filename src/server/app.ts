@@ -15,6 +15,7 @@ import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
+import { fhircastRoutes } from './fhircast/routes';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
 import { registerBotWriteGuard } from './bots/write-guard';
@@ -98,6 +99,8 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     fhirBase: config.baseUrl + FHIR_PATH,
     getContext: getContext ?? contextFromRequest,
   });
+  // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast; after live updates (shares the upgrade).
+  await app.register(fhircastRoutes, { deps: auth, getContext });
   // Binary upload and download, and signed storage URLs for attachments (issue #8).
   await app.register(binaryRoutes, {
     deps: auth,

@@ -8,6 +8,7 @@ import { keyValueMigration } from '../keyvalue/migration';
 import { authFailureMigration } from '../auth/throttle';
 import { usedAssertionMigration } from '../oauth/used-assertions';
 import { liveNotifyMigration } from '../live/migration';
+import { fhircastMigration } from '../fhircast/migration';
 
 export interface Migration {
   version: number;
@@ -100,6 +101,7 @@ export const MIGRATIONS: readonly Migration[] = [
   keyValueMigration,
   idempotencyMigration,
   liveNotifyMigration,
+  fhircastMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.

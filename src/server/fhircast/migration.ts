@@ -1,0 +1,43 @@
+// Migration 60 (issue #11): the FHIRcast hub's state lives in the database so that every instance
+// serves every topic: subscriptions (the endpoint id is the WebSocket's capability), the current
+// context per project and topic, and the messages published, which instances hear of through
+// LISTEN/NOTIFY (store.ts) as live updates do.
+import type { Migration } from '../db/migrations';
+
+export const FHIRCAST_CHANNEL_PREFIX = 'bloom_fhircast_';
+
+export const fhircastMigration: Migration = {
+  version: 60,
+  name: 'fhircast hub',
+  async up(tx) {
+    await tx.query(`
+      CREATE TABLE fhircast_subscription (
+        endpoint_id text PRIMARY KEY,
+        project text NOT NULL,
+        topic text NOT NULL,
+        events text[] NOT NULL,
+        subscriber text NOT NULL,
+        created timestamptz NOT NULL DEFAULT now()
+      )`);
+    await tx.query(`
+      CREATE TABLE fhircast_context (
+        project text NOT NULL,
+        topic text NOT NULL,
+        content jsonb NOT NULL,
+        updated timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (project, topic)
+      )`);
+    // Messages are kept only long enough for every instance to load them after the NOTIFY.
+    await tx.query(`
+      CREATE TABLE fhircast_message (
+        seq bigserial PRIMARY KEY,
+        project text NOT NULL,
+        topic text NOT NULL,
+        message jsonb NOT NULL,
+        publisher text NOT NULL,
+        only_subscriber text,
+        created timestamptz NOT NULL DEFAULT now()
+      )`);
+    await tx.query('CREATE INDEX fhircast_message_created ON fhircast_message (created)');
+  },
+};

@@ -1,0 +1,162 @@
+// The hub's database side (issue #11): subscriptions, the current context per (project, topic) and
+// published messages. A publish locks the topic's context row, applies the event, stores the
+// message and NOTIFYs its seq in one transaction, so instances hear only committed messages, in
+// commit order per topic. Topics are keyed by project: one project never sees another's.
+import crypto from 'node:crypto';
+import type { Database, Queryable } from '../db';
+import type { FhircastEvent, FhircastMessage } from '../../fhir/fhircast';
+import { applyEvent, EMPTY_CONTEXT } from './current-context';
+import type { CurrentContext } from './current-context';
+import { FHIRCAST_CHANNEL_PREFIX } from './migration';
+
+/** How long a message row is kept for instances to load it after its NOTIFY. */
+const MESSAGE_RETENTION = '1 hour';
+
+export interface SubscriptionRow {
+  endpoint_id: string;
+  project: string;
+  topic: string;
+  events: string[];
+  subscriber: string;
+}
+
+export interface StoredMessage {
+  project: string;
+  topic: string;
+  message: FhircastMessage;
+  /** Who published it: a failed delivery sends them a syncerror. */
+  publisher: string;
+  /** Set on a syncerror: only this subscriber's sockets receive it. */
+  only_subscriber: string | null;
+}
+
+export type Notice = { kind: 'message'; seq: string } | { kind: 'unsubscribed'; endpointId: string };
+
+export function encodeNotice(notice: Notice): string {
+  return notice.kind === 'message' ? `m|${notice.seq}` : `u|${notice.endpointId}`;
+}
+
+export function decodeNotice(payload: string): Notice | undefined {
+  const [kind, value] = payload.split('|');
+  if (kind === 'm' && /^\d+$/.test(value ?? '')) return { kind: 'message', seq: value };
+  if (kind === 'u' && value) return { kind: 'unsubscribed', endpointId: value };
+  return undefined;
+}
+
+export class FhircastStore {
+  private channel: string | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  async channelName(): Promise<string> {
+    if (!this.channel) {
+      const { rows } = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+      this.channel = FHIRCAST_CHANNEL_PREFIX + rows[0].schema;
+    }
+    return this.channel;
+  }
+
+  private async notify(tx: Queryable, notice: Notice): Promise<void> {
+    await tx.query('SELECT pg_notify($1, $2)', [await this.channelName(), encodeNotice(notice)]);
+  }
+
+  async subscribe(row: Omit<SubscriptionRow, 'endpoint_id'>): Promise<string> {
+    const endpointId = crypto.randomBytes(24).toString('base64url');
+    await this.db.query(
+      'INSERT INTO fhircast_subscription (endpoint_id, project, topic, events, subscriber) VALUES ($1, $2, $3, $4, $5)',
+      [endpointId, row.project, row.topic, row.events, row.subscriber],
+    );
+    return endpointId;
+  }
+
+  /** True when the endpoint was this project's subscription on `topic`. */
+  async unsubscribe(project: string, topic: string, endpointId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        'DELETE FROM fhircast_subscription WHERE endpoint_id = $1 AND project = $2 AND topic = $3 RETURNING endpoint_id',
+        [endpointId, project, topic],
+      );
+      if (rows.length > 0) await this.notify(tx, { kind: 'unsubscribed', endpointId });
+      return rows.length > 0;
+    });
+  }
+
+  async findSubscription(endpointId: string): Promise<SubscriptionRow | undefined> {
+    const { rows } = await this.db.query<SubscriptionRow>(
+      'SELECT endpoint_id, project, topic, events, subscriber FROM fhircast_subscription WHERE endpoint_id = $1',
+      [endpointId],
+    );
+    return rows[0];
+  }
+
+  async getContext(project: string, topic: string): Promise<CurrentContext> {
+    const { rows } = await this.db.query<{ content: CurrentContext }>(
+      'SELECT content FROM fhircast_context WHERE project = $1 AND topic = $2',
+      [project, topic],
+    );
+    return rows[0]?.content ?? EMPTY_CONTEXT;
+  }
+
+  /** Applies `event` to the topic's context (throws, changing nothing, when it may not apply) and fans it out. */
+  async publish(project: string, message: FhircastMessage, publisher: string): Promise<FhircastMessage> {
+    const topic = message.event['hub.topic'];
+    return this.db.transaction(async (tx) => {
+      // Lock the topic's row (created empty if new) so publishes on one topic apply one at a time.
+      await tx.query(
+        `INSERT INTO fhircast_context (project, topic, content) VALUES ($1, $2, $3::jsonb)
+         ON CONFLICT (project, topic) DO NOTHING`,
+        [project, topic, JSON.stringify(EMPTY_CONTEXT)],
+      );
+      const { rows } = await tx.query<{ content: CurrentContext }>(
+        'SELECT content FROM fhircast_context WHERE project = $1 AND topic = $2 FOR UPDATE',
+        [project, topic],
+      );
+      const { next, delivered } = applyEvent(rows[0].content, message.event, crypto.randomUUID());
+      await tx.query(
+        'UPDATE fhircast_context SET content = $3::jsonb, updated = now() WHERE project = $1 AND topic = $2',
+        [project, topic, JSON.stringify(next)],
+      );
+      const accepted: FhircastMessage = { ...message, event: delivered };
+      await this.insertMessage(tx, project, accepted, publisher, null);
+      return accepted;
+    });
+  }
+
+  /** A syncerror for `subscriber`'s sockets on the topic (the publisher of an undelivered event). */
+  async sendSyncError(project: string, event: FhircastEvent, subscriber: string): Promise<void> {
+    await this.db.transaction((tx) =>
+      this.insertMessage(
+        tx,
+        project,
+        { timestamp: new Date().toISOString(), id: crypto.randomUUID(), event },
+        'hub',
+        subscriber,
+      ),
+    );
+  }
+
+  private async insertMessage(
+    tx: Queryable,
+    project: string,
+    message: FhircastMessage,
+    publisher: string,
+    onlySubscriber: string | null,
+  ): Promise<void> {
+    await tx.query(`DELETE FROM fhircast_message WHERE created < now() - interval '${MESSAGE_RETENTION}'`);
+    const { rows } = await tx.query<{ seq: string }>(
+      `INSERT INTO fhircast_message (project, topic, message, publisher, only_subscriber)
+       VALUES ($1, $2, $3::jsonb, $4, $5)
+       RETURNING seq::text AS seq`,
+      [project, message.event['hub.topic'], JSON.stringify(message), publisher, onlySubscriber],
+    );
+    await this.notify(tx, { kind: 'message', seq: rows[0].seq });
+  }
+
+  async loadMessage(seq: string): Promise<StoredMessage | undefined> {
+    const { rows } = await this.db.query<StoredMessage>(
+      'SELECT project, topic, message, publisher, only_subscriber FROM fhircast_message WHERE seq = $1::bigint',
+      [seq],
+    );
+    return rows[0];
+  }
+}
