@@ -4,6 +4,8 @@
 // host. No process, require, fetch or file system exist inside. A deadline interrupts CPU loops, a
 // wall-clock timer stops a bot that waits for ever, and the runtime's memory limit stops allocation
 // bombs; each execution gets its own runtime, so a killed run leaves nothing behind for the next.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import RELEASE_SYNC from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
@@ -169,6 +171,10 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
   }
 }
 
+// The package is ESM (no global require) and jest loads it as CommonJS (no import.meta): a require
+// rooted at the working directory's package.json works in both.
+const moduleRequire = createRequire(path.join(process.cwd(), 'package.json'));
+
 let quickJsModule: Promise<QuickJSWASMModule> | undefined;
 
 /**
@@ -178,8 +184,8 @@ let quickJsModule: Promise<QuickJSWASMModule> | undefined;
 function loadQuickJs(): Promise<QuickJSWASMModule> {
   quickJsModule ??= newQuickJSWASMModuleFromVariant({
     ...RELEASE_SYNC,
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    importModuleLoader: async () => require('@jitl/quickjs-wasmfile-release-sync/emscripten-module').default,
+    importModuleLoader: async () =>
+      (moduleRequire('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as { default: never }).default,
   });
   return quickJsModule;
 }
