@@ -14,6 +14,7 @@ import { formatLabDetail, measureGraphQLLabDetail } from './graphql/lab-detail';
 import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
 import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
+import { formatBotLatency, measureBotLatency } from './services/bots';
 import { measureStartup } from './startup';
 
 // The public Health Samurai FHIR benchmark's CRUD throughput ranges, each server on 8 CPUs.
@@ -70,8 +71,24 @@ async function main(): Promise<void> {
   if (live) {
     console.log(formatLive(live));
   }
+  // Issue #10: bot $execute latency cold and warm (SERVICES_BENCH=0 skips).
+  const bots = process.env.SERVICES_BENCH === '0' ? undefined : await measureBotLatency();
+  if (bots) {
+    console.log(formatBotLatency(bots));
+  }
   console.log(
-    JSON.stringify({ definitions, rest, readRatio, createRatio, startup, search, client, graphql, live }),
+    JSON.stringify({
+      definitions,
+      rest,
+      readRatio,
+      createRatio,
+      startup,
+      search,
+      client,
+      graphql,
+      live,
+      bots,
+    }),
   );
 }
 
