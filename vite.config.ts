@@ -17,7 +17,12 @@ export default defineConfig({
     chunkSizeWarningLimit: 700,
     // Libraries change less often than the app: a separate vendor file stays cached across app releases.
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] } },
+      // The charts (MUI X with its d3 copy) stay with the vitals screen's chunk, not every route (issue #7).
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'vendor', test: /node_modules[\\/](?!@mui[\\/]x-|d3-|flatqueue|bezier-easing)/ }],
+        },
+      },
     },
   },
   server: { port: 3000, strictPort: true },

@@ -65,7 +65,8 @@ describe('SPEC §2 health-record/lab-results list', () => {
     expect(await screen.findByRole('link', { name: 'Report last' })).toBeInTheDocument();
     expect(screen.getAllByRole('listitem')).toHaveLength(LAB_RESULTS_PAGE_SIZE + 1);
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-  });
+    // 51 MUI rows under jsdom take a few seconds on a busy 2-core machine.
+  }, 20_000);
 
   it('empty: says there are no lab results', async () => {
     renderScreen(<LabResultsPage />, [listMock(0, [], 0)]);
