@@ -94,7 +94,7 @@ describe.each(databases())('Idempotency-Key on %s', (_engine, kind) => {
     expect(byChen.status).toBe(201);
     expect(byMaria.status).toBe(201);
     expect(byMaria.headers.get('idempotent-replayed')).toBeNull();
-    expect((byMaria.body as Observation).id).not.toBe((byChen.body as Observation).id);
+    expect((byMaria.body as unknown as Observation).id).not.toBe((byChen.body as unknown as Observation).id);
     expect(await stored(marker)).toBe(2);
     // Another project's admin never gets Maria's stored response back (it would leak her data).
     const foreign = await post('Observation', clinic.otherAdmin, observation(clinic.maria, marker), key);
@@ -195,14 +195,16 @@ describe.each(databases())('Idempotency-Key on %s', (_engine, kind) => {
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
-    const ids = new Set(responses.filter((r) => r.status === 201).map((r) => (r.body as Observation).id));
+    const ids = new Set(
+      responses.filter((r) => r.status === 201).map((r) => (r.body as unknown as Observation).id),
+    );
     expect(ids.size).toBe(1);
     expect(await stored(marker)).toBe(1);
   });
 
   test('PUT ignores the header (PUT is idempotent by itself)', async () => {
     const created = await post('Observation', clinic.chen, observation(clinic.maria, newMarker()));
-    const resource = created.body as Observation;
+    const resource = created.body as unknown as Observation;
     const key = newKey();
     const put = () =>
       call(clinic.server, 'PUT', `fhir/R4/Observation/${resource.id}`, clinic.chen, {
@@ -212,8 +214,8 @@ describe.each(databases())('Idempotency-Key on %s', (_engine, kind) => {
     const first = await put();
     const second = await put();
     expect(second.headers.get('idempotent-replayed')).toBeNull();
-    expect((second.body as Observation).meta?.versionId).not.toBe(
-      (first.body as Observation).meta?.versionId,
+    expect((second.body as unknown as Observation).meta?.versionId).not.toBe(
+      (first.body as unknown as Observation).meta?.versionId,
     );
   });
 });
