@@ -17,7 +17,15 @@ const event = (
   ...(versionId ? { 'context.versionId': versionId } : {}),
 });
 const patient = (id: string) => ({ key: 'patient', resource: { resourceType: 'Patient' as const, id } });
-const report = { key: 'report', resource: { resourceType: 'DiagnosticReport' as const, id: 'r1' } };
+const report = {
+  key: 'report',
+  resource: {
+    resourceType: 'DiagnosticReport' as const,
+    id: 'r1',
+    status: 'final' as const,
+    code: { text: 'CBC' },
+  },
+};
 const reportRef = (id = 'r1') => ({ key: 'report', reference: { reference: `DiagnosticReport/${id}` } });
 
 function refusal(fn: () => unknown): { status: number; message: string } {
