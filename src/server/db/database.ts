@@ -27,6 +27,11 @@ export interface Database extends Queryable {
    * LISTEN on `channel` (issue #8 live updates): `onNotify` gets each NOTIFY payload once its
    * transaction commits, from any connection or server instance on this database. Resolves to a
    * function that stops listening. Optional so that test doubles need not implement it.
+   * `onReconnect` runs when a lost listening connection is back: notifications sent meanwhile are lost.
    */
-  listen?(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  listen?(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>>;
 }

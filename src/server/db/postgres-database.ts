@@ -54,19 +54,45 @@ export class PostgresDatabase implements Database {
 
   // A dedicated connection per channel (a pooled one would be handed to other queries), opened with
   // the pool's settings so it shares its search_path. Reconnects after a lost connection.
-  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>> {
     let client: pg.Client | undefined;
     let stopped = false;
+    const reconnect = (): void => {
+      if (stopped) return;
+      setTimeout(() => {
+        connect().then(
+          () => onReconnect?.(),
+          () => reconnect(),
+        );
+      }, 1000);
+    };
     const connect = async (): Promise<void> => {
       const next = new pg.Client(this.pool.options);
       next.on('notification', (message) => {
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
-      next.on('error', () => {
-        if (!stopped) setTimeout(() => void connect().catch(() => undefined), 1000);
-      });
-      await next.connect();
-      await next.query(`LISTEN ${quoteIdentifier(channel)}`);
+      // One retry loop per lost connection ('error' may come without 'end' and the reverse).
+      let lost = false;
+      const onLost = (): void => {
+        if (lost || stopped) return;
+        lost = true;
+        reconnect();
+      };
+      next.on('error', onLost);
+      next.on('end', onLost);
+      try {
+        await next.connect();
+        await next.query(`LISTEN ${quoteIdentifier(channel)}`);
+      } catch (err) {
+        // The caller retries; this client's own events must not start a second loop.
+        lost = true;
+        await next.end().catch(() => undefined);
+        throw err;
+      }
       client = next;
     };
     await connect();

@@ -31,6 +31,16 @@ export class EventLog {
     }
   }
 
+  /**
+   * Forgets every event (the listening connection was lost, so notifications may be missing):
+   * a client re-binding with an earlier event number gets a gap and refetches.
+   */
+  clear(): void {
+    this.dropped += this.entries.length;
+    this.entries.length = 0;
+    this.positions.clear();
+  }
+
   /** The events heard after `seq`, or a gap when `seq` is not (or no longer) in the log. */
   since(seq: string): EventsSince {
     const position = this.positions.get(seq);

@@ -68,8 +68,13 @@ export class LiveEngine {
       return;
     }
     const { rows } = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    this.stopListening = await this.db.listen(LIVE_CHANNEL_PREFIX + rows[0].schema, (payload) =>
-      this.heard(payload),
+    this.stopListening = await this.db.listen(
+      LIVE_CHANNEL_PREFIX + rows[0].schema,
+      (payload) => this.heard(payload),
+      () => {
+        this.logger.warn('The live LISTEN connection was lost and is back: re-binding clients get a gap');
+        this.log.clear();
+      },
     );
   }
 

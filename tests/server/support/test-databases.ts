@@ -51,8 +51,8 @@ export async function openTestPostgres(connectionString: string): Promise<Databa
       return db.transaction(fn);
     },
     // Issue #8: live updates LISTEN on the same schema.
-    listen(channel: string, onNotify: (payload: string) => void) {
-      return db.listen(channel, onNotify);
+    listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void) {
+      return db.listen(channel, onNotify, onReconnect);
     },
     async close() {
       await db.close();
