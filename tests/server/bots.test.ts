@@ -6,7 +6,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AuditEvent, Bot, Bundle, Observation } from '@medplum/fhirtypes';
+import type {
+  AccessPolicy,
+  AuditEvent,
+  Bot,
+  Bundle,
+  Observation,
+  ProjectMembership,
+} from '@medplum/fhirtypes';
+import { findMembershipsByUser } from '../../src/server/repo/lookups';
 import { seedDemoClinic } from '../../src/server/seed';
 import { Repository, systemContext } from '../../src/server/repo';
 import { signIn } from './auth/support/auth-fixtures';
@@ -196,6 +204,48 @@ describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on 
     expect(Date.parse(audit?.period?.end ?? '')).toBeGreaterThanOrEqual(
       Date.parse(audit?.period?.start ?? ''),
     );
+  });
+
+  it("is limited by its own membership's access policy, not the caller's", async () => {
+    const bot = await createBot(
+      {},
+      `exports.handler = async (medplum) => {
+        const patients = await medplum.searchResources('Patient', { _count: 1 });
+        let refused = 'no';
+        try { await medplum.createResource({ resourceType: 'Observation', status: 'final', code: { text: 'x' } }); } catch (e) { refused = e.message; }
+        return { patients: patients.length, refused };
+      }`,
+    );
+    const unrestricted = await call<{ patients: number; refused: string }>(
+      'POST',
+      `Bot/${bot.id}/$execute`,
+      admin,
+      '{}',
+      'application/json',
+    );
+    expect(unrestricted.body).toEqual({ patients: 1, refused: 'no' });
+    const repo = new Repository(server.db, systemContext());
+    const policy = await repo.createResource<AccessPolicy>({
+      resourceType: 'AccessPolicy',
+      name: 'Bot reads patients only',
+      resource: [{ resourceType: 'Patient', readonly: true }],
+    });
+    const membership = (await findMembershipsByUser(server.db, `Bot/${bot.id}`))[0];
+    await repo.updateResource<ProjectMembership>({
+      ...membership,
+      accessPolicy: { reference: `AccessPolicy/${policy.id}` },
+    });
+    // The admin runs it, but the bot acts as itself: reads allowed, the write refused.
+    const limited = await call<{ patients: number; refused: string }>(
+      'POST',
+      `Bot/${bot.id}/$execute`,
+      admin,
+      '{}',
+      'application/json',
+    );
+    expect(limited.status).toBe(200);
+    expect(limited.body.patients).toBe(1);
+    expect(limited.body.refused).toMatch(/forbidden|Forbidden|not allowed|access/i);
   });
 
   it('refuses a patient whose access policy does not reach the bot', async () => {

@@ -65,7 +65,12 @@ export async function executeBot(
   }
   const runAs = await botContext(deps.db, bot);
   const botRepo = new Repository(deps.db, runAs);
-  const code = await loadBotCode(botRepo, deps.storage, bot.executableCode);
+  // The code is the server's to load: the bot's own policy need not grant it Binary reads.
+  const code = await loadBotCode(
+    new Repository(deps.db, systemContext(bot.meta?.project)),
+    deps.storage,
+    bot.executableCode,
+  );
   const started = new Date();
   const result = await runInSandbox({
     code,
