@@ -358,6 +358,25 @@ describe.each(databases())('issue #11 FHIRcast hub (SPEC §7 Remote context sync
     expect(bystander.events('syncerror')).toEqual([]);
   });
 
+  test('an acknowledgement with a non-2xx status is a failed delivery too', async () => {
+    const topic = newTopic();
+    const refusing = await connect(tokenA, topic, ['Patient-open'], false);
+    refusing.ws.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as { id?: string; event?: { 'hub.event': string } };
+      if (message.event?.['hub.event'] === 'Patient-open') {
+        refusing.ws.send(
+          JSON.stringify({ id: message.id, timestamp: new Date().toISOString(), status: '500' }),
+        );
+      }
+    });
+    const publisherSocket = await connect(tokenA2, topic, ['syncerror']);
+    const published = await publish(tokenA2, topic, 'Patient-open', [patient('p1')]);
+    const syncerror = await publisherSocket.nextEvent('syncerror', 3000);
+    expect(JSON.stringify(syncerror.event?.context)).toContain(
+      `Patient-open ${published.body.id as string} was not delivered: the subscriber answered status 500`,
+    );
+  });
+
   test('unsubscribe ends the socket; an unknown endpoint is refused', async () => {
     const topic = newTopic();
     const endpoint = await subscribe(tokenA, topic, ['Patient-open']);

@@ -9,11 +9,14 @@ import type { SubscriptionRow } from './store';
 
 export interface HubSocketOptions {
   ackTimeout: number;
-  onFailure: (message: FhircastMessage, reason: string) => void;
+  onFailure: (message: FhircastMessage, publisher: string, reason: string) => void;
 }
 
 export class HubSocket {
-  private readonly pending = new Map<string, { message: FhircastMessage; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    string,
+    { message: FhircastMessage; publisher: string; timer: NodeJS.Timeout }
+  >();
 
   constructor(
     readonly ws: WebSocket,
@@ -30,17 +33,18 @@ export class HubSocket {
     return eventName === 'syncerror' || this.subscription.events.includes(eventName);
   }
 
-  deliver(message: FhircastMessage): void {
+  /** Sends `message` (published by `publisher`) and waits for its acknowledgement. */
+  deliver(message: FhircastMessage, publisher: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) {
       if (message.event['hub.event'] !== 'syncerror')
-        this.options.onFailure(message, 'the subscriber is not connected');
+        this.options.onFailure(message, publisher, 'the subscriber is not connected');
       return;
     }
     // A syncerror is never acknowledged into another syncerror: no timer for it.
     if (message.event['hub.event'] !== 'syncerror') {
       const timer = setTimeout(() => this.fail(message.id, 'no acknowledgement'), this.options.ackTimeout);
       timer.unref();
-      this.pending.set(message.id, { message, timer });
+      this.pending.set(message.id, { message, publisher, timer });
     }
     this.ws.send(JSON.stringify(message), (err) => {
       if (err) this.fail(message.id, 'the send failed');
@@ -83,7 +87,7 @@ export class HubSocket {
     if (!entry) return;
     clearTimeout(entry.timer);
     this.pending.delete(id);
-    this.options.onFailure(entry.message, reason);
+    this.options.onFailure(entry.message, entry.publisher, reason);
   }
 
   close(): void {

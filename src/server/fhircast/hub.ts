@@ -61,7 +61,8 @@ export class FhircastHub {
     }
     const socket = new HubSocket(ws, subscription, {
       ackTimeout: this.options.ackTimeout,
-      onFailure: (message, reason) => this.deliveryFailed(subscription.project, message, reason),
+      onFailure: (message, publisher, reason) =>
+        this.deliveryFailed(subscription.project, message, publisher, reason),
     });
     this.sockets.add(socket);
     ws.on('close', () => this.sockets.delete(socket));
@@ -95,18 +96,11 @@ export class FhircastHub {
       const { project, topic, subscriber } = socket.subscription;
       if (project !== stored.project || topic !== stored.topic || !socket.wants(eventName)) continue;
       if (stored.only_subscriber !== null && stored.only_subscriber !== subscriber) continue;
-      socket.deliver(stored.message);
+      socket.deliver(stored.message, stored.publisher);
     }
-    this.publishers.set(stored.message.id, stored.publisher);
-    if (this.publishers.size > 10_000) this.publishers.delete(this.publishers.keys().next().value as string);
   }
 
-  /** Message id → who published it, for the syncerror of a failed delivery. */
-  private readonly publishers = new Map<string, string>();
-
-  private deliveryFailed(project: string, message: FhircastMessage, reason: string): void {
-    const publisher = this.publishers.get(message.id);
-    if (!publisher) return;
+  private deliveryFailed(project: string, message: FhircastMessage, publisher: string, reason: string): void {
     const event: FhircastEvent = {
       'hub.topic': message.event['hub.topic'],
       'hub.event': 'syncerror',
