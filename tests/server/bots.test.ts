@@ -19,18 +19,15 @@ import { seedDemoClinic } from '../../src/server/seed';
 import { Repository, systemContext } from '../../src/server/repo';
 import { signIn } from './auth/support/auth-fixtures';
 import type { Tokens } from './auth/support/auth-fixtures';
+import { call as httpCall } from './operations/support/clinic';
+import type { HttpResponse } from './operations/support/clinic';
 import { databases } from './support/test-databases';
 import { startTestServer } from './support/test-server';
 import type { TestServer } from './support/test-server';
 
 const DEMO_PASSWORD = 'bloom-demo';
 
-interface Answer<T> {
-  status: number;
-  text: string;
-  body: T;
-  contentType: string;
-}
+type Answer<T> = HttpResponse<T> & { contentType: string };
 
 describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on %s', (_engine, kind) => {
   let server: TestServer;
@@ -39,32 +36,17 @@ describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on 
   let chen: Tokens;
   let maria: Tokens;
 
-  async function call<T = Record<string, unknown>>(
+  /** A FHIR request as `tokens`' caller; a string body is sent as is with its content type. */
+  const call = async <T = Record<string, unknown>>(
     method: string,
     urlPath: string,
     tokens: Tokens,
     body?: string,
     contentType = 'application/fhir+json',
-  ): Promise<Answer<T>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${tokens.access_token}` };
-    if (body !== undefined) {
-      headers['content-type'] = contentType;
-    }
-    const response = await fetch(`${server.fhirUrl}${urlPath}`, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return {
-      status: response.status,
-      text,
-      body: parsed as T,
-      contentType: response.headers.get('content-type') ?? '',
-    };
-  }
+  ): Promise<Answer<T>> => {
+    const response = await httpCall<T>(server, method, `fhir/R4/${urlPath}`, tokens, { body, contentType });
+    return { ...response, contentType: response.headers.get('content-type') ?? '' };
+  };
 
   async function createBot(fields: Partial<Bot>, code: string): Promise<Bot> {
     const created = await call<Bot>(
