@@ -20,6 +20,10 @@ export interface FhirOperationRoutesOptions {
 
 export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions> = async (app, options) => {
   const { db, fhirBase, getContext } = options;
+  // POST $expand-profile's body is ignored; FHIR JSON is accepted like JSON instead of a 415.
+  app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.get<{ Params: { id: string }; Querystring: QueryParams }>(
     '/Patient/:id/$everything',
@@ -39,7 +43,12 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
     reply.type(FHIR_JSON).send(await expandValueSetOperation(db, getContext(request), request.query)),
   );
 
-  app.get<{ Querystring: QueryParams }>('/StructureDefinition/$expand-profile', async (request, reply) =>
-    reply.type(FHIR_JSON).send(await expandProfile(db, getContext(request), fhirBase, request.query)),
-  );
+  // GET, and POST as MedplumClient.requestProfileSchema sends it (an empty body, ignored: the
+  // profile is named by ?url in both).
+  app.route<{ Querystring: QueryParams }>({
+    method: ['GET', 'POST'],
+    url: '/StructureDefinition/$expand-profile',
+    handler: async (request, reply) =>
+      reply.type(FHIR_JSON).send(await expandProfile(db, getContext(request), fhirBase, request.query)),
+  });
 };

@@ -23,6 +23,8 @@ import type { Database, Queryable } from '../db';
 import { extractIndexRows } from '../search/extract-index-rows';
 import { deleteIndexRows, indexWriteCtes } from '../search/index-writer';
 import { executeSearch } from '../search/search-engine';
+import { isBaseDefinition, readBaseDefinitionJson } from '../definitions-source/base-definitions';
+import { searchWithBaseDefinitions } from '../definitions-source/merged-search';
 import type { SearchResult } from '../search/types';
 import { parseSearchRequest } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
@@ -209,6 +211,11 @@ export class Repository {
     id: string,
   ): Promise<{ resource: Resource; json?: ResourceJson }> {
     checkResourceType(resourceType);
+    // A base FHIR definition is read-only and readable by every signed-in user (issue #5 server gaps).
+    const base = readBaseDefinitionJson(resourceType, id);
+    if (base !== undefined) {
+      return { resource: JSON.parse(base) as Resource };
+    }
     const cache = this.readCache();
     const generation = cache?.startRead() ?? 0;
     if (!this.rights(resourceType).read) {
@@ -277,6 +284,9 @@ export class Repository {
     }
     const resourceType = resource.resourceType;
     this.checkMayWriteType(resourceType, 'update');
+    if (this.context.access && !this.context.access.superAdmin && isBaseDefinition(resourceType, id)) {
+      throw new OperationOutcomeError(forbidden);
+    }
     return this.run(async (tx) => {
       const current = await lockCurrent(tx, resourceType, id);
       if (current) {
@@ -443,7 +453,10 @@ export class Repository {
    * index tables, limited to what the caller may see inside the same query.
    */
   async search<T extends Resource>(request: SearchRequest): Promise<SearchResult<T>> {
-    const result = await executeSearch<T>(this.connection, this.context, request);
+    // StructureDefinition and SearchParameter also list the base definitions (issue #5 server gaps).
+    const result = await searchWithBaseDefinitions<T>(request, (r) =>
+      executeSearch<T>(this.connection, this.context, r),
+    );
     return {
       ...result,
       resources: result.resources.map((resource) => this.redact(resource)),
