@@ -98,6 +98,19 @@ describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on 
     expect(deploy.status).toBe(403);
     const update = await call('PUT', `Bot/${bot.id}`, chen, JSON.stringify({ ...bot, name: 'Renamed' }));
     expect(update.status).toBe(403);
+    const batch = await call<Bundle>(
+      'POST',
+      '',
+      chen,
+      JSON.stringify({
+        resourceType: 'Bundle',
+        type: 'batch',
+        entry: [
+          { request: { method: 'POST', url: 'Bot' }, resource: { resourceType: 'Bot', name: 'Batch sneak' } },
+        ],
+      }),
+    );
+    expect(batch.status).toBe(403);
     const empty = await call(
       'POST',
       `Bot/${bot.id}/$deploy`,
