@@ -3,7 +3,7 @@
 // filters; chains and _has nest the same builder on the linked resource.
 import { getSearchParameter, getTypeSchema } from '../../fhir';
 import type { SearchParameterInfo } from '../../fhir';
-import { Operator, splitOrValues, splitValuePrefix } from '../../fhir/search';
+import { Operator, PREFIX_OPERATORS, splitOrValues, splitValuePrefix } from '../../fhir/search';
 import type { Filter } from '../../fhir/search';
 import type { RepositoryContext } from '../repo/context';
 import { typeRights, visibilitySql } from '../repo/access-control';
@@ -35,17 +35,8 @@ export interface FilterContext {
   depth: number;
 }
 
-const ORDERED_PREFIXES: ReadonlySet<string> = new Set([
-  Operator.EQUALS,
-  Operator.NOT_EQUALS,
-  Operator.GREATER_THAN,
-  Operator.LESS_THAN,
-  Operator.GREATER_THAN_OR_EQUALS,
-  Operator.LESS_THAN_OR_EQUALS,
-  Operator.STARTS_AFTER,
-  Operator.ENDS_BEFORE,
-  Operator.APPROXIMATELY,
-]);
+// The comparison prefixes of ordered types (number, date, quantity), as the parser splits them off.
+const ORDERED_PREFIXES: ReadonlySet<string> = new Set(PREFIX_OPERATORS);
 
 const TABLE_OF: Partial<Record<string, IndexKind>> = {
   token: 'token',
