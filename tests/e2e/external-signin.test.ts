@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startExternalIdp, type RunningIdp } from '../server/auth/support/external-idp';
 import { launchChromium } from './support/browser';
 import { startBloom, type RunningBloom } from './support/server';
+import { collectPageProblems } from './support/page-problems';
 
 let bloom: RunningBloom;
 let idp: RunningIdp;
@@ -55,13 +56,7 @@ afterAll(async () => {
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  pageProblems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
-      pageProblems.push(message.text());
-    }
-  });
-  page.on('pageerror', (error) => pageProblems.push(error.message));
+  pageProblems = collectPageProblems(page);
 });
 
 afterEach(async () => {

@@ -10,6 +10,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/browser';
 import { startBloom, type RunningBloom } from './support/server';
+import { collectPageProblems } from './support/page-problems';
 
 const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e', 'mfa-enrolment');
 const PASSWORD = 'a-long-unusual-passphrase-77';
@@ -36,14 +37,7 @@ async function openPage(width: number): Promise<void> {
   await context?.close();
   context = await browser.newContext({ viewport: { width, height: 900 } });
   page = await context.newPage();
-  pageProblems = [];
-  page.on('console', (message) => {
-    // A refused request (the wrong code's 400) is logged by the browser as a failed resource.
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
-      pageProblems.push(message.text());
-    }
-  });
-  page.on('pageerror', (error) => pageProblems.push(error.message));
+  pageProblems = collectPageProblems(page);
 }
 
 const url = (pathname: string) => new URL(pathname, bloom.appUrl).toString();

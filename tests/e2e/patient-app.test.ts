@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/browser';
 import { startBloom, type RunningBloom } from './support/server';
+import { collectPageProblems } from './support/page-problems';
 
 let bloom: RunningBloom;
 let browser: Browser;
@@ -37,13 +38,7 @@ function url(pathname: string): string {
 async function signInAsMaria(width: number): Promise<Page> {
   context = await browser.newContext({ viewport: { width, height: 900 } });
   page = await context.newPage();
-  pageProblems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
-      pageProblems.push(message.text());
-    }
-  });
-  page.on('pageerror', (error) => pageProblems.push(error.message));
+  pageProblems = collectPageProblems(page);
   await page.goto(url('/signin'));
   await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
   await page.getByRole('button', { name: 'Next' }).click();

@@ -13,6 +13,7 @@ import { BloomClient, MemoryStorage, PrefixedStorage } from '../../src/client';
 import { findUserByEmail } from '../../src/server/repo/lookups';
 import { launchChromium } from './support/browser';
 import { startBloom, type RunningBloom } from './support/server';
+import { collectPageProblems } from './support/page-problems';
 
 const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e', 'signin');
 const PASSWORD = 'bloom-demo';
@@ -47,14 +48,7 @@ function url(pathname: string): string {
 async function openPage(width: number): Promise<Page> {
   context = await browser.newContext({ viewport: { width, height: 900 } });
   page = await context.newPage();
-  pageProblems = [];
-  page.on('console', (message) => {
-    // The browser logs a failed request (e.g. the expected 400 of a wrong password) as a console error.
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
-      pageProblems.push(message.text());
-    }
-  });
-  page.on('pageerror', (error) => pageProblems.push(error.message));
+  pageProblems = collectPageProblems(page);
   return page;
 }
 
