@@ -78,9 +78,11 @@ export const binaryRoutes: FastifyPluginAsync<BinaryRoutesOptions> = async (app,
     '/fhir/R4/Binary',
     {
       // Before the body is read: a declared size over the limit is refused with the Binary limit named.
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
         const declared = Number(request.headers['content-length'] ?? 0);
         if (declared > config.binaryMaxSize) {
+          // The unread body stays on the socket: close it after the 413 rather than keep it alive.
+          void reply.header('connection', 'close');
           throw new OperationOutcomeError(
             payloadTooLarge(`Binary content is larger than the limit of ${config.binaryMaxSize} bytes`),
           );

@@ -50,7 +50,11 @@ export async function startTestServer(
     baseUrl: config.baseUrl,
     fhirUrl: `${config.baseUrl}fhir/R4/`,
     async close() {
-      await app.close();
+      // Tests are over: a connection a test left mid-request (e.g. an upload refused with 413
+      // before its body was read) must not keep the server open until jest's hook timeout.
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       await db.close();
     },
   };
