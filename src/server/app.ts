@@ -62,6 +62,10 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     mailer: createMailer(config, app.log),
   };
   decorateAuth(app);
+  const requestContext = getContext ?? contextFromRequest;
+  const fhirBase = config.baseUrl + FHIR_PATH;
+  // One store for uploads, downloads and bot code: all under BINARY_DIR.
+  const binaryStorage = new FileBinaryStorage(config.binaryDir);
   if (!getContext) {
     registerFhirAuthentication(app, auth);
   }
@@ -75,47 +79,47 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
   await app.register(fhirRoutes, {
     prefix: '/fhir/R4',
     db,
-    fhirBase: config.baseUrl + FHIR_PATH,
+    fhirBase,
     bodyLimit: config.bodyLimit,
-    getContext: getContext ?? contextFromRequest,
+    getContext: requestContext,
   });
   // $graphql and $graph (issue #6), same base and same caller context as the REST API.
   await app.register(graphqlRoutes, {
     prefix: '/fhir/R4',
     db,
-    getContext: getContext ?? contextFromRequest,
+    getContext: requestContext,
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
   });
   await app.register(fhirOperationRoutes, {
     prefix: '/fhir/R4',
     db,
-    fhirBase: config.baseUrl + FHIR_PATH,
-    getContext: getContext ?? contextFromRequest,
+    fhirBase,
+    getContext: requestContext,
   });
   // Live updates (issue #8): $get-ws-binding-token, /ws/subscriptions-r4 and graphql-ws at /ws/graphql.
   await app.register(liveRoutes, {
     deps: auth,
-    fhirBase: config.baseUrl + FHIR_PATH,
-    getContext: getContext ?? contextFromRequest,
+    fhirBase,
+    getContext: requestContext,
   });
   // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast; after live updates (shares the upgrade).
   await app.register(fhircastRoutes, { deps: auth, getContext });
   // Binary upload and download, and signed storage URLs for attachments (issue #8).
   await app.register(binaryRoutes, {
     deps: auth,
-    storage: new FileBinaryStorage(config.binaryDir),
-    fhirBase: config.baseUrl + FHIR_PATH,
-    getContext: getContext ?? contextFromRequest,
+    storage: binaryStorage,
+    fhirBase,
+    getContext: requestContext,
   });
   // Bot $deploy and $execute in the QuickJS sandbox (issue #10).
   await app.register(botRoutes, {
     prefix: '/fhir/R4',
     db,
-    storage: new FileBinaryStorage(config.binaryDir),
-    fhirBase: config.baseUrl + FHIR_PATH,
+    storage: binaryStorage,
+    fhirBase,
     bodyLimit: config.bodyLimit,
-    getContext: getContext ?? contextFromRequest,
+    getContext: requestContext,
   });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
   await app.register(adminRoutes, { prefix: '/admin', deps: auth });
