@@ -4,12 +4,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema } from 'graphql';
-import { buildGraphQLSchema } from '../src/server/graphql/schema';
-import { firstDifference, SCHEMA_SNAPSHOT_PATH, schemaSnapshot } from '../src/server/graphql/schema-snapshot';
+import {
+  buildSnapshotSchema,
+  firstDifference,
+  SCHEMA_SNAPSHOT_PATH,
+  schemaSnapshot,
+} from '../src/server/graphql/schema-snapshot';
 
 const check = process.argv.includes('--check');
 const start = performance.now();
-const schema = buildGraphQLSchema();
+const schema = buildSnapshotSchema();
 const built = performance.now();
 const sdl = schemaSnapshot(schema);
 const printed = performance.now();

@@ -3,15 +3,15 @@
 // deterministic and that the snapshot keeps the Medplum names the app's operations rely on.
 import fs from 'node:fs';
 import { buildSchema } from 'graphql';
-import { buildGraphQLSchema } from '../../src/server/graphql/schema';
 import {
+  buildSnapshotSchema,
   firstDifference,
   SCHEMA_SNAPSHOT_PATH,
   schemaSnapshot,
 } from '../../src/server/graphql/schema-snapshot';
 
 describe('issue #6 schema snapshot', () => {
-  const built = schemaSnapshot(buildGraphQLSchema());
+  const built = schemaSnapshot(buildSnapshotSchema());
 
   it(`${SCHEMA_SNAPSHOT_PATH} is what the server builds (run npm run schema after changing the schema)`, () => {
     const committed = fs.readFileSync(SCHEMA_SNAPSHOT_PATH, 'utf8');
@@ -19,7 +19,7 @@ describe('issue #6 schema snapshot', () => {
   });
 
   it('a second build prints the same text (deterministic)', () => {
-    expect(firstDifference(built, schemaSnapshot(buildGraphQLSchema()))).toBeUndefined();
+    expect(firstDifference(built, schemaSnapshot(buildSnapshotSchema()))).toBeUndefined();
   });
 
   it('firstDifference names the first line that differs', () => {
@@ -50,5 +50,19 @@ describe('issue #6 schema snapshot', () => {
     expect(schema.getType('PatientContact')).toBeDefined();
     expect(schema.getType('PatientCreate')).toBeDefined();
     expect(schema.getType('Patient_Communication_reference')).toBeDefined();
+  });
+
+  it('SPEC §7 live updates (issue #8): the root subscription type is SubscriptionType, distinct from the FHIR Subscription resource', () => {
+    const schema = buildSchema(built);
+    const root = schema.getSubscriptionType();
+    expect(root?.name).toBe('SubscriptionType');
+    expect(schema.getType('Subscription')?.toString()).toBe('Subscription');
+    const fields = root?.getFields() ?? {};
+    expect(fields.CommunicationChanged.type.toString()).toBe('Communication');
+    expect(fields.SubscriptionChanged.type.toString()).toBe('Subscription');
+    const args = fields.CommunicationChanged.args.map((a) => a.name);
+    expect(args).toEqual(expect.arrayContaining(['subject', 'sender', '_id', '_lastUpdated']));
+    // A stream has no pages or order.
+    for (const name of ['_count', '_offset', '_sort']) expect(args).not.toContain(name);
   });
 });

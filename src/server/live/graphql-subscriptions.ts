@@ -6,22 +6,20 @@
 // the GraphQL module stays as it is. The caller is the access token in the connection parameters
 // ({"token": "…"} or {"authorization": "Bearer …"}).
 import type { ProjectMembership, Resource } from '@medplum/fhirtypes';
-import { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { GraphQLFieldConfigMap, GraphQLOutputType } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
-import { getResourceTypes } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
 import { createGraphQLContext } from '../graphql/routes';
 import { getGraphQLSchema } from '../graphql/schema';
-import { searchArgs } from '../graphql/search-args';
 import type { RepositoryContext } from '../repo';
 import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
 import { criteriaFromArgs } from './criteria';
+import { withSubscriptionRoot } from './graphql-subscription-type';
 import type { LiveEngine } from './live-engine';
 import { routingKey } from './routing-keys';
 
@@ -86,30 +84,15 @@ let cached: GraphQLSchema | undefined;
 
 /** The $graphql schema with the SubscriptionType added (built once per process, on first use). */
 export function getLiveGraphQLSchema(): GraphQLSchema {
-  if (!cached) {
-    const base = getGraphQLSchema().schema;
-    const fields: GraphQLFieldConfigMap<unknown, LiveGraphQLContext> = {};
-    for (const resourceType of getResourceTypes()) {
-      const type = base.getType(resourceType);
-      if (!type) continue;
-      const field = `${resourceType}Changed`;
-      const { _count: _c, _offset: _o, _sort: _s, ...args } = searchArgs(resourceType);
-      fields[field] = {
-        type: type as GraphQLOutputType,
-        args,
-        subscribe: (_root, values: Record<string, unknown>, context) =>
-          changes(
-            context.live.engine,
-            { context: context.live.caller, criteria: criteriaFromArgs(resourceType, values) },
-            field,
-          ),
-      };
-    }
-    cached = new GraphQLSchema({
-      ...base.toConfig(),
-      subscription: new GraphQLObjectType({ name: 'SubscriptionType', fields }),
-    });
-  }
+  cached ??= withSubscriptionRoot<LiveGraphQLContext>(
+    getGraphQLSchema().schema,
+    (resourceType, field, values, context) =>
+      changes(
+        context.live.engine,
+        { context: context.live.caller, criteria: criteriaFromArgs(resourceType, values) },
+        field,
+      ),
+  );
   return cached;
 }
 

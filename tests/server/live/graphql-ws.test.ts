@@ -2,9 +2,12 @@
 // args>)` emits each matching created or updated resource the caller may see; the access token
 // comes in the connection parameters; a missing or bad token closes the connection with 4403.
 import type { AccessPolicy, Communication, Project } from '@medplum/fhirtypes';
+import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import type { Client, ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { CommunicationChangedDocument } from '../../../src/graphql/generated/operations';
+import type { CommunicationChangedSubscription } from '../../../src/graphql/generated/operations';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
 import type { Tokens } from '../auth/support/auth-fixtures';
@@ -148,6 +151,31 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
     expect(update.status).toBe(200);
     expect((await sub.next()).data?.CommunicationChanged.status).toBe('stopped');
     sub.stop();
+  });
+
+  test('the codegen-typed operation operations/CommunicationChanged.graphql (SubscriptionType root) runs with its variables', async () => {
+    const results: CommunicationChangedSubscription[] = [];
+    const stop = client({ token: maria.access_token }).subscribe<CommunicationChangedSubscription>(
+      { query: print(CommunicationChangedDocument), variables: { subject: maria.profile?.reference ?? '' } },
+      {
+        next: (result) => {
+          if (result.data) results.push(result.data);
+        },
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const mine = await post(practitioner, maria, 'typed');
+    const deadline = Date.now() + 8000;
+    while (results.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    stop();
+    const changed = results[0]?.CommunicationChanged;
+    expect(changed?.id).toBe(mine.id);
+    expect(changed?.payload?.[0]?.contentString).toBe('typed');
+    expect(changed?.sender).toBeNull();
   });
 
   test('without criteria a patient still hears only their own resources (access control)', async () => {
