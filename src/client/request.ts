@@ -85,7 +85,8 @@ function isReadyBody(body: unknown): body is BodyInit {
 
 function isJsonResponse(response: Response): boolean {
   const type = response.headers.get('content-type') ?? '';
-  return type.includes('json');
+  // NDJSON (bulk export files) is many JSON documents: the caller gets it as text.
+  return type.includes('json') && !type.includes('ndjson');
 }
 
 /** Reads and drops a body we will not use, so the connection is free for the next request. */

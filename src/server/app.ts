@@ -22,6 +22,8 @@ import { registerBotWriteGuard } from './bots/write-guard';
 import { FileBinaryStorage } from './binary/storage';
 import { adminRoutes } from './admin/routes';
 import { emailRoutes } from './email/routes';
+import { exportRoutes } from './export/routes';
+import type { ExportSettings } from './export/runner';
 import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
@@ -36,11 +38,18 @@ export interface BuildServerOptions {
    * `npm start`) FHIR requests must carry a valid access token or client credentials (issue #3).
    */
   getContext?: (request: FastifyRequest) => RepositoryContext;
+  /** Tests and the benchmark only: bulk export page and file sizes and lease (issue #10). */
+  exportSettings?: Partial<ExportSettings>;
 }
 
 export const FHIR_PATH = 'fhir/R4/';
 
-export async function buildServer({ config, db, getContext }: BuildServerOptions): Promise<FastifyInstance> {
+export async function buildServer({
+  config,
+  db,
+  getContext,
+  exportSettings,
+}: BuildServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     // Per-request logs only at debug and below, so `npm start` stays readable.
@@ -120,6 +129,15 @@ export async function buildServer({ config, db, getContext }: BuildServerOptions
     fhirBase,
     bodyLimit: config.bodyLimit,
     getContext: requestContext,
+  });
+  // Bulk $export (issue #10): jobs in the database, NDJSON files in the Binary store.
+  await app.register(exportRoutes, {
+    prefix: '/fhir/R4',
+    db,
+    storage: binaryStorage,
+    fhirBase,
+    getContext: requestContext,
+    settings: exportSettings,
   });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
   await app.register(adminRoutes, { prefix: '/admin', deps: auth });

@@ -9,6 +9,7 @@ import { authFailureMigration } from '../auth/throttle';
 import { usedAssertionMigration } from '../oauth/used-assertions';
 import { liveNotifyMigration } from '../live/migration';
 import { fhircastMigration } from '../fhircast/migration';
+import { exportJobMigration } from '../export/migration';
 
 export interface Migration {
   version: number;
@@ -102,6 +103,7 @@ export const MIGRATIONS: readonly Migration[] = [
   idempotencyMigration,
   liveNotifyMigration,
   fhircastMigration,
+  exportJobMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.

@@ -1,0 +1,72 @@
+// Reads one page of an export: the current, visible resources of one type in id order after a
+// cursor (keyset paging, so page 1,000 costs what page 1 does), as the NDJSON lines to write.
+// Filters and the requester's access rules are the search engine's own SQL conditions, inside
+// the same query: a patient's page only ever holds her compartment.
+import type { Filter } from '../../fhir/search';
+import { Operator } from '../../fhir/search';
+import type { Queryable } from '../db';
+import { secretFields } from '../repo/access-control';
+import type { RepositoryContext } from '../repo';
+import { filterConditions, visibleCondition } from '../search/filter-sql';
+import type { FilterContext } from '../search/filter-sql';
+import { SqlParams } from '../search/sql-params';
+import type { ExportLevel } from './job-store';
+
+export interface ExportScope {
+  context: RepositoryContext;
+  level: ExportLevel;
+  /** Patient/{id} references the export is limited to (a Group's members, the patient parameter). */
+  patients: readonly string[] | undefined;
+  since: string | undefined;
+  transactionTime: string;
+}
+
+export interface ExportPage {
+  /** One JSON document per resource, without newlines. */
+  lines: string[];
+  /** The last id of the page: the cursor of the next one. */
+  lastId: string | undefined;
+}
+
+function scopeFilters(scope: ExportScope): Filter[] {
+  // Nothing written after the kick-off: each resource at most once, as of transactionTime.
+  const filters: Filter[] = [
+    { code: '_lastUpdated', operator: Operator.LESS_THAN_OR_EQUALS, value: scope.transactionTime },
+  ];
+  if (scope.since) {
+    filters.push({ code: '_lastUpdated', operator: Operator.GREATER_THAN, value: scope.since });
+  }
+  if (scope.patients) {
+    filters.push({ code: '_compartment', operator: Operator.EQUALS, value: scope.patients.join(',') });
+  }
+  return filters;
+}
+
+export async function readExportPage(
+  q: Queryable,
+  scope: ExportScope,
+  resourceType: string,
+  after: string | undefined,
+  count: number,
+): Promise<ExportPage> {
+  const params = new SqlParams();
+  const ctx: FilterContext = { params, context: scope.context, valueSets: new Map(), depth: 0 };
+  const conditions = [`r.resource_type = ${params.add(resourceType)}`, 'NOT r.deleted'];
+  conditions.push(...filterConditions(ctx, resourceType, 'r', scopeFilters(scope)));
+  if (scope.level === 'patient' && !scope.patients) {
+    // Patient/$export: whatever lies in some Patient compartment (the caller's rules narrow it further).
+    conditions.push(`cardinality(r.compartments) > 0`);
+  }
+  conditions.push(...visibleCondition(ctx, resourceType, 'r'));
+  if (after !== undefined) {
+    conditions.push(`r.id > ${params.add(after)}`);
+  }
+  const secrets = secretFields(resourceType);
+  const content = secrets ? `(r.content - ${params.add(secrets)}::text[])` : 'r.content';
+  const { rows } = await q.query<{ id: string; line: string }>(
+    `SELECT r.id, ${content}::text AS line FROM resource r WHERE ${conditions.join(' AND ')}
+     ORDER BY r.id LIMIT ${params.add(count)}`,
+    params.values,
+  );
+  return { lines: rows.map((row) => row.line), lastId: rows.at(-1)?.id };
+}
