@@ -11,6 +11,9 @@ export interface WriteEvent {
   deleted: boolean;
 }
 
+/** The event number before every event: a client bound before any write was heard. */
+export const START = '0';
+
 export type EventsSince = { kind: 'events'; events: WriteEvent[] } | { kind: 'gap' };
 
 export class EventLog {
@@ -41,8 +44,19 @@ export class EventLog {
     this.positions.clear();
   }
 
-  /** The events heard after `seq`, or a gap when `seq` is not (or no longer) in the log. */
+  /** The last event heard, if the log holds any: where a client that binds now starts. */
+  get head(): string | undefined {
+    return this.entries.at(-1)?.seq;
+  }
+
+  /**
+   * The events heard after `seq`, or a gap when `seq` is not (or no longer) in the log. '0' means
+   * "from the start": every event, as long as the log has never dropped any.
+   */
   since(seq: string): EventsSince {
+    if (seq === START && this.dropped === 0) {
+      return { kind: 'events', events: [...this.entries] };
+    }
     const position = this.positions.get(seq);
     if (position === undefined) {
       return { kind: 'gap' };

@@ -40,7 +40,9 @@ function changes(engine: LiveEngine, audience: LiveAudience, field: string): Asy
   let done = false;
   const unsubscribe = engine.subscribe(
     audience.criteria.resourceType,
-    (_event, target) => {
+    (event, target) => {
+      // A deleted resource has no fields to select: TypeChanged streams creates and updates.
+      if (event.deleted) return;
       const resource = deliverableTo(audience, target);
       if (!resource || done) return;
       const payload = { [field]: resource };

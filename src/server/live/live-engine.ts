@@ -1,7 +1,9 @@
 // The subscription engine's core (issue #8): hears every committed write through LISTEN/NOTIFY
 // (migration.ts), keeps the recent events in a bounded log, loads each new version once and hands
 // it to the listeners interested in its resource type. Matching and access control are the
-// listeners' business (subscription-filter.ts), so one write costs one query however many sockets.
+// listeners' business (audience.ts), so one write costs one query however many sockets. A delete
+// is handed over with the version it deleted (the last one with content), so a listener decides
+// whether the deleted resource matched its criteria and was the subscriber's to see.
 import type { Resource } from '@medplum/fhirtypes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db';
@@ -85,8 +87,9 @@ export class LiveEngine {
   }
 
   /**
-   * Calls `listener` with created or updated versions of `resourceType` (with a `key`, only those
-   * having that routing key); returns the unsubscribe.
+   * Calls `listener` with created or updated versions of `resourceType`, and with the last version
+   * of a deleted one (`event.deleted`); with a `key`, only those having that routing key. Returns
+   * the unsubscribe.
    */
   subscribe(resourceType: string, listener: LiveListener, key?: string): () => void {
     let entry = this.listeners.get(resourceType);
@@ -128,7 +131,7 @@ export class LiveEngine {
   async replaySince(seq: string, resourceType: string): Promise<Replay> {
     const since = this.log.since(seq);
     if (since.kind === 'gap') return since;
-    const wanted = since.events.filter((e) => e.resourceType === resourceType && !e.deleted);
+    const wanted = since.events.filter((e) => e.resourceType === resourceType);
     const versions = await this.loadVersions(wanted);
     return {
       kind: 'events',
@@ -164,7 +167,7 @@ export class LiveEngine {
   }
 
   private async deliver(batch: WriteEvent[]): Promise<void> {
-    const wanted = batch.filter((e) => !e.deleted && this.listeners.has(e.resourceType));
+    const wanted = batch.filter((e) => this.listeners.has(e.resourceType));
     if (wanted.length === 0) return;
     const versions = await this.loadVersions(wanted);
     for (const event of wanted) {
@@ -181,12 +184,34 @@ export class LiveEngine {
     }
   }
 
+  /** Each event's version, by seq: the written one, or for a delete the version it deleted. */
   private async loadVersions(events: WriteEvent[]): Promise<Map<string, Resource>> {
-    if (events.length === 0) return new Map();
-    const { rows } = await this.db.query<VersionRow>(
-      'SELECT seq::text AS seq, content FROM resource_history WHERE seq = ANY($1::bigint[]) AND content IS NOT NULL',
-      [events.map((e) => e.seq)],
-    );
-    return new Map(rows.map((row) => [row.seq, row.content]));
+    const written = events.filter((e) => !e.deleted).map((e) => e.seq);
+    const deleted = events.filter((e) => e.deleted).map((e) => e.seq);
+    const found = new Map<string, Resource>();
+    if (written.length > 0) {
+      const { rows } = await this.db.query<VersionRow>(
+        'SELECT seq::text AS seq, content FROM resource_history WHERE seq = ANY($1::bigint[]) AND content IS NOT NULL',
+        [written],
+      );
+      for (const row of rows) found.set(row.seq, row.content);
+    }
+    if (deleted.length > 0) {
+      // resource_history_instance_idx (resource_type, id, seq DESC) finds each previous version.
+      const { rows } = await this.db.query<VersionRow>(
+        `SELECT d.seq::text AS seq, previous.content
+           FROM resource_history d
+           CROSS JOIN LATERAL (
+             SELECT p.content FROM resource_history p
+              WHERE p.resource_type = d.resource_type AND p.id = d.id AND p.seq < d.seq
+                AND p.content IS NOT NULL
+              ORDER BY p.seq DESC LIMIT 1
+           ) previous
+          WHERE d.seq = ANY($1::bigint[])`,
+        [deleted],
+      );
+      for (const row of rows) found.set(row.seq, row.content);
+    }
+    return found;
   }
 }

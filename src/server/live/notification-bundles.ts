@@ -4,7 +4,7 @@
 // across instances, which the client hands back when it re-binds (issue #8). A 'gap' is a
 // query-status SubscriptionStatus with status error and the code events-missed: refetch.
 import crypto from 'node:crypto';
-import type { Bundle, Resource, SubscriptionStatus } from '@medplum/fhirtypes';
+import type { Bundle, BundleEntry, Resource, SubscriptionStatus } from '@medplum/fhirtypes';
 
 export const LIVE_CODE_SYSTEM = 'https://bloom.example/fhir/CodeSystem/live-updates';
 
@@ -29,8 +29,8 @@ function status(subscriptionId: string, type: SubscriptionStatus['type'], events
   };
 }
 
-export function handshakeBundle(subscriptionId: string): Bundle {
-  return statusBundle(status(subscriptionId, 'handshake'));
+export function handshakeBundle(subscriptionId: string, logHead: string | undefined): Bundle {
+  return statusBundle(status(subscriptionId, 'handshake', logHead ?? '0'));
 }
 
 export function heartbeatBundle(subscriptionId: string, lastEvent: string | undefined): Bundle {
@@ -42,14 +42,18 @@ export function eventBundle(
   eventNumber: string,
   resource: Resource,
   fhirBase: string,
+  deleted = false,
 ): Bundle {
   const reference = `${resource.resourceType}/${resource.id}`;
+  const entry: BundleEntry = deleted
+    ? { fullUrl: fhirBase + reference, request: { method: 'DELETE', url: reference } }
+    : { fullUrl: fhirBase + reference, resource };
   return statusBundle(
     {
       ...status(subscriptionId, 'event-notification', eventNumber),
       notificationEvent: [{ eventNumber, timestamp: new Date().toISOString(), focus: { reference } }],
     },
-    [{ fullUrl: fhirBase + reference, resource }],
+    [entry],
   );
 }
 

@@ -5,7 +5,8 @@
 // A bound subscription gets a handshake Bundle, then event-notification Bundles for each matching
 // write its caller may see, and heartbeats (sent by the plugin's timer). With lastEventNumber the
 // client receives the events it missed since then, or a gap Bundle when the log no longer reaches
-// back. Bad input (not JSON, unknown type, bad token, unknown or foreign Subscription, bad criteria)
+// back. Creates, updates and deletes are events; Medplum's subscription-supported-interaction
+// extension narrows them (interactions.ts). Bad input (not JSON, unknown type, bad token, unknown or foreign Subscription, bad criteria)
 // is answered with {"type":"error","payload":OperationOutcome} and the socket stays open, as
 // Medplum's does; only a client too slow to read its messages is closed.
 import type { Bundle, Subscription } from '@medplum/fhirtypes';
@@ -20,6 +21,7 @@ import { parseCriteria } from './criteria';
 import type { MatchTarget } from './criteria-match';
 import type { WriteEvent } from './event-log';
 import type { LiveEngine } from './live-engine';
+import { interactionFilter } from './interactions';
 import { eventBundle, gapBundle, handshakeBundle, heartbeatBundle } from './notification-bundles';
 import { routingKey } from './routing-keys';
 
@@ -31,6 +33,7 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 interface Binding {
   subscriptionId: string;
   audience: LiveAudience;
+  wants: (event: WriteEvent) => boolean;
   unsubscribe: () => void;
   /** Live events heard while the missed ones are replayed, sent after them. */
   held: [WriteEvent, MatchTarget][] | undefined;
@@ -141,6 +144,7 @@ export class SubscriptionSocket {
     const binding: Binding = {
       subscriptionId,
       audience: { context, criteria },
+      wants: interactionFilter(subscription),
       unsubscribe: () => undefined,
       held: lastEventNumber === undefined ? undefined : [],
       lastEvent: undefined,
@@ -154,7 +158,9 @@ export class SubscriptionSocket {
       routingKey(criteria),
     );
     this.bindings.set(subscriptionId, binding);
-    this.send(handshakeBundle(subscriptionId));
+    const head = this.options.engine.log.head;
+    binding.lastEvent = head;
+    this.send(handshakeBundle(subscriptionId, head));
     if (lastEventNumber !== undefined) {
       await this.replay(binding, lastEventNumber);
     }
@@ -196,10 +202,12 @@ export class SubscriptionSocket {
   }
 
   private notify(binding: Binding, event: WriteEvent, target: MatchTarget): void {
-    const resource = deliverableTo(binding.audience, target);
+    const resource = binding.wants(event) ? deliverableTo(binding.audience, target) : undefined;
     if (resource) {
       binding.lastEvent = event.seq;
-      this.send(eventBundle(binding.subscriptionId, event.seq, resource, this.options.fhirBase));
+      this.send(
+        eventBundle(binding.subscriptionId, event.seq, resource, this.options.fhirBase, event.deleted),
+      );
     }
   }
 

@@ -50,8 +50,11 @@ const ADMIN_READ_ONLY: ReadonlySet<string> = new Set(['User']);
 /** Readable by members, written only by admins (or, for Project, super admins). */
 const MEMBER_READ_ONLY: ReadonlySet<string> = new Set(['Project', 'AccessPolicy', 'Bot']);
 
-/** What a patient may create, within their own compartment (SPEC §6). */
-const PATIENT_CREATABLE: ReadonlySet<string> = new Set(['Communication', 'Observation']);
+/**
+ * What a patient may create, within their own compartment (SPEC §6); Subscription for her live
+ * updates (issue #8), placed in her compartment as its author (repository.ts prepareVersion).
+ */
+const PATIENT_CREATABLE: ReadonlySet<string> = new Set(['Communication', 'Observation', 'Subscription']);
 
 /** Secrets that only the server's own code reads or writes. */
 const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {

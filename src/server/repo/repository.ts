@@ -585,6 +585,12 @@ export class Repository {
     }
     assertValidResource(candidate);
     const compartments = getPatientCompartments(candidate);
+    // A Subscription names no patient (its criteria may name several): a patient's own lives in
+    // her compartment, so she can read it and get its binding token (issue #8). What it delivers
+    // is filtered by her access rules event by event (live/audience.ts), whatever its criteria.
+    if (candidate.resourceType === 'Subscription' && access?.patientCompartment) {
+      compartments.push({ reference: access.patientCompartment });
+    }
     if (compartments.length > 0) {
       candidate.meta = { ...meta, compartment: compartments };
     }

@@ -44,6 +44,8 @@ export function buildPatientAccessPolicy(): AccessPolicy {
       { resourceType: 'Patient', compartment: { reference: '%patient' } },
       { resourceType: 'Observation', compartment: { reference: '%patient' } },
       { resourceType: 'Communication', compartment: { reference: '%patient' } },
+      // Her live updates: Subscriptions she creates live in her compartment (issue #8).
+      { resourceType: 'Subscription', compartment: { reference: '%patient' } },
       ...readonly.map((resourceType) => ({
         resourceType,
         compartment: { reference: '%patient' },

@@ -71,4 +71,22 @@ describe('LiveEngine event log', () => {
     expect(engine.log.since('5')).toEqual({ kind: 'events', events: [] });
     await engine.stop();
   });
+
+  test("issue #8: '0' (bound before any event) replays the whole log until the log has dropped one; head is the last heard", async () => {
+    const { db, hooks } = fakeDatabase();
+    const engine = new LiveEngine(db, 2, logger);
+    await engine.start();
+    expect(engine.log.head).toBeUndefined();
+    expect(engine.log.since('0')).toEqual({ kind: 'events', events: [] });
+    hooks.notify?.('7|Communication|a|w');
+    hooks.notify?.('8|Communication|a|d');
+    expect(engine.log.head).toBe('8');
+    expect(engine.log.since('0')).toMatchObject({
+      kind: 'events',
+      events: [{ seq: '7' }, { seq: '8', deleted: true }],
+    });
+    hooks.notify?.('9|Communication|b|w');
+    expect(engine.log.since('0')).toEqual({ kind: 'gap' });
+    await engine.stop();
+  });
 });

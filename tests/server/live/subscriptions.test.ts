@@ -6,7 +6,16 @@ import { SigningKeys } from '../../../src/server/auth/signing-key';
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
-import { errorText, eventNumberOf, focusOf, isError, isStatus, LiveSocket } from './support/live-socket';
+import {
+  errorText,
+  eventNumberOf,
+  focusOf,
+  isError,
+  isStatus,
+  LiveSocket,
+  statusOf,
+} from './support/live-socket';
+import type { LiveMessage } from './support/live-socket';
 
 const LOG_SIZE = 6;
 
@@ -418,6 +427,81 @@ describe.each(databases())('SPEC §7 live updates over /ws/subscriptions-r4 on %
     };
     expect(bundle.entry[0].resource.status).toBe('error');
     expect(bundle.entry[0].resource.error[0].coding[0].code).toBe('events-missed');
+  });
+
+  test('issue #8: a delete of a matching resource is an event-notification whose entry is request DELETE without the resource', async () => {
+    const { id, socket } = await bound('Communication?subject=Patient/deleted');
+    const other = await create(communication('deleted-other', 'not mine'));
+    const mine = await create(communication('deleted', 'soon gone'));
+    await socket.next(isStatus('event-notification', id));
+    expect((await fhir('DELETE', `Communication/${other.id}`)).status).toBe(200);
+    expect((await fhir('DELETE', `Communication/${mine.id}`)).status).toBe(200);
+    const gone = await socket.next(isStatus('event-notification', id));
+    // The other patient's delete came first on the database and was not delivered.
+    expect(focusOf(gone)).toBe(`Communication/${mine.id}`);
+    const entries = (gone as { entry: Record<string, unknown>[] }).entry;
+    expect(entries[1]).toEqual({
+      fullUrl: `${server.fhirUrl}Communication/${mine.id}`,
+      request: { method: 'DELETE', url: `Communication/${mine.id}` },
+    });
+  });
+
+  test("issue #8: Medplum's subscription-supported-interaction extension narrows the events to deletes or to writes", async () => {
+    const only = async (code: string) => {
+      const subscription = await create<Subscription>({
+        resourceType: 'Subscription',
+        status: 'active',
+        reason: code,
+        criteria: 'Communication?subject=Patient/interaction',
+        channel: { type: 'websocket' },
+        extension: [
+          {
+            url: 'https://medplum.com/fhir/StructureDefinition/subscription-supported-interaction',
+            valueCode: code,
+          },
+        ],
+      });
+      const token = (
+        await fhir<Parameters>('GET', `Subscription/${subscription.id}/$get-ws-binding-token`)
+      ).body.parameter?.find((p) => p.name === 'token')?.valueString as string;
+      const socket = await open();
+      socket.bind(token);
+      await socket.next(isStatus('handshake', subscription.id));
+      return { id: subscription.id as string, socket };
+    };
+    const deletes = await only('delete');
+    const creates = await only('create');
+    const written = await create(communication('interaction', 'x'));
+    await fhir('DELETE', `Communication/${written.id}`);
+    const [created, deleted] = [
+      await creates.socket.next(isStatus('event-notification', creates.id)),
+      await deletes.socket.next(isStatus('event-notification', deletes.id)),
+    ];
+    expect((created as { entry: { resource?: Resource }[] }).entry[1].resource?.id).toBe(written.id);
+    expect((deleted as { entry: { request?: { method: string } }[] }).entry[1].request?.method).toBe(
+      'DELETE',
+    );
+    // Each saw exactly one event: nothing else arrived after a heartbeat.
+    await creates.socket.next(isStatus('heartbeat', creates.id));
+    await deletes.socket.next(isStatus('heartbeat', deletes.id));
+    const events = (s: LiveSocket) => s.messages.filter(isStatus('event-notification')).length;
+    expect([events(creates.socket), events(deletes.socket)]).toEqual([1, 1]);
+  });
+
+  test('issue #8: the handshake carries the last event heard, so a client that saw no event can re-bind without missing one', async () => {
+    const first = await bound('Communication?subject=Patient/quiet');
+    const handshake = first.socket.messages.find(isStatus('handshake', first.id)) as LiveMessage;
+    const position = statusOf(handshake)?.eventsSinceSubscriptionStart as string;
+    expect(position).toMatch(/^\d+$/);
+    await first.socket.close();
+    const missed = await create(communication('quiet', 'while away'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await open();
+    again.bind(first.token, position);
+    await again.next(isStatus('handshake', first.id));
+    expect(focusOf(await again.next(isStatus('event-notification', first.id)))).toBe(
+      `Communication/${missed.id}`,
+    );
   });
 
   test('a socket on another path is refused', async () => {
