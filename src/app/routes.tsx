@@ -14,6 +14,7 @@ import { SetPasswordPage } from './features/password/SetPasswordPage';
 import { RegisterPage } from './features/register/RegisterPage';
 import { SignInPage } from './features/signin/SignInPage';
 import { SignOutPage } from './features/signout/SignOutPage';
+import { resourceRoutes } from './features/resource/resourceRoutes';
 import { RequireSession } from './session/RequireSession';
 
 /** Routes that need a session; the features of later issues (messages, health record...) go here. */
@@ -41,7 +42,9 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
                   <Outlet />
                 </Suspense>
               ),
-              children: healthRecordRoutes,
+              // Issue #9 generic resource pages (/:resourceType/:id, /:resourceType/new) last: static
+              // segments such as Observation/:observationId outrank their dynamic ones.
+              children: [...healthRecordRoutes, ...resourceRoutes],
             },
           ],
         },

@@ -46,7 +46,7 @@ export function getReferenceString(resource: Resource): string {
   return `${resource.resourceType}/${resource.id}`;
 }
 
-function formatHumanName(name: HumanName): string | undefined {
+export function formatHumanName(name: HumanName): string | undefined {
   if (name.text) {
     return name.text;
   }

@@ -1,0 +1,20 @@
+// Routes of the generic resource pages (issue #9): /:resourceType/new, /:resourceType/:id and
+// /:resourceType/:id/_history/:versionId, each a lazily loaded chunk. Static routes (Observation/:id of
+// the health record, account/..., health-record/...) outrank these dynamic ones in React Router.
+import { lazy } from 'react';
+import type { RouteObject } from 'react-router-dom';
+
+const ResourceLayout = lazy(() => import('./ResourceLayout'));
+const ResourcePage = lazy(() => import('./ResourcePage').then((m) => ({ default: m.ResourcePage })));
+const NewResourcePage = lazy(() => import('./NewResourcePage').then((m) => ({ default: m.NewResourcePage })));
+
+export const resourceRoutes: RouteObject[] = [
+  {
+    element: <ResourceLayout />,
+    children: [
+      { path: ':resourceType/new', element: <NewResourcePage /> },
+      { path: ':resourceType/:id', element: <ResourcePage /> },
+      { path: ':resourceType/:id/_history/:versionId', element: <ResourcePage /> },
+    ],
+  },
+];

@@ -1,0 +1,134 @@
+// Context sharing for the resource pages (issue #11 App): offered to clinicians (a Practitioner
+// profile), on or off per user in the key-value store (SPEC §7 keyvalue/v1, so the choice follows the
+// user across browsers and sign-outs), connected to the user's own topic (userTopic) while on.
+// Pages announce what they show with useSharedView; an open from another app navigates here.
+import type { Resource } from '@medplum/fhirtypes';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useBloomClient, useSession } from '../../../session/BloomClientContext';
+import { ContextSharing, userTopic, type FhircastApi, type SharingStatus } from './contextSharing';
+
+/** The key-value entry holding 'on' or 'off'. */
+export const SHARE_CONTEXT_SETTING = 'bloom.share-context';
+
+export interface ShareContextState {
+  /** Whether this user may share (a clinician) and the stored choice has been read. */
+  readonly available: boolean;
+  readonly enabled: boolean;
+  setEnabled(on: boolean): void;
+  /** The connection while on; a problem saving the choice otherwise. */
+  readonly status: SharingStatus | undefined;
+  readonly settingProblem: string | undefined;
+  readonly sharing: ContextSharing | undefined;
+}
+
+const unavailable: ShareContextState = {
+  available: false,
+  enabled: false,
+  setEnabled: () => undefined,
+  status: undefined,
+  settingProblem: undefined,
+  sharing: undefined,
+};
+
+const ShareContext = createContext<ShareContextState>(unavailable);
+
+export function useShareContext(): ShareContextState {
+  return useContext(ShareContext);
+}
+
+export interface ShareContextProviderProps {
+  readonly children: ReactNode;
+  /** The hub calls; the signed-in platform client unless a test gives a fake. */
+  readonly api?: FhircastApi;
+}
+
+export function ShareContextProvider({ children, api }: ShareContextProviderProps) {
+  const client = useBloomClient();
+  const { profile } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const pathRef = useRef(location.pathname);
+  useEffect(() => {
+    pathRef.current = location.pathname;
+  }, [location.pathname]);
+  const clinician = profile?.resourceType === 'Practitioner' ? profile : undefined;
+  const topic = clinician ? userTopic(clinician) : undefined;
+
+  const [setting, setSetting] = useState<{ topic: string; enabled: boolean }>();
+  const [settingProblem, setSettingProblem] = useState<string>();
+  const [status, setStatus] = useState<SharingStatus>();
+  const [sharing, setSharing] = useState<ContextSharing>();
+
+  // The stored choice, read again for each user.
+  useEffect(() => {
+    if (!topic) return;
+    let current = true;
+    client.keyValue.get(SHARE_CONTEXT_SETTING).then(
+      (value) => current && setSetting({ topic, enabled: value === 'on' }),
+      () => {
+        if (!current) return;
+        setSetting({ topic, enabled: false });
+        setSettingProblem('Could not read the sharing setting');
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, topic]);
+
+  const enabled = !!topic && setting?.topic === topic && setting.enabled;
+
+  useEffect(() => {
+    if (!enabled || !topic) return;
+    const connection = new ContextSharing(api ?? client, topic, {
+      follow: (path) => {
+        if (pathRef.current !== path) void navigate(path);
+      },
+      status: setStatus,
+    });
+    connection.start();
+    setSharing(connection);
+    return () => {
+      connection.stop();
+      setSharing(undefined);
+      setStatus(undefined);
+    };
+  }, [api, client, enabled, navigate, topic]);
+
+  const value = useMemo<ShareContextState>(() => {
+    if (!topic || setting?.topic !== topic) return unavailable;
+    return {
+      available: true,
+      enabled,
+      setEnabled: (on: boolean) => {
+        setSetting({ topic, enabled: on });
+        setSettingProblem(undefined);
+        client.keyValue
+          .set(SHARE_CONTEXT_SETTING, on ? 'on' : 'off')
+          .catch(() => setSettingProblem('Could not save the sharing setting'));
+      },
+      status,
+      settingProblem,
+      sharing,
+    };
+  }, [client, enabled, setting, settingProblem, sharing, status, topic]);
+
+  return <ShareContext.Provider value={value}>{children}</ShareContext.Provider>;
+}
+
+/** Announces `resource` while it is on screen (nothing when sharing is off or it is not shareable). */
+export function useSharedView(resource: Resource | undefined): void {
+  const { sharing } = useShareContext();
+  const resourceRef = useRef(resource);
+  // Runs before the effect below (effects run in order): it always sees the latest resource.
+  useEffect(() => {
+    resourceRef.current = resource;
+  });
+  const key = resource ? `${resource.resourceType}/${resource.id ?? ''}` : undefined;
+  useEffect(() => {
+    const shown = resourceRef.current;
+    if (!sharing || !key || !shown) return;
+    return sharing.view(shown);
+  }, [sharing, key]);
+}

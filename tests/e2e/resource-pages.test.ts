@@ -1,0 +1,181 @@
+// Issue #9 generic resource pages in Chromium against the real API seeded with the demo clinic and the
+// built app (SPEC §2 Links, §5 per-field server issues, §6 access): Dr. Chen opens Maria's Patient page
+// (fields by definition, JSON, history with a version page), creates a Patient through /Patient/new
+// (a bad birth date refused under its field first), and Maria opening Aisha's record gets the
+// not-found panel. axe runs on each screen and fails on critical/serious violations.
+import AxeBuilder from '@axe-core/playwright';
+import type { Patient } from '@medplum/fhirtypes';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parseSearchRequest } from '../../src/fhir/search/parse';
+import { launchChromium } from './support/browser';
+import { collectPageProblems } from './support/page-problems';
+import { startBloom, type RunningBloom } from './support/server';
+
+let bloom: RunningBloom;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let page: Page;
+let pageProblems: string[];
+let mariaId: string;
+let aishaId: string;
+
+async function patientIdByEmail(email: string): Promise<string> {
+  const result = await bloom.systemRepo.search<Patient>(
+    parseSearchRequest({ resourceType: 'Patient', query: { email } }),
+  );
+  const id = result.resources[0]?.id;
+  if (!id) throw new Error(`no demo patient with ${email}`);
+  return id;
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom({ seed: true });
+  mariaId = await patientIdByEmail('maria@bloom.example');
+  aishaId = await patientIdByEmail('aisha@bloom.example');
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bloom?.stop();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(pageProblems).toEqual([]);
+});
+
+function url(pathname: string): string {
+  return new URL(pathname, bloom.appUrl).toString();
+}
+
+async function signIn(email: string, width = 1280): Promise<Page> {
+  context = await browser.newContext({ viewport: { width, height: 900 } });
+  page = await context.newPage();
+  pageProblems = collectPageProblems(page);
+  await page.goto(url('/signin'));
+  await page.getByRole('textbox', { name: /^Email/ }).fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel(/^Password/).fill('bloom-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(url('/'));
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  return page;
+}
+
+async function expectAccessible(): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  expect(bad).toEqual([]);
+}
+
+function field(label: string) {
+  return page.locator('dl').first().locator(`dt:text-is("${label}") + dd`);
+}
+
+describe('issue #9 generic resource pages (Chromium)', () => {
+  it.each([1280, 375])(
+    'SPEC §2: Dr. Chen opens /Patient/{maria} at %i px: fields by definition, links, JSON, history, a version',
+    async (width) => {
+      await signIn('dr.chen@bloom.example', width);
+      await page.goto(url(`/Patient/${mariaId}`));
+      await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
+      expect(await page.title()).toBe('Maria Garcia · Bloom');
+      await expect(field('Birth Date').textContent()).resolves.toMatch(/\d{4}/);
+      await expect(field('Gender').textContent()).resolves.toBe('female');
+      await expect(field('Address').textContent()).resolves.toContain(
+        '1450 Maple Street, Apt 3B, Springfield, IL 62704',
+      );
+      await expect(field('Active').textContent()).resolves.toBe('Yes');
+      // A backbone element as a nested list, a reference as a link to /{reference}.
+      await expect(field('Communication').locator('dt').allTextContents()).resolves.toEqual(
+        expect.arrayContaining(['Language', 'Preferred']),
+      );
+      const gp = field('General Practitioner').getByRole('link');
+      expect(await gp.getAttribute('href')).toMatch(/^\/Practitioner\/[A-Za-z0-9\-.]+$/);
+      await expectAccessible();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
+
+      await page.getByRole('tab', { name: 'JSON' }).click();
+      const json = JSON.parse(
+        (await page.getByRole('tabpanel').locator('pre').textContent()) ?? '',
+      ) as Patient;
+      expect(json).toMatchObject({ resourceType: 'Patient', id: mariaId, gender: 'female' });
+
+      await page.getByRole('tab', { name: 'History' }).click();
+      const versions = page.getByRole('table', { name: 'Versions' });
+      const firstVersion = versions.getByRole('link', { name: /^Version \d+$/ }).first();
+      await firstVersion.waitFor();
+      expect(await versions.getByRole('row').count()).toBeGreaterThanOrEqual(2);
+      await expectAccessible();
+      await firstVersion.click();
+      await page.waitForURL(/\/Patient\/[^/]+\/_history\/[^/]+$/);
+      await page.getByText('You are viewing an earlier version').waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
+    },
+  );
+
+  it('SPEC §5: /Patient/new refuses a bad birth date under its field, then creates and opens the Patient', async () => {
+    await signIn('dr.chen@bloom.example');
+    await page.goto(url('/Patient/new'));
+    await page.getByRole('heading', { level: 1, name: 'New Patient' }).waitFor();
+    await page.getByRole('textbox', { name: 'Birth Date' }).fill('14 March 1990');
+    await page.getByRole('textbox', { name: 'Gender' }).fill('female');
+    await page
+      .getByRole('textbox', { name: 'Other fields (JSON)' })
+      .fill('{"name": [{"given": ["Rosa"], "family": "Delgado"}]}');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const birthDate = page.getByRole('textbox', { name: 'Birth Date' });
+    await page.waitForFunction(
+      () => document.querySelector('input[aria-invalid="true"]') !== null,
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await birthDate.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await birthDate.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/date/i);
+    expect(page.url()).toBe(url('/Patient/new'));
+    await expectAccessible();
+
+    await birthDate.fill('1990-03-14');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/Patient\/[A-Za-z0-9\-.]+$/);
+    await page.getByRole('heading', { level: 1, name: 'Rosa Delgado' }).waitFor();
+    const id = page.url().split('/').pop() ?? '';
+    const stored = await bloom.systemRepo.readResource<Patient>('Patient', id);
+    expect(stored).toMatchObject({
+      birthDate: '1990-03-14',
+      gender: 'female',
+      name: [{ family: 'Delgado' }],
+    });
+  });
+
+  it("SPEC §6: Maria opening Aisha's Patient gets the not-found panel; her own page shows", async () => {
+    await signIn('maria@bloom.example');
+    await page.goto(url(`/Patient/${aishaId}`));
+    const panel = page.getByRole('alert');
+    await panel.getByRole('heading', { name: 'Not found' }).waitFor();
+    expect(await panel.textContent()).toContain(
+      `Patient/${aishaId} does not exist, or your account may not see it.`,
+    );
+    await expectAccessible();
+    await page.goto(url(`/Patient/${mariaId}`));
+    await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
+    // Patients are not offered context sharing (issue #11: a clinician's switch).
+    expect(await page.getByRole('switch', { name: 'Share context' }).count()).toBe(0);
+  });
+
+  it('an unknown resource type shows the Not found panel', async () => {
+    await signIn('dr.chen@bloom.example');
+    await page.goto(url('/Nonsense/123'));
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByText('The resource type "Nonsense" does not exist here.').waitFor();
+  });
+});
