@@ -18,6 +18,7 @@ import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
+import { agentRoutes } from './agents/routes';
 import { registerBotWriteGuard } from './bots/write-guard';
 import { FileBinaryStorage } from './binary/storage';
 import { adminRoutes } from './admin/routes';
@@ -139,6 +140,8 @@ export async function buildServer({
     getContext: requestContext,
     settings: exportSettings,
   });
+  // Agents (issue #10): /ws/agent and Agent $push; after FHIRcast (shares the upgrade listener).
+  await app.register(agentRoutes, { deps: auth, getContext: requestContext });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
   await app.register(adminRoutes, { prefix: '/admin', deps: auth });
   await app.register(emailRoutes, { prefix: '/email/v1', deps: auth });

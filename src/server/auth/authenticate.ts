@@ -116,7 +116,7 @@ export async function verifyAccessToken(deps: AuthDeps, token: string): Promise<
   return login;
 }
 
-async function authenticateBearer(deps: AuthDeps, token: string): Promise<AuthState> {
+export async function authenticateBearer(deps: AuthDeps, token: string): Promise<AuthState> {
   const login = await verifyAccessToken(deps, token);
   const membership = await readOrFail<ProjectMembership>(deps.db, login.membership?.reference);
   const principal = login.user.reference ?? '';

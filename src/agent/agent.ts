@@ -1,0 +1,257 @@
+// The agent program's connection (issue #10 Agents): signs in with client credentials through the
+// platform client, opens the server's agent WebSocket, announces itself (agent:connect:request with
+// the access token, the Agent id and its destinations), then carries out transmit requests: the
+// body goes to the named destination on this network (HL7 v2 over MLLP, or plain TCP) and, when
+// the server waits (a callback), the destination's reply goes back. A lost connection is re-opened
+// with a doubling delay; silence from the server for two heartbeats counts as lost.
+import WebSocket from 'ws';
+import { BloomClient } from '../client';
+import { MemoryStorage, PrefixedStorage } from '../client/storage';
+import { AGENT_WS_PATH, parseAgentMessage } from '../fhir/agent-protocol';
+import type { AgentMessage, AgentTransmitRequest, AgentTransmitResponse } from '../fhir/agent-protocol';
+import type { AgentConfig } from './config';
+import { deliver, findDestination } from './destinations';
+import { DestinationError } from './mllp';
+
+export const AGENT_VERSION = '0.1.0';
+/** The server closes an older connection of an Agent with this code when a newer one connects. */
+export const REPLACED_CLOSE_CODE = 4409;
+
+export interface AgentLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const consoleLogger: AgentLogger = {
+  info: (m) => console.log(`[agent] ${m}`),
+  warn: (m) => console.warn(`[agent] ${m}`),
+  error: (m) => console.error(`[agent] ${m}`),
+};
+
+/** HTTP-like status codes the agent reports for a failed delivery (the server answers with them). */
+function statusOf(err: unknown): number {
+  if (err instanceof DestinationError) return err.kind === 'timeout' ? 504 : 502;
+  return 500;
+}
+
+export class BloomAgent {
+  private readonly client: BloomClient;
+  private socket: WebSocket | undefined;
+  private stopped = false;
+  private connected = false;
+  private reconnectDelay = 1000;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private lastHeard = 0;
+  private signedIn = false;
+
+  constructor(
+    private readonly config: AgentConfig,
+    private readonly logger: AgentLogger = consoleLogger,
+  ) {
+    this.client = new BloomClient({
+      baseUrl: config.baseUrl,
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      storage: new PrefixedStorage(new MemoryStorage()),
+    });
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /**
+   * Signs in and connects; rejects when the credentials or the Agent are refused (the program
+   * exits then), and keeps reconnecting after any later loss until stop().
+   */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.signIn();
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.heartbeatTimer);
+    const socket = this.socket;
+    this.socket = undefined;
+    this.connected = false;
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close(1000, 'Agent stopping');
+        setTimeout(() => {
+          socket.terminate();
+          resolve();
+        }, 1000).unref();
+      });
+    }
+    this.client.close();
+  }
+
+  private async signIn(): Promise<void> {
+    if (!this.signedIn) {
+      await this.client.startClientLogin(this.config.clientId, this.config.clientSecret);
+      this.signedIn = true;
+    } else {
+      // Renews the token through client credentials when it is about to expire.
+      await this.client.refreshIfExpired();
+    }
+  }
+
+  private websocketUrl(): string {
+    return this.config.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '') + AGENT_WS_PATH;
+  }
+
+  /** Resolves on agent:connect:response; rejects on a refusal or a socket that closes first. */
+  private connect(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.websocketUrl());
+      this.socket = socket;
+      let settled = false;
+      const settle = (error?: Error): void => {
+        if (settled) return;
+        settled = true;
+        if (error) reject(error);
+        else resolve();
+      };
+      socket.on('open', () => {
+        this.send({
+          type: 'agent:connect:request',
+          accessToken: this.client.getAccessToken() ?? '',
+          agentId: this.config.agentId,
+          destinations: this.config.destinations.map(({ name, url }) => ({ name, url })),
+        });
+      });
+      socket.on('message', (data, isBinary) => {
+        this.lastHeard = Date.now();
+        const parsed = parseAgentMessage(isBinary ? '' : data.toString());
+        if (!parsed.ok) {
+          this.logger.warn(`Ignoring a message from the server: ${parsed.error}`);
+          return;
+        }
+        const message = parsed.message;
+        if (message.type === 'agent:connect:response') {
+          this.connected = true;
+          this.reconnectDelay = 1000;
+          this.startHeartbeat();
+          this.logger.info(`Connected to ${this.config.baseUrl} as Agent/${this.config.agentId}`);
+          settle();
+          return;
+        }
+        if (message.type === 'agent:error' && !this.connected) {
+          settle(new Error(`The server refused the agent: ${message.body}`));
+          return;
+        }
+        this.handle(message);
+      });
+      socket.on('error', (err) => {
+        this.logger.warn(`WebSocket error: ${err.message}`);
+        settle(err);
+      });
+      socket.on('close', (code, reason) => {
+        const wasConnected = this.connected;
+        this.connected = false;
+        clearInterval(this.heartbeatTimer);
+        settle(new Error(`The server closed the connection (${code} ${reason.toString()})`));
+        if (this.socket === socket) this.socket = undefined;
+        if (code === REPLACED_CLOSE_CODE) {
+          // Another program connected as this Agent: reconnecting would take turns with it forever.
+          this.logger.error('Another program connected as this Agent; this one stays disconnected');
+        } else if (!this.stopped && wasConnected) {
+          this.logger.warn('Disconnected from the server; reconnecting');
+          this.scheduleReconnect();
+        }
+      });
+    });
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, this.config.maxReconnectDelay);
+    this.reconnectTimer = setTimeout(() => {
+      this.signIn()
+        .then(() => this.connect())
+        .catch((err: unknown) => {
+          // Only a connection that was established schedules from its close: this one never was.
+          this.logger.warn(`Reconnection failed: ${(err as Error).message}`);
+          this.scheduleReconnect();
+        });
+    }, delay);
+  }
+
+  private startHeartbeat(): void {
+    clearInterval(this.heartbeatTimer);
+    this.lastHeard = Date.now();
+    this.heartbeatTimer = setInterval(() => {
+      if (Date.now() - this.lastHeard > 2 * this.config.heartbeatInterval) {
+        this.logger.warn('No word from the server for two heartbeats; reconnecting');
+        this.socket?.terminate();
+        return;
+      }
+      this.send({ type: 'agent:heartbeat:request' });
+    }, this.config.heartbeatInterval);
+    this.heartbeatTimer.unref();
+  }
+
+  private handle(message: AgentMessage): void {
+    switch (message.type) {
+      case 'agent:heartbeat:request':
+        this.send({ type: 'agent:heartbeat:response', version: AGENT_VERSION });
+        return;
+      case 'agent:heartbeat:response':
+        return;
+      case 'agent:transmit:request':
+        void this.transmit(message);
+        return;
+      case 'agent:error':
+        this.logger.warn(`Server error: ${message.body}`);
+        return;
+      default:
+        this.send({ type: 'agent:error', body: `Unexpected message type: ${message.type}` });
+    }
+  }
+
+  /** Delivers one push; answers only when the server waits for it (it sent a callback). */
+  private async transmit(request: AgentTransmitRequest): Promise<void> {
+    const reply = (statusCode: number, body: string, contentType = request.contentType): void => {
+      if (!request.callback) return;
+      const response: AgentTransmitResponse = {
+        type: 'agent:transmit:response',
+        callback: request.callback,
+        remote: request.remote,
+        contentType,
+        statusCode,
+        body,
+      };
+      this.send(response);
+    };
+    const destination = findDestination(this.config.destinations, request.remote);
+    if (!destination) {
+      this.logger.warn(`Refused a push to unknown destination '${request.remote}'`);
+      reply(404, `Unknown destination '${request.remote}'`, 'text/plain');
+      return;
+    }
+    try {
+      const answer = await deliver(destination, request.body, {
+        waitForResponse: !!request.callback,
+        timeoutMs: this.config.destinationTimeout,
+        returnAck: request.returnAck,
+      });
+      reply(200, answer ?? '');
+    } catch (err) {
+      this.logger.warn(`Delivery to '${destination.name}' failed: ${(err as Error).message}`);
+      reply(statusOf(err), (err as Error).message, 'text/plain');
+    }
+  }
+
+  private send(message: AgentMessage): void {
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+    }
+  }
+}

@@ -1,0 +1,224 @@
+// Agents over WebSocket and HTTP (issue #10 Agents; SPEC §7 Agent $push):
+//   WS   /ws/agent                    the agent program's connection (agent-socket.ts)
+//   POST /fhir/R4/Agent/{id}/$push    {destination, body, contentType, waitForResponse, waitTimeout?}
+//   POST /fhir/R4/Agent/$push?identifier=system|value
+// The caller must be able to read the Agent (and a Device destination): access policies decide who
+// may push. Answers: 200 with the destination's reply (its content type) when waiting, 200 All OK
+// when not; 400 for bad parameters, an Agent that is off or a destination the agent does not have;
+// 503 when the agent is not connected to this instance; 502 when the agent could not deliver (or
+// disconnected); 504 when no reply came within waitTimeout.
+import type { Agent, OperationOutcome } from '@medplum/fhirtypes';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { AGENT_WS_PATH } from '../../fhir/agent-protocol';
+import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
+import { allOk, badRequest, notFound, OperationOutcomeError } from '../../fhir';
+import type { AuthDeps } from '../auth/auth-deps';
+import { FHIR_JSON, mediaTypeOf } from '../fhir/media-types';
+import { Repository } from '../repo';
+import type { RepositoryContext } from '../repo';
+import { AgentHub, AgentPushError } from './agent-hub';
+import type { AgentReply } from './agent-hub';
+import { AgentSocket } from './agent-socket';
+import { parsePushRequest, resolveRemote } from './push-request';
+
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface AgentRoutesOptions {
+  deps: AuthDeps;
+  getContext: (request: FastifyRequest) => RepositoryContext;
+}
+
+function outcome(
+  code: OperationOutcome['issue'][number]['code'],
+  text: string,
+  expression?: string,
+): OperationOutcome {
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [
+      { severity: 'error', code, details: { text }, ...(expression ? { expression: [expression] } : {}) },
+    ],
+  };
+}
+
+function sendOutcome(reply: FastifyReply, status: number, body: OperationOutcome): FastifyReply {
+  return reply.status(status).type(FHIR_JSON).send(body);
+}
+
+/** The agent's failure as an HTTP answer: its own 4xx are the destination's fault (400), 5xx stay. */
+function failedReply(reply: FastifyReply, answer: AgentReply, remote: string): FastifyReply {
+  if (answer.kind === 'error') {
+    return sendOutcome(
+      reply,
+      502,
+      outcome('exception', `The agent could not deliver to '${remote}': ${answer.body}`),
+    );
+  }
+  if (answer.statusCode === 404) {
+    return sendOutcome(
+      reply,
+      400,
+      outcome('not-found', answer.body || `Unknown destination '${remote}'`, 'destination'),
+    );
+  }
+  if (answer.statusCode < 500) {
+    return sendOutcome(reply, 400, outcome('processing', answer.body || 'The agent refused the message'));
+  }
+  const status = answer.statusCode === 504 ? 504 : 502;
+  return sendOutcome(reply, status, outcome(status === 504 ? 'timeout' : 'transient', answer.body));
+}
+
+export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, { deps, getContext }) => {
+  const hub = new AgentHub();
+  const sockets = new Set<AgentSocket>();
+
+  // The agent socket, in front of the upgrade listeners registered before (live updates, FHIRcast).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const others = app.server.listeners('upgrade') as UpgradeListener[];
+  const onUpgrade: UpgradeListener = (request, socket, head) => {
+    const path = (request.url ?? '').split('?')[0].replace(/\/+$/, '');
+    if (path !== AGENT_WS_PATH) {
+      if (others.length === 0) socket.destroy();
+      for (const listener of others) listener.call(app.server, request, socket, head);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const session = new AgentSocket(ws, hub, deps);
+      sockets.add(session);
+      ws.on('close', () => sockets.delete(session));
+    });
+  };
+  for (const listener of others) app.server.off('upgrade', listener);
+  app.server.on('upgrade', onUpgrade);
+
+  const interval = deps.config.liveHeartbeatInterval;
+  const heartbeat = setInterval(() => {
+    for (const session of sockets) session.heartbeat(interval);
+  }, interval);
+  heartbeat.unref();
+
+  app.addHook('preClose', async () => {
+    clearInterval(heartbeat);
+    app.server.off('upgrade', onUpgrade);
+    hub.closeAll();
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+  });
+
+  // Bodies: JSON or FHIR JSON (a JSON object or a Parameters resource); anything else is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: deps.config.bodyLimit },
+    (request, body, done) => {
+      const type = mediaTypeOf(request.headers['content-type']);
+      if (type !== 'application/json' && type !== 'application/fhir+json') {
+        done(
+          new OperationOutcomeError({
+            resourceType: 'OperationOutcome',
+            id: 'unsupported-media-type',
+            issue: [
+              {
+                severity: 'error',
+                code: 'not-supported',
+                details: { text: '$push takes a JSON or FHIR JSON body' },
+              },
+            ],
+          }),
+        );
+        return;
+      }
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(new OperationOutcomeError(badRequest('The body is not valid JSON')));
+      }
+    },
+  );
+
+  const push = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    findAgent: (repo: Repository) => Promise<Agent>,
+  ) => {
+    const repo = new Repository(deps.db, getContext(request));
+    const agent = await findAgent(repo);
+    const params = parsePushRequest(request.body);
+    if (agent.status === 'off') {
+      throw new OperationOutcomeError(badRequest(`Agent/${agent.id} is off (Agent.status)`));
+    }
+    const remote = await resolveRemote(repo, params.destination);
+    const connection = hub.connectionOf(agent.id as string);
+    if (!connection) {
+      return sendOutcome(
+        reply,
+        503,
+        outcome('transient', `Agent/${agent.id} is not connected to this server`),
+      );
+    }
+    const known = connection.destinations;
+    if (known && !known.some((d) => d.name === remote || d.url === remote)) {
+      return sendOutcome(
+        reply,
+        400,
+        outcome('not-found', `Agent/${agent.id} has no destination '${remote}'`, 'destination'),
+      );
+    }
+    const message: AgentTransmitRequest = {
+      type: 'agent:transmit:request',
+      remote,
+      contentType: params.contentType,
+      body: params.body,
+      ...(params.returnAck ? { returnAck: params.returnAck } : {}),
+    };
+    try {
+      if (!params.waitForResponse) {
+        hub.send(agent.id as string, message);
+        return reply.type(FHIR_JSON).send(allOk);
+      }
+      const answer = await hub.request(agent.id as string, message, params.waitTimeout);
+      if (answer.kind === 'error' || answer.statusCode >= 400) {
+        return failedReply(reply, answer, remote);
+      }
+      return reply
+        .status(200)
+        .type(answer.contentType || 'text/plain')
+        .send(answer.body);
+    } catch (err) {
+      if (!(err instanceof AgentPushError)) throw err;
+      const status = err.reason === 'timeout' ? 504 : err.reason === 'not-connected' ? 503 : 502;
+      return sendOutcome(
+        reply,
+        status,
+        outcome(err.reason === 'timeout' ? 'timeout' : 'transient', err.message),
+      );
+    }
+  };
+
+  app.post<{ Params: { id: string } }>('/fhir/R4/Agent/:id/$push', (request, reply) =>
+    push(request, reply, (repo) => repo.readResource<Agent>('Agent', request.params.id)),
+  );
+  app.post<{ Querystring: { identifier?: string } }>('/fhir/R4/Agent/$push', (request, reply) =>
+    push(request, reply, async (repo) => {
+      const identifier = request.query.identifier;
+      if (!identifier)
+        throw new OperationOutcomeError(
+          badRequest('Give the agent as Agent/{id}/$push or ?identifier=', 'identifier'),
+        );
+      const found = await repo.search<Agent>({
+        resourceType: 'Agent',
+        filters: [{ code: 'identifier', operator: 'eq', value: identifier }],
+        count: 2,
+      });
+      if (found.resources.length === 0) throw new OperationOutcomeError(notFound);
+      if (found.resources.length > 1)
+        throw new OperationOutcomeError(badRequest(`More than one agent has the identifier ${identifier}`));
+      return found.resources[0];
+    }),
+  );
+};
