@@ -15,12 +15,13 @@ export default defineConfig({
     sourcemap: true,
     // React + MUI + React Router alone are ~540 kB (~170 kB gzipped); warn only beyond that.
     chunkSizeWarningLimit: 700,
-    // Libraries change less often than the app: a separate vendor file stays cached across app releases.
+    // Route-level splitting (issue #7 budgets): React and the router, which every page needs, are one
+    // long-cached file; every other library (MUI parts, Apollo, charts) goes to the chunks of the routes
+    // that import it, so the landing page downloads only what it renders.
     rolldownOptions: {
-      // The charts (MUI X with its d3 copy) stay with the vitals screen's chunk, not every route (issue #7).
       output: {
         codeSplitting: {
-          groups: [{ name: 'vendor', test: /node_modules[\\/](?!@mui[\\/]x-|d3-|flatqueue|bezier-easing)/ }],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
         },
       },
     },

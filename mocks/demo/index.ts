@@ -15,6 +15,7 @@ import { aishaTimeline, mariaTimeline } from './care-timeline';
 import { addClinic, buildDemoProject } from './clinic';
 export { DEMO_PROJECT_IDENTIFIER } from './clinic';
 import type { DemoContext } from './demo-context';
+import { addDueDate } from './due-date';
 import { addImmunizations } from './immunizations';
 import { addLabReport } from './lab-reports';
 import { mariaLabReports } from './maria-lab-reports';
@@ -83,6 +84,14 @@ export function buildDemoClinic(today: Date): DemoClinic {
     { key: 'aisha', patient: patients.aisha, performer: clinic.drChen },
     aishaVitals(aishaDates),
   );
+
+  // Maria's due date only: the demo keeps every date within 46 days ahead, and Aisha's lies further.
+  addDueDate(ctx, {
+    key: 'maria',
+    patient: patients.maria,
+    performer: clinic.drChen,
+    recordedDaysFromToday: mariaDates.firstVisit,
+  });
 
   addMedicationRequests(ctx, { ...maria, requester: clinic.drChen }, mariaMedications(mariaDates));
   addMedicationRequests(ctx, { ...aisha, requester: clinic.drChen }, aishaMedications(aishaDates));

@@ -1,12 +1,11 @@
 // The app's providers around a router: theme, baseline styles, the start-up configuration, the one
-// platform client (its lost session sends the browser to /), Apollo over it (src/graphql) and the
-// notifications.
+// platform client (its lost session sends the browser to /) and the notifications. Apollo (src/graphql)
+// is provided by the signed-in routes themselves, as a lazy chunk (session/GraphqlBoundary).
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { useState } from 'react';
 import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import type { BloomClient } from '../client';
-import { GraphqlProvider } from '../graphql/GraphqlProvider';
 import { AppConfigProvider } from './components/AppConfigContext';
 import { NotificationsProvider } from './components/Notifications';
 import type { AppConfig } from './config';
@@ -30,11 +29,9 @@ export function App({ config, router }: AppProps) {
       <CssBaseline />
       <AppConfigProvider config={config}>
         <BloomClientProvider client={client}>
-          <GraphqlProvider client={client}>
-            <NotificationsProvider>
-              <RouterProvider router={router} />
-            </NotificationsProvider>
-          </GraphqlProvider>
+          <NotificationsProvider>
+            <RouterProvider router={router} />
+          </NotificationsProvider>
         </BloomClientProvider>
       </AppConfigProvider>
     </ThemeProvider>

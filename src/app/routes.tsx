@@ -1,21 +1,40 @@
 // The routes of SPEC §2: / (landing page signed out, home signed in), the sign-in screens, /signout;
-// signed-in routes sit behind RequireSession; any other path redirects to /.
+// signed-in routes sit behind RequireSession; any other path redirects to / signed out and shows the
+// not-found panel signed in.
 // The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
-import { Suspense } from 'react';
-import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { lazy, Suspense, type ReactNode } from 'react';
+import type { RouteObject } from 'react-router-dom';
 import { LoadingState } from './components/ListStates';
 import { Layout } from './components/Layout';
+import { NotFoundPanel } from './components/NotFoundPanel';
 import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
 import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
 import { HomeOrLanding } from './features/home/HomeOrLanding';
-import { ResetPasswordPage } from './features/password/ResetPasswordPage';
-import { SetPasswordPage } from './features/password/SetPasswordPage';
-import { RegisterPage } from './features/register/RegisterPage';
-import { SignInPage } from './features/signin/SignInPage';
-import { SignOutPage } from './features/signout/SignOutPage';
 import { resourceRoutes } from './features/resource/resourceRoutes';
+import { GraphqlOutlet } from './session/GraphqlBoundary';
 import { RequireSession } from './session/RequireSession';
+
+// The sign-in screens are chunks of their own too: the landing page does not download their forms.
+const SignInPage = lazy(() =>
+  import('./features/signin/SignInPage').then((m) => ({ default: m.SignInPage })),
+);
+const RegisterPage = lazy(() =>
+  import('./features/register/RegisterPage').then((m) => ({ default: m.RegisterPage })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('./features/password/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const SetPasswordPage = lazy(() =>
+  import('./features/password/SetPasswordPage').then((m) => ({ default: m.SetPasswordPage })),
+);
+const SignOutPage = lazy(() =>
+  import('./features/signout/SignOutPage').then((m) => ({ default: m.SignOutPage })),
+);
+
+function Loaded({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<LoadingState label="Loading" />}>{children}</Suspense>;
+}
 
 /** Routes that need a session; the features of later issues (messages, health record...) go here. */
 export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
@@ -26,29 +45,64 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
       errorElement: <RouteErrorPage />,
       children: [
         { index: true, element: <HomeOrLanding /> },
-        { path: 'signin', element: <SignInPage /> },
-        { path: 'register', element: <RegisterPage /> },
-        { path: 'resetpassword', element: <ResetPasswordPage /> },
-        { path: 'setpassword/:id/:secret', element: <SetPasswordPage /> },
-        { path: 'signout', element: <SignOutPage /> },
-        { element: <RequireSession />, children: signedInRoutes },
-        // Issue #7 screens are lazily loaded chunks: a spinner shows while one downloads.
+        {
+          path: 'signin',
+          element: (
+            <Loaded>
+              <SignInPage />
+            </Loaded>
+          ),
+        },
+        {
+          path: 'register',
+          element: (
+            <Loaded>
+              <RegisterPage />
+            </Loaded>
+          ),
+        },
+        {
+          path: 'resetpassword',
+          element: (
+            <Loaded>
+              <ResetPasswordPage />
+            </Loaded>
+          ),
+        },
+        {
+          path: 'setpassword/:id/:secret',
+          element: (
+            <Loaded>
+              <SetPasswordPage />
+            </Loaded>
+          ),
+        },
+        {
+          path: 'signout',
+          element: (
+            <Loaded>
+              <SignOutPage />
+            </Loaded>
+          ),
+        },
+        // Signed-in screens: GraphQL (a lazy chunk) around lazily loaded screens; signed out, every
+        // path here (including unknown ones) goes to / (SPEC §2), signed in an unknown one is 'Not found'.
         {
           element: <RequireSession />,
           children: [
             {
-              element: (
-                <Suspense fallback={<LoadingState label="Loading" />}>
-                  <Outlet />
-                </Suspense>
-              ),
-              // Issue #9 generic resource pages (/:resourceType/:id, /:resourceType/new) last: static
-              // segments such as Observation/:observationId outrank their dynamic ones.
-              children: [...healthRecordRoutes, ...resourceRoutes],
+              element: <GraphqlOutlet />,
+              // Issue #9 generic resource pages (/:resourceType/:id, /:resourceType/new) after the static
+              // routes: static segments such as Observation/:observationId outrank their dynamic ones.
+              children: [
+                ...signedInRoutes,
+                ...healthRecordRoutes,
+                ...resourceRoutes,
+                { path: '*', element: <NotFoundPanel /> },
+              ],
             },
           ],
         },
-        { path: '*', element: <Navigate to="/" replace /> },
       ],
     },
   ];

@@ -2,7 +2,7 @@
 // 'Your profile'/'Settings'; SPEC §5 MFA code required; SPEC §8 errors): the signed-in profile's name
 // and email from auth/me, and the two-factor card — status, enrolment with a QR code and the secret,
 // verification with success, a wrong code under the field, and a server error in the red alert.
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { create } from 'qrcode';
 import { groupSecret, validateMfaCode } from '../../src/app/features/account/TwoFactorCard';
 import { qrPath } from '../../src/app/features/account/QrCode';
@@ -22,6 +22,20 @@ beforeEach(() => {
     profile: maria,
     project: { resourceType: 'Project', id: 'clinic', name: 'Bloom Clinic' },
     membership: { resourceType: 'ProjectMembership', id: 'm1' },
+  });
+  // The profile form's one query (AccountProfile; its states are tested in accountPages.test.tsx).
+  api.always('POST fhir/R4/$graphql', 200, {
+    data: {
+      Patient: {
+        resourceType: 'Patient',
+        id: 'maria-1',
+        name: [{ use: null, text: null, given: ['Maria'], family: 'Garcia' }],
+        gender: 'female',
+        birthDate: null,
+        telecom: [{ system: 'email', value: 'maria@bloom.example', use: null }],
+        address: null,
+      },
+    },
   });
 });
 
@@ -43,14 +57,28 @@ function submitCode(input: HTMLInputElement, code: string) {
 }
 
 describe('SPEC §2 account routes', () => {
-  it('account/* redirects to account/profile, which shows the name and email of auth/me', async () => {
+  it('account/* redirects to account/profile, which shows the name and email in the form, beside the Account menu', async () => {
     api.always('GET auth/mfa/status', 200, { enrolled: true });
     const { router } = renderApp('/account');
     expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/account/profile');
-    expect(await screen.findByText('Maria Garcia')).toBeInTheDocument();
-    expect(screen.getByText('maria@bloom.example')).toBeInTheDocument();
+    expect(await screen.findByRole('textbox', { name: /^First name/ })).toHaveValue('Maria');
+    expect(screen.getByRole('textbox', { name: /^Last name/ })).toHaveValue('Garcia');
+    expect(screen.getByRole('textbox', { name: /^Email/ })).toHaveValue('maria@bloom.example');
     expect(document.title).toBe('Profile · Bloom');
+    // SPEC §2 Navigation: the Account side menu (collapsed below 768 px, as jsdom has no media queries).
+    const menu = screen.getByRole('navigation', { name: 'Account' });
+    fireEvent.click(within(menu).getByRole('button', { name: 'Account menu' }));
+    expect(within(menu).getByRole('link', { name: 'Profile' })).toHaveAttribute('href', '/account/profile');
+    expect(within(menu).getByRole('link', { name: 'Provider' })).toHaveAttribute('href', '/account/provider');
+  });
+
+  it('SPEC §2 account/provider/* is the Provider page; an unknown account path goes to account/profile', async () => {
+    api.always('GET auth/mfa/status', 200, { enrolled: true });
+    const { router } = renderApp('/account/provider/anything');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Provider' })).toBeInTheDocument();
+    await act(() => router.navigate('/account/nothing-here'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/profile'));
   });
 
   it("the user menu's Your profile and Settings go to account/profile", async () => {

@@ -11,7 +11,7 @@ beforeEach(() => {
 describe('forgot password (/resetpassword → POST auth/resetpassword)', () => {
   it('SPEC §5 refuses a malformed email, then posts {email} and says a link may be on its way', async () => {
     renderApp('/resetpassword');
-    const email = screen.getByLabelText(/^Email/);
+    const email = await screen.findByLabelText(/^Email/);
     fireEvent.change(email, { target: { value: 'maria' } });
     fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
     expect(email).toHaveAccessibleDescription(/Enter a valid email address/);
@@ -36,7 +36,7 @@ describe('forgot password (/resetpassword → POST auth/resetpassword)', () => {
   it('is reached from the password step by Forgot password', async () => {
     api.once('POST auth/method', 200, {});
     const { router } = renderApp('/signin');
-    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'maria@bloom.example' } });
+    fireEvent.change(await screen.findByLabelText(/^Email/), { target: { value: 'maria@bloom.example' } });
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     fireEvent.click(await screen.findByRole('link', { name: 'Forgot password' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/resetpassword'));
@@ -52,6 +52,7 @@ describe('set password (/setpassword/:id/:secret → POST auth/setpassword)', ()
 
   it('refuses an empty or unconfirmed password locally, then posts {id, secret, password}', async () => {
     renderApp('/setpassword/req-1/secret-1');
+    await screen.findByLabelText(/^New password/);
     fill('', '');
     expect(screen.getByText('Password is required')).toBeInTheDocument();
     fill('a-new-long-password', 'another');

@@ -71,4 +71,12 @@ describe('SPEC §2 signed-in frame', () => {
     const { router } = renderApp('/health-record/vaccines');
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
+
+  it("signed in, an unknown route shows the 'Not found' panel inside the frame (signed out it goes to /)", async () => {
+    const { router } = renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/no/such/page');
+  });
 });

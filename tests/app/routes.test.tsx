@@ -17,7 +17,7 @@ describe('SPEC §2 routes', () => {
 
   it('/signin shows the sign-in form and /register the registration form', async () => {
     const { router } = renderApp('/signin');
-    expect(screen.getByRole('heading', { name: 'Sign in to Bloom' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Bloom' })).toBeInTheDocument();
     await act(() => router.navigate('/register'));
     expect(await screen.findByRole('heading', { name: 'Register with Bloom' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/register');

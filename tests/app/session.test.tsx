@@ -143,8 +143,12 @@ describe('SPEC §9 notifications', () => {
   });
 });
 
-it('appRoutesWith keeps the catch-all redirect last', () => {
-  const root = appRoutesWith([])[0] as NonIndexRouteObject;
-  expect(root.children?.at(-1)?.path).toBe('*');
+it('appRoutesWith puts the given signed-in routes first and the catch-all last, behind the session guard', () => {
+  const extra: RouteObject = { path: 'extra', element: null };
+  const root = appRoutesWith([extra])[0] as NonIndexRouteObject;
+  const guarded = root.children?.at(-1) as NonIndexRouteObject;
+  const screens = (guarded.children?.[0] as NonIndexRouteObject).children ?? [];
+  expect(screens[0]).toBe(extra);
+  expect(screens.at(-1)?.path).toBe('*');
   return waitFor(() => undefined);
 });

@@ -43,9 +43,9 @@ function memberships(count: number): ProjectMembership[] {
 }
 
 describe('SPEC §2 sign-in step 1: email', () => {
-  it('has a labelled, required Email field of email type, a Next button and a Register link, width 400', () => {
+  it('has a labelled, required Email field of email type, a Next button and a Register link, width 400', async () => {
     renderApp('/signin');
-    const form = screen.getByRole('form', { name: 'Sign in' });
+    const form = await screen.findByRole('form', { name: 'Sign in' });
     const input = within(form).getByLabelText(/^Email/);
     expect(input).toHaveAttribute('type', 'email');
     expect(input).toBeRequired();

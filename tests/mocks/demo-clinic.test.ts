@@ -16,6 +16,7 @@ import type {
   Specimen,
 } from '@medplum/fhirtypes';
 import { DEMO_ACCOUNTS, MARIA_VITAL_WEEKS, buildDemoClinic } from '../../mocks/demo';
+import { pregnancyProgress } from '../../src/app/features/home/pregnancyProgress';
 import { validateResource } from '../../src/fhir';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -576,5 +577,33 @@ describe('medications, immunizations, appointments, slots and messages', () => {
     );
     // None of Aisha's resources mention Maria, so access-control tests can tell them apart.
     expect(aishaResources.filter((r) => JSON.stringify(r).includes(fullUrlOf(maria)))).toEqual([]);
+  });
+});
+
+describe('issue #7 Home "where the pregnancy stands": the estimated date of delivery (LOINC 11778-8)', () => {
+  const dueDates = ofType<Observation>('Observation').filter((o) => o.code.coding?.[0]?.code === '11778-8');
+
+  test("Maria's, as a date 280 days after her last period: Home reads 35w 4d on the seeding day", () => {
+    const mariaDue = dueDates.filter((o) => isFor(maria)(o.subject));
+    const aishaDue = dueDates.filter((o) => isFor(aisha)(o.subject));
+    expect(mariaDue).toHaveLength(1);
+    // Aisha's would lie beyond the demo's 46 days ahead: her Home shows no pregnancy card.
+    expect(aishaDue).toHaveLength(0);
+    expect(mariaDue[0].valueDateTime).toBe(
+      new Date(DAY_ZERO + (280 - (35 * 7 + 4)) * DAY_MS).toISOString().slice(0, 10),
+    );
+    expect(pregnancyProgress(mariaDue[0].valueDateTime as string, TODAY)).toEqual({
+      weeks: 35,
+      days: 4,
+      trimester: 3,
+    });
+    for (const o of dueDates) {
+      expect(o.code.coding?.[0]?.system).toBe('http://loinc.org');
+      expect(o.status).toBe('final');
+      // Recorded in the past, neither a vital sign nor a lab result (it must not show in those lists).
+      expect(Date.parse(o.effectiveDateTime as string)).toBeLessThan(DAY_ZERO);
+      expect(o.category?.[0]?.coding?.[0]?.code).toBe('exam');
+      expect(validateResource(o)).toEqual([]);
+    }
   });
 });

@@ -13,6 +13,13 @@ function issueText(issue: OperationOutcomeIssue): string {
   return issue.details?.text ?? issue.diagnostics ?? issue.code;
 }
 
+/** 'Patient.address[0].city' lies within the field 'Patient.address' (and within itself). */
+function isPathWithin(path: string, field: string): boolean {
+  if (!path.startsWith(field)) return false;
+  const next = path.charAt(field.length);
+  return next === '' || next === '.' || next === '[';
+}
+
 export function splitOutcomeByField<Field extends string>(
   outcome: OperationOutcome,
   fields: readonly Field[],
@@ -20,7 +27,7 @@ export function splitOutcomeByField<Field extends string>(
   const fieldErrors: Partial<Record<Field, string>> = {};
   const rest: string[] = [];
   for (const issue of outcome.issue ?? []) {
-    const field = fields.find((name) => issue.expression?.includes(name));
+    const field = fields.find((name) => issue.expression?.some((path) => isPathWithin(path, name)));
     if (field !== undefined) {
       fieldErrors[field] = fieldErrors[field]
         ? `${fieldErrors[field]}; ${issueText(issue)}`

@@ -6,11 +6,14 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../session/BloomClientContext';
 import { BloomLogo } from './BloomLogo';
-import { MainNav } from './MainNav';
-import { UserMenu } from './UserMenu';
+
+// Signed in only: their menus stay off the landing page's download (issue #7 budgets).
+const MainNav = lazy(() => import('./MainNav').then((m) => ({ default: m.MainNav })));
+const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 
 export function Header() {
   const { loading, profile } = useSession();
@@ -41,19 +44,27 @@ export function Header() {
             Bloom
           </Typography>
         </Box>
-        {profile && <MainNav />}
+        {profile && (
+          <Suspense fallback={null}>
+            <MainNav />
+          </Suspense>
+        )}
         <Stack
           direction="row"
           spacing={1}
           component="nav"
-          aria-label="Account"
+          aria-label="User"
           // Never wrap the labels: on a 320 px phone the buttons get narrower instead.
           sx={{
             ml: 'auto',
             '& .MuiButton-root': { whiteSpace: 'nowrap', px: { xs: 1.5, sm: 2 }, minWidth: 0 },
           }}
         >
-          {profile && <UserMenu profile={profile} />}
+          {profile && (
+            <Suspense fallback={null}>
+              <UserMenu profile={profile} />
+            </Suspense>
+          )}
           {!profile && !loading && (
             <>
               <Button component={RouterLink} to="/signin" color="primary">

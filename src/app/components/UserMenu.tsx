@@ -7,7 +7,7 @@ import MenuItem from '@mui/material/MenuItem';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ProfileResource } from '../../client';
-import { givenName } from '../features/home/HomePage';
+import { givenName } from './profileName';
 
 export function UserMenu({ profile }: { profile: ProfileResource }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);

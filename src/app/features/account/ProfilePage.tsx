@@ -1,5 +1,5 @@
-// account/profile (SPEC §2): the signed-in person's name and email from auth/me, and the two-factor
-// card (issue #3). Issue #7 builds the rest of the account pages (editable profile, provider).
+// account/profile (SPEC §2): a patient edits their details (ProfileForm, issue #7); other profiles
+// (practitioners, admins) see their name and email from auth/me. Then the two-factor card (issue #3).
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
@@ -9,7 +9,9 @@ import { useEffect, useState } from 'react';
 import type { ProfileResource, SessionDetails } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { useBloomClient } from '../../session/BloomClientContext';
+import { PageHeading } from '../../components/PageHeading';
+import { useBloomClient, useSession } from '../../session/BloomClientContext';
+import { ProfileForm } from './ProfileForm';
 import { TwoFactorCard } from './TwoFactorCard';
 
 /** The full name of a person profile ('Maria Garcia'), or a client's name. */
@@ -42,7 +44,8 @@ function Detail({ term, value }: { term: string; value: string | undefined }) {
   );
 }
 
-export function ProfilePage() {
+/** The read-only details of a profile that is not a Patient. */
+function SessionDetailsList() {
   const client = useBloomClient();
   const [me, setMe] = useState<SessionDetails>();
   const load = useOutcomeForm([] as const);
@@ -54,11 +57,26 @@ export function ProfilePage() {
   }, [client]);
 
   return (
-    <Box sx={{ maxWidth: 720, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <title>Profile · Bloom</title>
-      <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', sm: '2.2rem' }, mb: 3 }}>
-        Profile
-      </Typography>
+    <>
+      <ErrorAlert message={load.message} />
+      {me ? (
+        <Stack component="dl" spacing={1.5} sx={{ m: 0 }}>
+          <Detail term="Name" value={displayName(me.profile)} />
+          <Detail term="Email" value={profileEmail(me)} />
+        </Stack>
+      ) : (
+        !load.message && <CircularProgress aria-label="Loading your profile" size={28} />
+      )}
+    </>
+  );
+}
+
+export function ProfilePage() {
+  const { profile } = useSession();
+  const patientId = profile?.resourceType === 'Patient' ? profile.id : undefined;
+  return (
+    <Box sx={{ maxWidth: 720 }}>
+      <PageHeading title="Profile" />
       <Stack spacing={3}>
         <Paper
           component="section"
@@ -69,15 +87,7 @@ export function ProfilePage() {
           <Typography id="profile-details-title" variant="h2" sx={{ fontSize: '1.25rem', mb: 2 }}>
             Your details
           </Typography>
-          <ErrorAlert message={load.message} />
-          {me ? (
-            <Stack component="dl" spacing={1.5} sx={{ m: 0 }}>
-              <Detail term="Name" value={displayName(me.profile)} />
-              <Detail term="Email" value={profileEmail(me)} />
-            </Stack>
-          ) : (
-            !load.message && <CircularProgress aria-label="Loading your profile" size={28} />
-          )}
+          {patientId ? <ProfileForm patientId={patientId} /> : <SessionDetailsList />}
         </Paper>
         <TwoFactorCard />
       </Stack>

@@ -1,14 +1,20 @@
-// The signed-in account routes of SPEC §2: account/* redirects to account/profile. Issue #7 adds
-// account/provider/*.
+// The signed-in account routes of SPEC §2: account/* redirects to account/profile; account/provider/*
+// is the Provider page. Each screen is its own chunk (React.lazy), as the health record's.
+import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router-dom';
-import { ProfilePage } from './ProfilePage';
+
+const AccountLayout = lazy(() => import('./AccountLayout'));
+const ProfilePage = lazy(() => import('./ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const ProviderPage = lazy(() => import('./ProviderPage').then((m) => ({ default: m.ProviderPage })));
 
 export const accountRoutes: RouteObject[] = [
   {
     path: 'account',
+    element: <AccountLayout />,
     children: [
       { index: true, element: <Navigate to="/account/profile" replace /> },
       { path: 'profile', element: <ProfilePage /> },
+      { path: 'provider/*', element: <ProviderPage /> },
       { path: '*', element: <Navigate to="/account/profile" replace /> },
     ],
   },

@@ -27,7 +27,7 @@ import {
   rangesText,
   referenceText,
 } from './observationValues';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 
 type Report = NonNullable<LabResultDetailQuery['DiagnosticReport']>;
 type ResultRef = NonNullable<NonNullable<Report['result']>[number]>;

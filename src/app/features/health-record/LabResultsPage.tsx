@@ -13,7 +13,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { LoadMore } from './LoadMore';
 import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 import { usePatientReference } from './usePatientReference';
 
 export const LAB_RESULTS_PAGE_SIZE = 50;

@@ -8,7 +8,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { DetailFields } from './DetailFields';
 import { NotesList } from './NotesList';
 import { conceptsText, conceptText, referenceText } from './observationValues';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 
 export function MedicationPage() {
   const { medicationId = '' } = useParams();

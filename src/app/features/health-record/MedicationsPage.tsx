@@ -5,7 +5,7 @@ import { EmptyState, LoadError, LoadingState } from '../../components/ListStates
 import { LoadMore } from './LoadMore';
 import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 import { ResourceRows } from './ResourceRows';
 import { usePatientReference } from './usePatientReference';
 

@@ -23,7 +23,7 @@ import {
   rangesText,
   referenceText,
 } from './observationValues';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 
 export function ObservationPage() {
   const params = useParams();

@@ -8,7 +8,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { DetailFields } from './DetailFields';
 import { NotesList } from './NotesList';
 import { conceptText, quantityText, referenceText } from './observationValues';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 
 export function VaccinePage() {
   const { vaccineId = '' } = useParams();

@@ -8,7 +8,7 @@ import { EmptyState, LoadError, LoadingState } from '../../components/ListStates
 import { LoadMore } from './LoadMore';
 import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 import { ResourceRows, type ResourceRow } from './ResourceRows';
 import { usePatientReference } from './usePatientReference';
 import { splitVaccines } from './vaccineSplit';

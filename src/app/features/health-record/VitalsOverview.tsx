@@ -2,7 +2,7 @@
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import { ResourceLink } from '../../components/ResourceLink';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 import { VITAL_TYPES } from './vitalTypes';
 
 export function VitalsOverview() {

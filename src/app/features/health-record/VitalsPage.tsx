@@ -16,7 +16,7 @@ import { EmptyState, LoadError, LoadingState } from '../../components/ListStates
 import { ResourceLink } from '../../components/ResourceLink';
 import { LoadMore } from './LoadMore';
 import { appendPage } from './pagedConnection';
-import { PageHeading } from './PageHeading';
+import { PageHeading } from '../../components/PageHeading';
 import { usePatientReference } from './usePatientReference';
 import { VitalEntryForm } from './VitalEntryForm';
 import { seriesValue, type VitalMeasurement, type VitalType } from './vitalTypes';

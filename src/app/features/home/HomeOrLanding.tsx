@@ -1,11 +1,21 @@
-// '/' is the landing page when signed out and the home page when signed in (SPEC §2).
+// '/' is the landing page when signed out and the home page when signed in (SPEC §2). The home page
+// and the GraphQL layer it reads through are lazy chunks: the landing page never downloads them.
+import { lazy } from 'react';
+import { WithGraphql } from '../../session/GraphqlBoundary';
 import { LandingPage } from '../landing/LandingPage';
 import { useSession } from '../../session/BloomClientContext';
 import { SessionLoading } from '../../session/RequireSession';
-import { HomePage } from './HomePage';
+
+const HomePage = lazy(() => import('./HomePage'));
 
 export function HomeOrLanding() {
   const { loading, profile } = useSession();
   if (loading) return <SessionLoading />;
-  return profile ? <HomePage profile={profile} /> : <LandingPage />;
+  return profile ? (
+    <WithGraphql>
+      <HomePage profile={profile} />
+    </WithGraphql>
+  ) : (
+    <LandingPage />
+  );
 }

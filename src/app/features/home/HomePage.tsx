@@ -6,15 +6,9 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ProfileResource } from '../../../client';
+import { givenName } from '../../components/profileName';
 import { PregnancyCards } from './PregnancyCards';
 import { WhatIsNext } from './WhatIsNext';
-
-/** The first given name of a person profile, else its display text. */
-export function givenName(profile: ProfileResource): string | undefined {
-  if (profile.resourceType === 'ClientApplication' || profile.resourceType === 'Bot') return profile.name;
-  const name = profile.name?.[0];
-  return name?.given?.[0] ?? name?.text ?? name?.family;
-}
 
 export function HomePage({ profile, now: givenNow }: { profile: ProfileResource; now?: Date }) {
   const name = givenName(profile);

@@ -1,0 +1,169 @@
+// The editable details of account/profile (SPEC §2; §3 Patient profile; §5 per-field server issues):
+// name, gender (SPEC §3 options), birth date, email and address, read by the one AccountProfile query.
+// Save reads the stored Patient, writes the edited parts onto it and PUTs it through the platform
+// client; the server's issues show under their fields, the rest in the red alert.
+import { useQuery } from '@apollo/client/react';
+import type { Patient } from '@medplum/fhirtypes';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import FormHelperText from '@mui/material/FormHelperText';
+import Grid from '@mui/material/Grid';
+import MenuItem from '@mui/material/MenuItem';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { AccountProfileDocument, type AccountProfileQuery } from '../../../graphql';
+import { useOutcomeForm } from '../../api/useOutcomeForm';
+import { LoadError, LoadingState } from '../../components/ListStates';
+import { validateEmail } from '../../components/emailValidation';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { useBloomClient } from '../../session/BloomClientContext';
+import {
+  draftFromPatient,
+  GENDER_OPTIONS,
+  PROFILE_SERVER_FIELDS,
+  patientWithDraft,
+  type GenderValue,
+  type ProfileDraft,
+  type ProfileServerField,
+} from './profileDraft';
+
+type DraftField = keyof ProfileDraft;
+
+/** Local checks before anything is sent (the email, when one is given, must be an address). */
+export function validateProfileDraft(draft: ProfileDraft): Partial<Record<ProfileServerField, string>> {
+  const email = draft.email.trim() ? validateEmail(draft.email) : undefined;
+  return email ? { 'Patient.telecom': email } : {};
+}
+
+function DetailsForm({
+  patient,
+  onSaved,
+}: {
+  patient: NonNullable<AccountProfileQuery['Patient']>;
+  onSaved: () => Promise<unknown>;
+}) {
+  const client = useBloomClient();
+  const form = useOutcomeForm(PROFILE_SERVER_FIELDS);
+  const [draft, setDraft] = useState<ProfileDraft>(() => draftFromPatient(patient));
+  const [saved, setSaved] = useState(false);
+  const errors = form.fieldErrors;
+
+  function field(name: DraftField, label: string, error?: string, extra: Partial<TextFieldProps> = {}) {
+    return (
+      <TextField
+        id={`profile-${name}`}
+        name={name}
+        label={label}
+        fullWidth
+        value={draft[name]}
+        onChange={(event) => {
+          setSaved(false);
+          setDraft({ ...draft, [name]: event.target.value });
+        }}
+        {...fieldErrorProps(error)}
+        {...extra}
+      />
+    );
+  }
+
+  async function save() {
+    setSaved(false);
+    const id = patient.id ?? '';
+    const stored = await client.readResource<Patient>('Patient', id, { cache: 'no-cache' });
+    await client.updateResource(patientWithDraft(stored, draft));
+    await onSaved();
+    // The header greets the patient by name: refresh the session's copy of the profile.
+    void client.reloadProfile().catch(() => undefined);
+    setSaved(true);
+  }
+
+  return (
+    <OutcomeForm
+      label="Your details"
+      form={form}
+      submitLabel="Save changes"
+      validate={() => validateProfileDraft(draft)}
+      action={save}
+    >
+      {saved && (
+        <Alert severity="success" role="status">
+          Your profile is saved.
+        </Alert>
+      )}
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {field('given', 'First name', errors['Patient.name'], { autoComplete: 'given-name' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {field('family', 'Last name', undefined, { autoComplete: 'family-name' })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {field('gender', 'Gender', errors['Patient.gender'], {
+            select: true,
+            children: GENDER_OPTIONS.map((option) => (
+              <MenuItem key={option.value} value={option.value}>
+                {option.label}
+              </MenuItem>
+            )),
+            onChange: (event) => {
+              setSaved(false);
+              setDraft({ ...draft, gender: event.target.value as GenderValue });
+            },
+          })}
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          {field('birthDate', 'Birth date', errors['Patient.birthDate'], {
+            placeholder: 'YYYY-MM-DD',
+            autoComplete: 'bday',
+            slotProps: { htmlInput: { inputMode: 'numeric' } },
+          })}
+        </Grid>
+        <Grid size={12}>
+          {field('email', 'Email', errors['Patient.telecom'], { type: 'email', autoComplete: 'email' })}
+        </Grid>
+      </Grid>
+      <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
+        <Typography component="legend" sx={{ fontWeight: 600, mb: 1.5 }}>
+          Address
+        </Typography>
+        <Grid container spacing={2}>
+          <Grid size={12}>
+            {field('line1', 'Street address', undefined, { autoComplete: 'address-line1' })}
+          </Grid>
+          <Grid size={12}>
+            {field('line2', 'Apartment, suite (optional)', undefined, { autoComplete: 'address-line2' })}
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            {field('city', 'City', undefined, { autoComplete: 'address-level2' })}
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            {field('state', 'State', undefined, { autoComplete: 'address-level1' })}
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            {field('postalCode', 'Postal code', undefined, { autoComplete: 'postal-code' })}
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            {field('country', 'Country', undefined, { autoComplete: 'country' })}
+          </Grid>
+        </Grid>
+        {errors['Patient.address'] && (
+          <FormHelperText error id="profile-address-error">
+            {errors['Patient.address']}
+          </FormHelperText>
+        )}
+      </Box>
+    </OutcomeForm>
+  );
+}
+
+export function ProfileForm({ patientId }: { patientId: string }) {
+  const { data, loading, error, refetch } = useQuery(AccountProfileDocument, {
+    variables: { id: patientId },
+  });
+  if (error) return <LoadError error={error} onRetry={() => void refetch()} />;
+  if (loading && !data) return <LoadingState label="Loading your profile" />;
+  const patient = data?.Patient;
+  if (!patient) return <LoadError error={new Error('Your profile was not found')} />;
+  return <DetailsForm patient={patient} onSaved={refetch} />;
+}

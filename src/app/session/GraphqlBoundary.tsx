@@ -1,0 +1,26 @@
+// Loads the GraphQL layer when a signed-in screen first needs it: the landing page never downloads
+// Apollo. The inner Suspense keeps the provider mounted while a lazy screen's chunk arrives.
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Outlet } from 'react-router-dom';
+import { LoadingState } from '../components/ListStates';
+
+const SignedInGraphql = lazy(() => import('./SignedInGraphql'));
+
+export function WithGraphql({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<LoadingState label="Loading" />}>
+      <SignedInGraphql>
+        <Suspense fallback={<LoadingState label="Loading" />}>{children}</Suspense>
+      </SignedInGraphql>
+    </Suspense>
+  );
+}
+
+/** The layout route of the signed-in screens: GraphQL around the matched screen. */
+export function GraphqlOutlet() {
+  return (
+    <WithGraphql>
+      <Outlet />
+    </WithGraphql>
+  );
+}
