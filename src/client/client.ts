@@ -1,7 +1,13 @@
 // BloomClient: a small facade over the client's parts (settings, storage, PKCE, token manager,
 // request pipeline, events), with @medplum/core MedplumClient's method names and payloads for
 // the sign-in flows of SPEC §4, §6 and §7 Authentication.
-import type { Project, ProjectMembership, UserConfiguration, AccessPolicy } from '@medplum/fhirtypes';
+import type {
+  AccessPolicy,
+  Project,
+  ProjectMembership,
+  Subscription,
+  UserConfiguration,
+} from '@medplum/fhirtypes';
 import type {
   BaseLoginRequest,
   EmailPasswordLoginRequest,
@@ -23,6 +29,8 @@ import { JSON_CONTENT_TYPE } from './request';
 import { detectEnvironment, resolveSettings } from './settings';
 import type { ClientOptions, ClientSettings } from './settings';
 import { ACTIVE_LOGIN_KEY, createDefaultStorage, watchActiveLogin } from './storage';
+import { SubscriptionManager } from './subscriptions';
+import type { SubscriptionEmitter, SubscriptionManagerOptions } from './subscriptions';
 import type { ClientStorage, LoginState, StorageEventSource } from './storage';
 import { OAUTH_GRANT_TYPE, TokenManager } from './token-manager';
 
@@ -47,7 +55,12 @@ export interface BloomClientOptions extends ClientOptions, PlatformClientOptions
   refreshGracePeriod?: number;
   /** The clock, for tests. */
   now?: () => number;
+  /** Live subscriptions: the WebSocket to use (Node 20: `ws`), backoff, ping (issue #8). */
+  subscriptions?: SubscriptionManagerOptions;
 }
+
+/** Where the live-subscription socket is, under the base URL (SPEC §7 live updates). */
+export const SUBSCRIPTIONS_WS_PATH = 'ws/subscriptions-r4';
 
 const PKCE_STATE_KEY = 'pkceState';
 const CODE_VERIFIER_KEY = 'codeVerifier';
@@ -69,6 +82,8 @@ export class BloomClient extends PlatformClient {
   private readonly stopWatchingStorage: (() => void) | undefined;
   private sessionDetails: SessionDetails | undefined;
   private profilePromise: Promise<ProfileResource | undefined> | undefined;
+  private subscriptionManager: SubscriptionManager | undefined;
+  private readonly subscriptionOptions: SubscriptionManagerOptions | undefined;
 
   constructor(options: BloomClientOptions = {}) {
     const environment = detectEnvironment();
@@ -88,6 +103,7 @@ export class BloomClient extends PlatformClient {
     super(settings, tokens, { createPdf: options.createPdf, createXhr: options.createXhr, now: options.now });
     this.storage = storage;
     this.tokens = tokens;
+    this.subscriptionOptions = options.subscriptions;
     tokens.onLoginChange = (login) => this.handleLoginChange(login);
     const g = globalThis as { location?: NavigationLike; window?: StorageEventSource };
     this.navigation = options.navigation ?? (environment.isBrowser ? g.location : undefined);
@@ -109,9 +125,10 @@ export class BloomClient extends PlatformClient {
     }
   }
 
-  /** Stops listening to other tabs. */
+  /** Stops listening to other tabs and closes the live-subscription socket. */
   close(): void {
     this.stopWatchingStorage?.();
+    this.subscriptionManager?.closeWebSocket();
   }
 
   // ---- settings and URLs ----
@@ -568,5 +585,32 @@ export class BloomClient extends PlatformClient {
 
   fhircastGetContext(topic: string): Promise<FhircastCurrentContext> {
     return fhircast.fhircastGetContext(this, topic);
+  }
+
+  // ---- live subscriptions (issue #8; SPEC §4, §7 live updates): the logic lives in subscriptions/ ----
+
+  /** The one manager of this client's live subscriptions, on {baseUrl}ws/subscriptions-r4. */
+  getSubscriptionManager(): SubscriptionManager {
+    this.subscriptionManager ??= new SubscriptionManager(
+      this,
+      new URL(SUBSCRIPTIONS_WS_PATH, this.getBaseUrl()),
+      this.subscriptionOptions,
+    );
+    return this.subscriptionManager;
+  }
+
+  /** Listens to `criteria` ('Communication?subject=Patient/1'): its emitter; reference-counted. */
+  subscribeToCriteria(criteria: string, subscriptionProps?: Partial<Subscription>): SubscriptionEmitter {
+    return this.getSubscriptionManager().addCriteria(criteria, subscriptionProps);
+  }
+
+  /** One reference less; the last criteria removed closes the socket. */
+  unsubscribeFromCriteria(criteria: string, subscriptionProps?: Partial<Subscription>): void {
+    this.subscriptionManager?.removeCriteria(criteria, subscriptionProps);
+  }
+
+  /** Every criteria's events, and the socket's open, close and errors. */
+  getMasterSubscriptionEmitter(): SubscriptionEmitter {
+    return this.getSubscriptionManager().getMasterEmitter();
   }
 }

@@ -1,5 +1,5 @@
 // The platform client's public surface (issue #3 identity layer; issue #5 FHIR calls and pipeline).
-export { BloomClient } from './client';
+export { BloomClient, SUBSCRIPTIONS_WS_PATH } from './client';
 export type { BloomClientOptions, NavigationLike } from './client';
 export type * from './auth-types';
 export { ClientEventEmitter } from './events';
@@ -78,3 +78,4 @@ export {
   unauthenticatedError,
 } from './token-manager';
 export type { TokenManagerOptions, TokenResponse } from './token-manager';
+export * from './subscriptions';
