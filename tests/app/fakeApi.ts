@@ -52,7 +52,7 @@ export class FakeApi {
     const headers = new Headers(init.headers);
     const isForm = headers.get('Content-Type')?.startsWith('application/x-www-form-urlencoded');
     const body =
-      raw === undefined ? undefined : isForm ? Object.fromEntries(new URLSearchParams(raw)) : JSON.parse(raw);
+      raw === undefined ? undefined : isForm ? Object.fromEntries(new URLSearchParams(raw)) : parseBody(raw);
     this.sent.push({ method, path, body, headers });
     const route = `${method} ${path}`;
     const answer = this.queued.get(route)?.shift() ?? this.standing.get(route);
@@ -60,6 +60,15 @@ export class FakeApi {
     if (answer instanceof Error) throw answer;
     return fakeResponse(answer.status, answer.body);
   };
+}
+
+/** JSON bodies parsed; text bodies (key-value values, SPEC §7) as sent. */
+function parseBody(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
 }
 
 export function outcome(text: string, expression?: string[]): OperationOutcome {
