@@ -9,6 +9,7 @@ import { Layout } from './components/Layout';
 import { NotFoundPanel } from './components/NotFoundPanel';
 import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
+import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
 import { HomeOrLanding } from './features/home/HomeOrLanding';
 import { resourceRoutes } from './features/resource/resourceRoutes';
@@ -97,6 +98,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
               children: [
                 ...signedInRoutes,
                 ...healthRecordRoutes,
+                ...getCareRoutes,
                 ...resourceRoutes,
                 { path: '*', element: <NotFoundPanel /> },
               ],

@@ -1,0 +1,321 @@
+// Get Care (issue #7; SPEC §2 Appointment request screen, §4 appointments upcoming/past, §7 slot search,
+// §8 messages): the month calendar, times, 'Selected Slot' and Send Request against Apollo's
+// MockedProvider answering GetCare and the fake API taking the Communication; loading, empty, data and
+// error states; the pure slot-window, day-grouping, appointment-split and request-building rules.
+import type { Communication } from '@medplum/fhirtypes';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { GetCareDocument } from '../../src/graphql';
+import { NotificationsProvider } from '../../src/app/components/Notifications';
+import { GetCarePage, MESSAGES } from '../../src/app/features/get-care/GetCarePage';
+import { appointmentRequest } from '../../src/app/features/get-care/appointmentRequest';
+import { splitAppointments } from '../../src/app/features/get-care/appointmentSplit';
+import {
+  firstOfMonth,
+  localDayKey,
+  slotsByLocalDay,
+  slotWindow,
+} from '../../src/app/features/get-care/slotWindow';
+import { outcome } from './fakeApi';
+import { renderScreen, type ScreenMock } from './renderScreen';
+
+// Tuesday 10 November 2026, noon, in the machine's own zone: every date below is local.
+const NOW = new Date(2026, 10, 10, 12, 0);
+const local = (month: number, day: number, hour: number) => new Date(2026, month, day, hour).toISOString();
+
+function slot(id: string, start: string) {
+  return { __typename: 'Slot', resourceType: 'Slot', id, start, end: null };
+}
+
+const chen = { __typename: 'Reference', reference: 'Practitioner/chen', display: 'Dr. Lily Chen' };
+const room = { __typename: 'Reference', reference: 'Location/room-1', display: 'Room 1' };
+
+function appointment(id: string, start: string, status: string, description: string) {
+  return {
+    __typename: 'Appointment',
+    resourceType: 'Appointment',
+    id,
+    status,
+    start,
+    end: null,
+    description,
+    serviceType: null,
+    participant: [
+      {
+        __typename: 'AppointmentParticipant',
+        actor: { __typename: 'Reference', reference: 'Patient/maria-1', display: 'Maria Garcia' },
+      },
+      { __typename: 'AppointmentParticipant', actor: chen },
+    ],
+  };
+}
+
+const APPOINTMENTS = [
+  appointment('a-past', local(9, 20, 10), 'fulfilled', 'Prenatal visit (28 weeks)'),
+  appointment('a-next', local(10, 26, 14), 'booked', 'Prenatal visit (36 weeks)'),
+];
+
+function getCareMock(
+  month: Date,
+  slots: ReturnType<typeof slot>[] | null,
+  appointments: unknown[] = APPOINTMENTS,
+): ScreenMock {
+  return {
+    request: { query: GetCareDocument, variables: { patient: 'Patient/maria-1', ...slotWindow(month) } },
+    result: {
+      data: {
+        ScheduleList:
+          slots === null
+            ? []
+            : [
+                {
+                  __typename: 'Schedule',
+                  resourceType: 'Schedule',
+                  id: 'sched-1',
+                  actor: [chen, room],
+                  SlotList: slots,
+                },
+              ],
+        AppointmentList: appointments,
+      },
+    },
+  };
+}
+
+const NOVEMBER_SLOTS = [
+  slot('s-past', local(10, 10, 9)), // earlier today: cannot be requested any more
+  slot('s-12-9', local(10, 12, 9)),
+  slot('s-12-10', local(10, 12, 10)),
+  slot('s-20-14', local(10, 20, 14)),
+  slot('s-dec-1', local(11, 1, 9)), // in the 31-day window, but a December day
+];
+const DECEMBER = new Date(2026, 11, 1);
+
+function renderGetCare(mocks: ScreenMock[]) {
+  return renderScreen(
+    <NotificationsProvider>
+      <GetCarePage now={NOW} />
+    </NotificationsProvider>,
+    mocks,
+    { path: '/get-care', pattern: '/get-care/*' },
+  );
+}
+
+function dayButton(name: RegExp): HTMLElement {
+  return screen.getByRole('gridcell', { name });
+}
+
+describe('SPEC §7 slot window and local days', () => {
+  it('the window starts at local midnight of the 1st and runs 31 days, as ge/le instants without milliseconds', () => {
+    const { slotStart, slotEnd } = slotWindow(new Date(2026, 1, 17, 15));
+    expect(slotStart).toBe(`ge${new Date(2026, 1, 1).toISOString().replace('.000Z', 'Z')}`);
+    const end = new Date(Date.parse(slotEnd.slice(2)));
+    expect(end.getTime() - Date.parse(slotStart.slice(2))).toBe(31 * 24 * 60 * 60 * 1000);
+    expect(slotEnd).toMatch(/^le\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(firstOfMonth(new Date(2026, 11, 31, 23, 59))).toEqual(new Date(2026, 11, 1));
+  });
+
+  it('groups slots by the local day they start on, in start order, leaving out past and unreadable ones', () => {
+    const days = slotsByLocalDay(
+      [
+        { id: 'late', start: local(10, 12, 23) },
+        { id: 'early', start: local(10, 12, 8) },
+        { id: 'past', start: local(10, 10, 11) },
+        { id: 'bad', start: 'not a date' },
+        { id: 'next', start: local(10, 13, 0) },
+      ],
+      NOW,
+    );
+    expect([...days.keys()]).toEqual(['2026-11-12', '2026-11-13']);
+    expect(days.get('2026-11-12')?.map((s) => s.id)).toEqual(['early', 'late']);
+    expect(localDayKey(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+  });
+});
+
+describe('SPEC §4 appointments upcoming and past', () => {
+  it('upcoming when starting now or later (soonest first); past otherwise, latest first, undated last', () => {
+    const { upcoming, past } = splitAppointments(
+      [
+        { id: 'old', start: local(0, 5, 9) },
+        { id: 'undated', start: null },
+        { id: 'later', start: local(11, 3, 9) },
+        { id: 'now', start: NOW.toISOString() },
+        { id: 'recent', start: local(10, 9, 9) },
+      ],
+      NOW,
+    );
+    expect(upcoming.map((a) => a.id)).toEqual(['now', 'later']);
+    expect(past.map((a) => a.id)).toEqual(['recent', 'old', 'undated']);
+  });
+});
+
+describe('SPEC §7 appointment request Communication', () => {
+  it('is a completed Communication from and about the patient, to the practitioner, pointing at the Slot', () => {
+    const request = appointmentRequest(
+      { reference: 'Patient/maria-1', display: 'Maria Garcia' },
+      [chen, room, null],
+      { id: 's-12-9', start: local(10, 12, 9) },
+      NOW,
+    );
+    expect(request).toMatchObject({
+      resourceType: 'Communication',
+      status: 'completed',
+      subject: { reference: 'Patient/maria-1' },
+      sender: { reference: 'Patient/maria-1', display: 'Maria Garcia' },
+      // A Location cannot receive a Communication: only the practitioner is addressed.
+      recipient: [{ reference: 'Practitioner/chen', display: 'Dr. Lily Chen' }],
+      about: [{ reference: 'Slot/s-12-9' }],
+      category: [{ coding: [{ code: 'appointment-request' }] }],
+      sent: NOW.toISOString(),
+    });
+    expect(request.payload?.[0]?.contentString).toMatch(/^Appointment request for .*2026.*9:00/);
+  });
+
+  it('has no recipient when the schedule names nobody who can receive one', () => {
+    const request = appointmentRequest(
+      { reference: 'Patient/maria-1' },
+      [room],
+      { id: 's', start: NOW.toISOString() },
+      NOW,
+    );
+    expect(request.recipient).toBeUndefined();
+  });
+});
+
+describe('SPEC §2 Get Care screen', () => {
+  it('loading: a spinner until the GetCare answer arrives', async () => {
+    renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    expect(await screen.findByRole('progressbar', { name: 'Loading appointments' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Request an appointment' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Loading appointments' })).not.toBeInTheDocument();
+  });
+
+  it('data: SUN to SAT, days enabled only where a free slot starts, upcoming and past appointments', async () => {
+    renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    const grid = await screen.findByRole('grid');
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT']);
+    expect(screen.getByText('November 2026')).toBeInTheDocument();
+    expect(dayButton(/November 12, 2026, 2 free times$/)).toBeEnabled();
+    expect(dayButton(/November 20, 2026, 1 free time$/)).toBeEnabled();
+    // Today's only slot has passed; other days have none; December's slot is not a November day.
+    expect(dayButton(/November 10, 2026, no free times$/)).toBeDisabled();
+    expect(dayButton(/November 13, 2026, no free times$/)).toBeDisabled();
+    expect(
+      within(grid)
+        .getAllByRole('gridcell')
+        .filter((cell) => cell.tagName === 'BUTTON' && !cell.hasAttribute('disabled')),
+    ).toHaveLength(2);
+
+    const upcoming = screen.getByRole('list', { name: 'Upcoming appointments' });
+    expect(upcoming).toHaveTextContent('Prenatal visit (36 weeks)');
+    expect(upcoming).toHaveTextContent('with Dr. Lily Chen');
+    expect(within(upcoming).getByText('booked')).toHaveAttribute('data-color', 'blue');
+    expect(screen.getByRole('list', { name: 'Past appointments' })).toHaveTextContent(
+      'Prenatal visit (28 weeks)',
+    );
+    expect(document.title).toBe('Get Care · Bloom');
+  });
+
+  it('empty: no free slot this month disables every day and says so; no appointments either', async () => {
+    renderGetCare([getCareMock(NOW, [slot('s-past', local(10, 1, 9))], [])]);
+    expect(
+      await screen.findByText('No free times in November 2026. Try the next month.'),
+    ).toBeInTheDocument();
+    // The month's 30 days are buttons; the cells before the 1st and after the 30th are empty fillers.
+    const cells = within(screen.getByRole('grid'))
+      .getAllByRole('gridcell')
+      .filter((cell) => cell.tagName === 'BUTTON');
+    expect(cells).toHaveLength(30);
+    expect(cells.every((cell) => cell.hasAttribute('disabled'))).toBe(true);
+    expect(screen.getByText('No upcoming appointments')).toBeInTheDocument();
+    expect(screen.getByText('No past appointments')).toBeInTheDocument();
+  });
+
+  it('empty: a clinic without a Schedule says it offers no times', async () => {
+    renderGetCare([getCareMock(NOW, null, [])]);
+    expect(
+      await screen.findByText('The clinic offers no appointment times at the moment.'),
+    ).toBeInTheDocument();
+  });
+
+  it('error: the server message with Try again, which reads again', async () => {
+    renderGetCare([
+      { request: getCareMock(NOW, []).request, error: new Error('Forbidden') },
+      getCareMock(NOW, NOVEMBER_SLOTS),
+    ]);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Forbidden');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ })).toBeEnabled();
+  });
+
+  it('Next month reads the next window; Previous month goes back; no earlier month than this one', async () => {
+    renderGetCare([
+      getCareMock(NOW, NOVEMBER_SLOTS),
+      getCareMock(DECEMBER, [slot('s-dec-3', local(11, 3, 9))]),
+    ]);
+    await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ });
+    expect(screen.getByRole('button', { name: 'Previous month' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Next month' }));
+    expect(await screen.findByRole('gridcell', { name: /December 3, 2026, 1 free time$/ })).toBeEnabled();
+    expect(screen.getByText('December 2026')).toBeInTheDocument();
+    // The appointments stay listed while and after the month changes.
+    expect(screen.getByRole('list', { name: 'Upcoming appointments' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Previous month' }));
+    expect(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ })).toBeEnabled();
+  });
+
+  it('SPEC §5/§8: Send Request without a slot alerts "Please select a slot first." and sends nothing', async () => {
+    const { api, router } = renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Send Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot);
+    expect(MESSAGES.noSlot).toBe('Please select a slot first.');
+    expect(api.sent.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(router.state.location.pathname).toBe('/get-care');
+  });
+
+  it('day, then time, shows the Selected Slot; Send Request creates the Communication, alerts "Appointment request sent." and goes to /messages', async () => {
+    const { api, router } = renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'c-1' });
+    fireEvent.click(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ }));
+    const times = await screen.findByRole('group', { name: /^Times on Thursday, November 12/ });
+    const nine = new Date(local(10, 12, 9)).toLocaleTimeString(undefined, {
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    expect(within(times).getAllByRole('button')).toHaveLength(2);
+    fireEvent.click(within(times).getByRole('button', { name: nine }));
+    expect(within(times).getByRole('button', { name: nine })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('heading', { name: 'Selected Slot' }).nextElementSibling).toHaveTextContent(
+      /Thursday, November 12, 2026/,
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Appointment request sent.');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));
+    const [body] = api.bodiesOf('POST fhir/R4/Communication') as Communication[];
+    expect(body).toMatchObject({
+      resourceType: 'Communication',
+      status: 'completed',
+      subject: { reference: 'Patient/maria-1', display: 'Maria Garcia' },
+      recipient: [{ reference: 'Practitioner/chen' }],
+      about: [{ reference: 'Slot/s-12-9' }],
+    });
+  });
+
+  it('SPEC §8: a refused request alerts "Failed to send request." and stays on the screen to try again', async () => {
+    const { api, router } = renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    api.once('POST fhir/R4/Communication', 403, outcome('Forbidden'));
+    fireEvent.click(await screen.findByRole('gridcell', { name: /November 20, 2026, 1 free time$/ }));
+    const times = await screen.findByRole('group', { name: /^Times on / });
+    fireEvent.click(within(times).getByRole('button'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed);
+    expect(MESSAGES.failed).toBe('Failed to send request.');
+    expect(router.state.location.pathname).toBe('/get-care');
+    expect(screen.getByRole('button', { name: 'Send Request' })).toBeEnabled();
+  });
+});
