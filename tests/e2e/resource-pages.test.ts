@@ -4,10 +4,11 @@
 // (a bad birth date refused under its field first), and Maria opening Aisha's record gets the
 // not-found panel. axe runs on each screen and fails on critical/serious violations.
 import AxeBuilder from '@axe-core/playwright';
-import type { Patient } from '@medplum/fhirtypes';
+import type { DiagnosticReport, Patient } from '@medplum/fhirtypes';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { launchChromium } from './support/browser';
+import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { collectPageProblems } from './support/page-problems';
 import { startBloom, type RunningBloom } from './support/server';
 
@@ -19,20 +20,11 @@ let pageProblems: string[];
 let mariaId: string;
 let aishaId: string;
 
-async function patientIdByEmail(email: string): Promise<string> {
-  const result = await bloom.systemRepo.search<Patient>(
-    parseSearchRequest({ resourceType: 'Patient', query: { email } }),
-  );
-  const id = result.resources[0]?.id;
-  if (!id) throw new Error(`no demo patient with ${email}`);
-  return id;
-}
-
 beforeAll(async () => {
   browser = await launchChromium();
   bloom = await startBloom({ seed: true });
-  mariaId = await patientIdByEmail('maria@bloom.example');
-  aishaId = await patientIdByEmail('aisha@bloom.example');
+  mariaId = await demoPatientId(bloom, 'maria@bloom.example');
+  aishaId = await demoPatientId(bloom, 'aisha@bloom.example');
 }, 180_000);
 
 afterAll(async () => {
@@ -54,13 +46,7 @@ async function signIn(email: string, width = 1280): Promise<Page> {
   context = await browser.newContext({ viewport: { width, height: 900 } });
   page = await context.newPage();
   pageProblems = collectPageProblems(page);
-  await page.goto(url('/signin'));
-  await page.getByRole('textbox', { name: /^Email/ }).fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel(/^Password/).fill('bloom-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(url('/'));
-  await page.getByRole('heading', { level: 1 }).waitFor();
+  await signInAsDemo(page, bloom, email);
   return page;
 }
 
@@ -170,6 +156,30 @@ describe('issue #9 generic resource pages (Chromium)', () => {
     await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
     // Patients are not offered context sharing (issue #11: a clinician's switch).
     expect(await page.getByRole('switch', { name: 'Share context' }).count()).toBe(0);
+  });
+
+  it('SPEC §2 Links: a DiagnosticReport page links its results, which open the health-record Observation screen', async () => {
+    const reports = await bloom.systemRepo.search<DiagnosticReport>(
+      parseSearchRequest({ resourceType: 'DiagnosticReport', query: { subject: `Patient/${mariaId}` } }),
+    );
+    const report = reports.resources.find((r) => (r.result?.length ?? 0) > 0);
+    if (!report?.id) throw new Error('the demo has no DiagnosticReport with results for Maria');
+    await signIn('dr.chen@bloom.example');
+    await page.goto(url(`/DiagnosticReport/${report.id}`));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expect(field('Status').textContent()).resolves.toBe(report.status);
+    await expect(field('Subject').getByRole('link').getAttribute('href')).resolves.toBe(
+      `/Patient/${mariaId}`,
+    );
+    const firstResult = field('Result').getByRole('link').first();
+    const href = await firstResult.getAttribute('href');
+    expect(href).toBe(`/${report.result?.[0]?.reference}`);
+    expect(await page.getByRole('switch', { name: 'Share context' }).isChecked()).toBe(false);
+    await expectAccessible();
+    await firstResult.click();
+    await page.waitForURL(url(href ?? ''));
+    // Observation/{id} stays the health record's screen (a static route wins over /:resourceType/:id).
+    await page.getByRole('navigation', { name: 'Health Record' }).waitFor();
   });
 
   it('an unknown resource type shows the Not found panel', async () => {
