@@ -178,6 +178,25 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
     expect(changed?.sender).toBeNull();
   });
 
+  test('TypeChanged streams creates and updates, not deletes (a deleted resource has no fields to select)', async () => {
+    const sub = collect(
+      client({ token: maria.access_token }),
+      `subscription { CommunicationChanged(subject: "${maria.profile?.reference}") { id } }`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const doomed = await post(practitioner, maria, 'soon deleted');
+    expect((await sub.next()).data?.CommunicationChanged.id).toBe(doomed.id);
+    const deleted = await fetch(`${server.fhirUrl}Communication/${doomed.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${practitioner.access_token}` },
+    });
+    expect(deleted.status).toBe(200);
+    const after = await post(practitioner, maria, 'after the delete');
+    // The next result is the later create: the delete in between emitted nothing.
+    expect((await sub.next()).data?.CommunicationChanged.id).toBe(after.id);
+    sub.stop();
+  });
+
   test('without criteria a patient still hears only their own resources (access control)', async () => {
     const sub = collect(
       client({ authorization: `Bearer ${aisha.access_token}` }),
