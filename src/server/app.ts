@@ -20,6 +20,8 @@ import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
 import { agentRoutes } from './agents/routes';
 import { registerBotWriteGuard } from './bots/write-guard';
+import { BotSubscriptionTrigger } from './bots/subscription-trigger';
+import type { BotTriggerSettings } from './bots/subscription-trigger';
 import { FileBinaryStorage } from './binary/storage';
 import { adminRoutes } from './admin/routes';
 import { emailRoutes } from './email/routes';
@@ -41,6 +43,8 @@ export interface BuildServerOptions {
   getContext?: (request: FastifyRequest) => RepositoryContext;
   /** Tests and the benchmark only: bulk export page and file sizes and lease (issue #10). */
   exportSettings?: Partial<ExportSettings>;
+  /** Tests only: Subscription → Bot retry delays and attempts (issue #10). */
+  botTriggerSettings?: Partial<BotTriggerSettings>;
 }
 
 export const FHIR_PATH = 'fhir/R4/';
@@ -50,6 +54,7 @@ export async function buildServer({
   db,
   getContext,
   exportSettings,
+  botTriggerSettings,
 }: BuildServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -108,10 +113,16 @@ export async function buildServer({
     getContext: requestContext,
   });
   // Live updates (issue #8): $get-ws-binding-token, /ws/subscriptions-r4 and graphql-ws at /ws/graphql.
+  // Subscriptions to Bot/{id} run the bot on the same engine (issue #10).
+  const botTrigger = new BotSubscriptionTrigger(
+    { db, storage: binaryStorage, fhirBase, logger: app.log },
+    botTriggerSettings,
+  );
   await app.register(liveRoutes, {
     deps: auth,
     fhirBase,
     getContext: requestContext,
+    engineUsers: [(engine) => botTrigger.start(engine)],
   });
   // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast; after live updates (shares the upgrade).
   await app.register(fhircastRoutes, { deps: auth, getContext });

@@ -1,7 +1,13 @@
 // One bot execution (issue #10): the code from its Binary, run in the sandbox as the bot's own
 // membership, then an AuditEvent with the outcome, the duration (period), who ran it and the
 // captured console output. Limits: Bot.timeout (seconds) and the memory-limit extension per bot.
-import type { AuditEvent, AuditEventAgent, Bot, OperationOutcome } from '@medplum/fhirtypes';
+import type {
+  AuditEvent,
+  AuditEventAgent,
+  AuditEventEntity,
+  Bot,
+  OperationOutcome,
+} from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest } from '../../fhir';
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
@@ -28,6 +34,14 @@ export interface BotExecutionRequest {
   caller: RepositoryContext;
   input: unknown;
   contentType: string;
+  /** Recorded in the AuditEvent too: what triggered the run (a Subscription and its resource). */
+  audit?: ExecutionAudit;
+}
+
+export interface ExecutionAudit {
+  entity?: AuditEventEntity[];
+  /** A line put before the console output (e.g. which attempt this was). */
+  note?: string;
 }
 
 export type BotExecutionResult = { ok: true; output: unknown } | { ok: false; outcome: OperationOutcome };
@@ -85,24 +99,29 @@ export async function executeBot(
     ...limitsOf(bot),
   });
   const ended = new Date();
-  await recordExecution(deps.db, bot, request.caller, result, started, ended);
+  await recordExecution(deps.db, bot, request.caller, result, started, ended, request.audit);
   return result.ok
     ? { ok: true, output: result.output }
     : { ok: false, outcome: failureOutcome(result, bot) };
 }
 
 /** AuditEvent outcome codes: 0 success, 4 minor failure (the bot's error). */
-async function recordExecution(
+export async function recordExecution(
   db: Database,
   bot: Bot,
   caller: RepositoryContext,
   result: SandboxResult,
   started: Date,
   ended: Date,
+  audit: ExecutionAudit = {},
 ): Promise<void> {
   const botRef: AuditEventAgent['who'] = { reference: `Bot/${bot.id}`, display: bot.name };
   const who = (caller.access?.profile ?? caller.author) as AuditEventAgent['who'];
-  const log = [...result.logs, ...(result.ok ? [] : [result.error])].join('\n');
+  const log = [
+    ...(audit.note ? [audit.note] : []),
+    ...result.logs,
+    ...(result.ok ? [] : [result.error]),
+  ].join('\n');
   await new Repository(db, systemContext(bot.meta?.project)).createResource<AuditEvent>({
     resourceType: 'AuditEvent',
     type: {
@@ -121,6 +140,6 @@ async function recordExecution(
       { who: botRef, requestor: false },
     ],
     source: { observer: botRef as AuditEvent['source']['observer'] },
-    entity: [{ what: botRef }],
+    entity: [{ what: botRef }, ...(audit.entity ?? [])],
   });
 }

@@ -10,6 +10,7 @@ import { usedAssertionMigration } from '../oauth/used-assertions';
 import { liveNotifyMigration } from '../live/migration';
 import { fhircastMigration } from '../fhircast/migration';
 import { exportJobMigration } from '../export/migration';
+import { botSubscriptionJobMigration } from '../bots/subscription-jobs';
 
 export interface Migration {
   version: number;
@@ -104,6 +105,7 @@ export const MIGRATIONS: readonly Migration[] = [
   liveNotifyMigration,
   fhircastMigration,
   exportJobMigration,
+  botSubscriptionJobMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.

@@ -30,6 +30,8 @@ export interface LiveRoutesOptions {
   deps: AuthDeps;
   fhirBase: string;
   getContext: (request: FastifyRequest) => RepositoryContext;
+  /** Other users of the engine (issue #10: Subscription → Bot), started with it; each returns its stop. */
+  engineUsers?: ((engine: LiveEngine) => Promise<() => Promise<void>>)[];
 }
 
 function websocketUrl(baseUrl: string): string {
@@ -41,6 +43,8 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   const config = deps.config;
   const engine = new LiveEngine(deps.db, config.liveEventLogSize, app.log);
   await engine.start();
+  const stopEngineUsers: (() => Promise<void>)[] = [];
+  for (const use of options.engineUsers ?? []) stopEngineUsers.push(await use(engine));
 
   const sockets = new Set<SubscriptionSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -82,6 +86,7 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
     for (const client of [...wss.clients, ...graphqlWss.clients]) client.terminate();
     wss.close();
     await stopGraphQL();
+    for (const stop of stopEngineUsers) await stop();
     await engine.stop();
   });
 

@@ -1,6 +1,7 @@
 // A real API server on a free port over a fresh test database, for tests that speak HTTP.
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app';
+import type { BuildServerOptions } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import type { ServerConfig } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db';
@@ -27,6 +28,8 @@ export interface TestServerOptions {
    * default, for the foundation's REST tests): every FHIR request acts as the server itself.
    */
   requireAuth?: boolean;
+  /** Test settings of server parts (e.g. Subscription → Bot retry delays). */
+  build?: Pick<BuildServerOptions, 'exportSettings' | 'botTriggerSettings'>;
 }
 
 export async function startTestServer(
@@ -41,6 +44,7 @@ export async function startTestServer(
     config,
     db,
     getContext: options.requireAuth ? undefined : () => systemContext(),
+    ...options.build,
   });
   await app.listen({ port, host: 'localhost' });
   return {

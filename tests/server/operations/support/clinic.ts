@@ -14,7 +14,7 @@ import { addMembership, createProject, createUser, signIn } from '../../auth/sup
 import type { Tokens } from '../../auth/support/auth-fixtures';
 import type { TestDatabaseKind } from '../../support/test-databases';
 import { startTestServer } from '../../support/test-server';
-import type { TestServer } from '../../support/test-server';
+import type { TestServer, TestServerOptions } from '../../support/test-server';
 
 export const DEMO_PASSWORD = 'bloom-demo';
 
@@ -30,8 +30,12 @@ export interface Clinic {
   otherProjectId: string;
 }
 
-export async function startClinic(kind: TestDatabaseKind, env: Record<string, string> = {}): Promise<Clinic> {
-  const server = await startTestServer(kind, env, { requireAuth: true });
+export async function startClinic(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+  build?: TestServerOptions['build'],
+): Promise<Clinic> {
+  const server = await startTestServer(kind, env, { requireAuth: true, build });
   await seedDemoClinic(new Repository(server.db, systemContext()), { demoPassword: DEMO_PASSWORD });
   const [maria, aisha, chen, admin] = await Promise.all(
     ['maria', 'aisha', 'dr.chen', 'admin'].map((name) =>
