@@ -3,11 +3,10 @@
 // critical value, medications, vaccines upcoming/past, an Observation), at 1280 and at 375 px (menus
 // collapsed below 768 px, no sideways scrolling). axe runs on every screen and fails on any critical
 // or serious violation.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/browser';
+import { seriousAxeViolations, sidewaysOverflow, signInAsPatient } from './support/patient-session';
 import { startBloom, type RunningBloom } from './support/server';
-import { collectPageProblems } from './support/page-problems';
 
 let bloom: RunningBloom;
 let browser: Browser;
@@ -36,32 +35,22 @@ function url(pathname: string): string {
 }
 
 async function signInAsMaria(width: number): Promise<Page> {
-  context = await browser.newContext({ viewport: { width, height: 900 } });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
-  await page.goto(url('/signin'));
-  await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel(/^Password/).fill('bloom-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Hello Maria' }).waitFor();
+  const session = await signInAsPatient(browser, bloom.appUrl, {
+    email: 'maria@bloom.example',
+    greeting: 'Hello Maria',
+    width,
+  });
+  ({ context, page, problems: pageProblems } = session);
   return page;
 }
 
 /** axe on the current screen: critical and serious violations fail the test. */
 async function expectAccessible(): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  expect(bad).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
 async function expectNoSidewaysScroll(): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 }
 
 async function openHealthRecordItem(width: number, name: string): Promise<void> {
