@@ -50,24 +50,38 @@ describe('issue #9 /:resourceType/:id', () => {
     expect(schemaRequest.query).toContain('StructureDefinitionList(name: "Patient")');
   });
 
-  it('shows the JSON and the history with dates, authors and version links', async () => {
+  it('shows the JSON and the history with dates, changes, authors and version links, paging to older ones', async () => {
     storeLoginOf(api, drChen);
     answerSchema(api);
     api.always('GET fhir/R4/Patient/rosa-1', 200, rosa);
-    api.always('GET fhir/R4/Patient/rosa-1/_history', 200, {
+    const chen = { reference: 'Practitioner/chen-1', display: 'Dr. Lily Chen' };
+    api.once('GET fhir/R4/Patient/rosa-1/_history?_count=50&_offset=0', 200, {
+      resourceType: 'Bundle',
+      type: 'history',
+      link: [
+        {
+          relation: 'next',
+          url: 'http://api.test:8103/fhir/R4/Patient/rosa-1/_history?_count=50&_offset=50',
+        },
+      ],
+      entry: [
+        {
+          request: { method: 'DELETE', url: 'Patient/rosa-1' },
+          response: { status: '200', etag: 'W/"v3"', lastModified: '2026-03-03T08:00:00Z' },
+        },
+        {
+          request: { method: 'PUT', url: 'Patient/rosa-1' },
+          resource: { ...rosa, meta: { ...rosa.meta, author: chen } },
+        },
+      ],
+    });
+    api.once('GET fhir/R4/Patient/rosa-1/_history?_count=50&_offset=2', 200, {
       resourceType: 'Bundle',
       type: 'history',
       entry: [
-        { resource: rosa },
         {
-          resource: {
-            ...rosa,
-            meta: {
-              versionId: 'v1',
-              lastUpdated: '2026-03-01T09:00:00Z',
-              author: { reference: 'Practitioner/chen-1', display: 'Dr. Lily Chen' },
-            },
-          },
+          request: { method: 'POST', url: 'Patient' },
+          resource: { ...rosa, meta: { versionId: 'v1', lastUpdated: '2026-03-01T09:00:00Z', author: chen } },
         },
       ],
     });
@@ -79,19 +93,26 @@ describe('issue #9 /:resourceType/:id', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'History' }));
     expect(screen.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
     const table = await screen.findByRole('table', { name: 'Versions' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows).toHaveLength(2);
-    expect(within(rows[0]).getByRole('link', { name: 'Version 2' })).toHaveAttribute(
-      'href',
-      '/Patient/rosa-1/_history/v2',
-    );
+    let rows = within(table).getAllByRole('row').slice(1) as HTMLTableRowElement[];
+    expect(rows.map((row) => row.cells[1].textContent)).toEqual(['Deleted', 'Updated']);
+    // A deletion has a date but nothing to view.
+    expect(rows[0].querySelector('time')).toHaveAttribute('datetime', '2026-03-03T08:00:00Z');
+    expect(within(rows[0]).queryByRole('link')).toBeNull();
+    const view = within(rows[1]).getAllByRole('link')[0];
+    expect(view).toHaveAttribute('href', '/Patient/rosa-1/_history/v2');
+    expect(view.querySelector('time')).toHaveAttribute('datetime', '2026-03-02T10:00:00Z');
     expect(within(rows[1]).getByRole('link', { name: 'Dr. Lily Chen' })).toHaveAttribute(
       'href',
       '/Practitioner/chen-1',
     );
-    expect(rows[1].querySelector('time')).toHaveAttribute('datetime', '2026-03-01T09:00:00Z');
-    // History is read fresh, never from the cache.
-    expect(api.sent.filter((r) => r.path === 'fhir/R4/Patient/rosa-1/_history')).toHaveLength(1);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load older versions' }));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    rows = within(table).getAllByRole('row').slice(1) as HTMLTableRowElement[];
+    expect(rows[2].cells[1]).toHaveTextContent('Created');
+    expect(within(rows[2]).getAllByRole('link')[0]).toHaveAttribute('href', '/Patient/rosa-1/_history/v1');
+    // No next link on the last page: nothing more to load.
+    expect(screen.queryByRole('button', { name: 'Load older versions' })).toBeNull();
   });
 
   it('opens an earlier version from GET {type}/{id}/_history/{vid} with a way back', async () => {
