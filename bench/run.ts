@@ -15,6 +15,7 @@ import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
 import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
 import { formatBotLatency, measureBotLatency } from './services/bots';
+import { formatExportThroughput, measureExports } from './services/export';
 import { measureStartup } from './startup';
 
 // The public Health Samurai FHIR benchmark's CRUD throughput ranges, each server on 8 CPUs.
@@ -76,6 +77,14 @@ async function main(): Promise<void> {
   if (bots) {
     console.log(formatBotLatency(bots));
   }
+  // Issue #10: bulk export throughput for 100,000 resources (EXPORT_BENCH=0 skips).
+  const exports =
+    process.env.SERVICES_BENCH === '0' || process.env.EXPORT_BENCH === '0'
+      ? undefined
+      : await measureExports();
+  if (exports) {
+    console.log(formatExportThroughput(exports));
+  }
   console.log(
     JSON.stringify({
       definitions,
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
       graphql,
       live,
       bots,
+      exports,
     }),
   );
 }

@@ -244,6 +244,25 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
     });
     expect(refused.status).toBe(403);
     expect(refused.body.issue?.[0]?.details?.text).toContain(aisha);
+    // Types her policy does not grant export nothing; a Group she may not read is a 404, as a read is.
+    const hidden = await exportAll(clinic.maria, '$export?_type=ProjectMembership,User,Observation');
+    expect(new Set(hidden.resources.map((r) => r.resourceType))).toEqual(new Set(['Observation']));
+    const group = await call<Group>(
+      'POST',
+      'Group',
+      clinic.chen,
+      {},
+      {
+        resourceType: 'Group',
+        type: 'person',
+        actual: true,
+        member: [{ entity: { reference: maria } }, { entity: { reference: aisha } }],
+      },
+    );
+    const groupExport = await call('POST', `Group/${group.body.id}/$export`, clinic.maria, {
+      prefer: 'respond-async',
+    });
+    expect(groupExport.status).toBe(404);
     // A practitioner may name her: only her data comes back.
     const named = await exportAll(clinic.chen, `Patient/$export?patient=${aisha}&_type=Patient,Observation`);
     expect(named.resources.length).toBeGreaterThan(0);

@@ -12,7 +12,7 @@ import {
   OperationOutcomeError,
   validatePrimitive,
 } from '../../fhir';
-import { PLATFORM_TYPES } from '../repo/access-control';
+import { PLATFORM_TYPES, typeRights } from '../repo/access-control';
 import type { Repository } from '../repo';
 import type { ExportLevel } from './job-store';
 
@@ -194,5 +194,12 @@ export async function planExport(
     const members = groupPatients(await repo.readResource<Group>('Group', target.target as string));
     patients = patients ? patients.filter((patient) => members.includes(patient)) : members;
   }
-  return { level: target.level, types: types ?? defaultTypes(target.level), since, patients };
+  // Without _type: the types the caller may read at all (a patient's policy names a dozen of 150).
+  const readable = (type: string) => typeRights(repo.context.access, type).read;
+  return {
+    level: target.level,
+    types: types ?? defaultTypes(target.level).filter(readable),
+    since,
+    patients,
+  };
 }
