@@ -20,6 +20,9 @@ import type { TestServer } from '../server/support/test-server';
 
 jest.setTimeout(60_000);
 
+/** The server's recent-event log: more writes than this while a client is away make a gap. */
+const LOG_SIZE = 12;
+
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
@@ -57,7 +60,11 @@ describe.each(databases())(
     const clients: BloomClient[] = [];
 
     beforeAll(async () => {
-      server = await startTestServer(kind, { LIVE_HEARTBEAT_INTERVAL: '500' }, { requireAuth: true });
+      server = await startTestServer(
+        kind,
+        { LIVE_HEARTBEAT_INTERVAL: '500', LIVE_EVENT_LOG_SIZE: String(LOG_SIZE) },
+        { requireAuth: true },
+      );
       await seedDemoClinic(new Repository(server.db, systemContext()), {
         demoPassword: DEFAULT_DEMO_PASSWORD,
       });
@@ -68,7 +75,7 @@ describe.each(databases())(
       await server?.close();
     });
 
-    async function signIn(email: string): Promise<BloomClient> {
+    async function signIn(email: string, reconnectAfterMs = 1500): Promise<BloomClient> {
       const client = new BloomClient({
         baseUrl: server.baseUrl,
         storage: new PrefixedStorage(new MemoryStorage()),
@@ -79,7 +86,7 @@ describe.each(databases())(
             return ws as unknown as WebSocketLike;
           },
           // Long enough to write while she is away; random 1 makes it exact.
-          backoff: { minDelay: 1500, random: () => 1 },
+          backoff: { minDelay: reconnectAfterMs, random: () => 1 },
           pingIntervalMs: 0,
         },
       });
@@ -166,6 +173,31 @@ describe.each(databases())(
       await new Promise((r) => setTimeout(r, 300));
       expect(delivered(events)).toEqual([`Communication/${hers.id}`]);
       aisha.unsubscribeFromCriteria('Communication');
+    });
+
+    test("more writes while she is away than the server's log keeps: a 'gap' event (refetch), then live events again", async () => {
+      // Away long enough for the writes below, even on a loaded machine.
+      const maria = await signIn('maria@bloom.example', 6000);
+      const drChen = await signIn('dr.chen@bloom.example');
+      const mariaId = maria.getProfile()?.id as string;
+      const criteria = `Communication?subject=Patient/${mariaId}&status=in-progress`;
+      const events = record(maria.subscribeToCriteria(criteria));
+      await waitFor(() => events.some((e) => e.type === 'connect'), 'the bind');
+      const opened = sockets.length;
+      sockets[opened - 1].terminate();
+      await waitFor(() => events.at(-1)?.type === 'close', 'the close');
+      await Promise.all(
+        Array.from({ length: LOG_SIZE + 1 }, (_, i) =>
+          drChen.createResource(message(mariaId, `filler ${i}`)),
+        ),
+      );
+      expect(sockets).toHaveLength(opened);
+      await waitFor(() => events.some((e) => e.type === 'gap'), 'the gap', 15_000);
+      expect(sockets).toHaveLength(opened + 1);
+      const live = await drChen.createResource({ ...message(mariaId, 'live again'), status: 'in-progress' });
+      await waitFor(() => delivered(events).length === 1, 'the live message');
+      expect(delivered(events)).toEqual([`Communication/${live.id}`]);
+      maria.unsubscribeFromCriteria(criteria);
     });
   },
 );
