@@ -7,6 +7,8 @@ function element(path: string, min: number, max: string, ...types: string[]): El
   return { id: path, path, min, max, type: types.map((code) => ({ code })) };
 }
 
+export const GENDER_VALUE_SET = 'http://hl7.org/fhir/ValueSet/administrative-gender|4.0.1';
+
 export const patientDefinition: StructureDefinition = {
   resourceType: 'StructureDefinition',
   id: 'Patient',
@@ -23,7 +25,10 @@ export const patientDefinition: StructureDefinition = {
       element('Patient.meta', 0, '1', 'Meta'),
       element('Patient.active', 0, '1', 'boolean'),
       element('Patient.name', 0, '*', 'HumanName'),
-      element('Patient.gender', 0, '1', 'code'),
+      {
+        ...element('Patient.gender', 0, '1', 'code'),
+        binding: { strength: 'required', valueSet: GENDER_VALUE_SET },
+      },
       element('Patient.birthDate', 0, '1', 'date'),
       element('Patient.deceased[x]', 0, '1', 'boolean', 'dateTime'),
       element('Patient.address', 0, '*', 'Address'),
@@ -67,6 +72,22 @@ export const rosa: Patient = {
 export function answerSchema(api: FakeApi, definition: StructureDefinition | null = patientDefinition): void {
   api.always('POST fhir/R4/$graphql', 200, {
     data: { StructureDefinitionList: definition ? [definition] : [], SearchParameterList: [] },
+  });
+}
+
+/** The ValueSet/$expand answer listing the gender codes (SPEC §7). */
+export function answerGenderCodes(api: FakeApi): void {
+  api.always(`GET fhir/R4/ValueSet/$expand?url=${encodeURIComponent(GENDER_VALUE_SET)}&count=51`, 200, {
+    resourceType: 'ValueSet',
+    status: 'active',
+    expansion: {
+      timestamp: '2026-03-01T00:00:00Z',
+      contains: ['female', 'male', 'other', 'unknown'].map((code) => ({
+        system: 'http://hl7.org/fhir/administrative-gender',
+        code,
+        display: code.charAt(0).toUpperCase() + code.slice(1),
+      })),
+    },
   });
 }
 

@@ -5,7 +5,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderApp } from './renderApp';
 import { installFakeApi, maria, outcome, type FakeApi } from './fakeApi';
-import { answerSchema, drChen, rosa, storeLoginOf } from './resourceFixtures';
+import { answerGenderCodes, answerSchema, drChen, rosa, storeLoginOf } from './resourceFixtures';
 
 let api: FakeApi;
 
@@ -192,6 +192,7 @@ describe('issue #9 /:resourceType/new', () => {
     await openNewPatient();
     const form = screen.getByRole('form', { name: 'New Patient' });
     expect(within(form).getByRole('textbox', { name: 'Birth Date' })).toBeInTheDocument();
+    // Its codes could not be listed (no $expand answer): a text input, the server still checks it.
     expect(within(form).getByRole('textbox', { name: 'Gender' })).toBeInTheDocument();
     expect(within(form).getByRole('combobox', { name: 'Active' })).toBeInTheDocument();
     expect(within(form).getByRole('textbox', { name: 'Other fields (JSON)' })).toBeInTheDocument();
@@ -256,7 +257,8 @@ describe('issue #9 /:resourceType/new', () => {
     expect(api.bodiesOf('POST fhir/R4/Patient')).toEqual([]);
   });
 
-  it('creates the resource and opens its page', async () => {
+  it('creates the resource and opens its page; a required binding is a choice of its codes', async () => {
+    answerGenderCodes(api);
     const { router } = await openNewPatient();
     api.once('POST fhir/R4/Patient', 201, { ...rosa, id: 'new-1' });
     api.always('GET fhir/R4/Patient/new-1', 200, { ...rosa, id: 'new-1' });
@@ -265,10 +267,20 @@ describe('issue #9 /:resourceType/new', () => {
     });
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Active' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Yes' }));
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Gender' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'Not set',
+      'Female',
+      'Male',
+      'Other',
+      'Unknown',
+    ]);
+    fireEvent.click(screen.getByRole('option', { name: 'Female' }));
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/Patient/new-1'));
     expect(api.bodiesOf('POST fhir/R4/Patient')).toEqual([
-      { resourceType: 'Patient', active: true, birthDate: '1990-03-14' },
+      { resourceType: 'Patient', active: true, gender: 'female', birthDate: '1990-03-14' },
     ]);
   });
 });

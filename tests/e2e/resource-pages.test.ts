@@ -113,7 +113,9 @@ describe('issue #9 generic resource pages (Chromium)', () => {
     await page.goto(url('/Patient/new'));
     await page.getByRole('heading', { level: 1, name: 'New Patient' }).waitFor();
     await page.getByRole('textbox', { name: 'Birth Date' }).fill('14 March 1990');
-    await page.getByRole('textbox', { name: 'Gender' }).fill('female');
+    // A required binding is offered as its codes (ValueSet/$expand).
+    await page.getByRole('combobox', { name: 'Gender' }).click();
+    await page.getByRole('option', { name: 'Female' }).click();
     await page
       .getByRole('textbox', { name: 'Other fields (JSON)' })
       .fill('{"name": [{"given": ["Rosa"], "family": "Delgado"}]}');

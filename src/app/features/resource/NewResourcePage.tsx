@@ -15,6 +15,7 @@ import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { buildResource, inputFieldsOf, JSON_FIELD, refieldError, type InputField } from './newResourceForm';
 import { ResourceProblem } from './ResourceProblem';
+import { useLoaded } from './useLoaded';
 import { useResourceSchema } from './useResourceSchema';
 
 export function NewResourcePage() {
@@ -25,6 +26,24 @@ export function NewResourcePage() {
   if (schema.status === 'error') return <ResourceProblem what={resourceType} error={schema.error} />;
   return <NewResourceForm key={resourceType} resourceType={resourceType} schema={schema.value} />;
 }
+
+/** The codes of a required binding (ValueSet/$expand, SPEC §7), or undefined when they cannot be listed. */
+function useBoundCodes(valueSet: string | undefined): Array<{ code: string; label: string }> | undefined {
+  const client = useBloomClient();
+  const expansion = useLoaded(valueSet ?? '', async () => {
+    if (!valueSet) return undefined;
+    const expanded = await client.valueSetExpand({ url: valueSet, count: MAX_CHOICES + 1 });
+    const contains = expanded.expansion?.contains ?? [];
+    // Too many to pick from a list, or none: the text input stays (the server still validates).
+    if (contains.length === 0 || contains.length > MAX_CHOICES) return undefined;
+    return contains
+      .filter((concept): concept is typeof concept & { code: string } => !!concept.code)
+      .map((concept) => ({ code: concept.code, label: concept.display ?? concept.code }));
+  });
+  return expansion.status === 'ok' ? expansion.value : undefined;
+}
+
+const MAX_CHOICES = 50;
 
 function FieldInput({
   field,
@@ -45,6 +64,21 @@ function FieldInput({
     onChange: (event: { target: { value: string } }) => onChange(event.target.value),
     ...fieldErrorProps(error),
   };
+  const codes = useBoundCodes(field.valueSet);
+  if (codes) {
+    return (
+      <TextField select {...common}>
+        <MenuItem value="">
+          <em>Not set</em>
+        </MenuItem>
+        {codes.map((choice) => (
+          <MenuItem key={choice.code} value={choice.code}>
+            {choice.label}
+          </MenuItem>
+        ))}
+      </TextField>
+    );
+  }
   if (field.typeCode === 'boolean') {
     return (
       <TextField select {...common}>

@@ -53,6 +53,8 @@ export interface InputField {
   readonly typeCode: string;
   readonly required: boolean;
   readonly hint?: string;
+  /** For a code with a required binding: the value set whose codes are the choices. */
+  readonly valueSet?: string;
 }
 
 function singleInputType(element: ElementDefinition): string | undefined {
@@ -69,12 +71,15 @@ export function inputFieldsOf(schema: TypeSchema): InputField[] {
     if (NOT_ENTERED.has(name) || name.endsWith('[x]')) continue;
     const typeCode = singleInputType(element);
     if (!typeCode) continue;
+    const valueSet =
+      typeCode === 'code' && element.binding?.strength === 'required' ? element.binding.valueSet : undefined;
     fields.push({
       name,
       label: elementLabel(name),
       typeCode,
       required: (element.min ?? 0) > 0,
       ...(FORMAT_HINTS[typeCode] ? { hint: FORMAT_HINTS[typeCode] } : {}),
+      ...(valueSet ? { valueSet } : {}),
     });
   }
   return fields;
