@@ -96,7 +96,7 @@ describe.each(databases())(
         'Idle',
       );
       await expect(admin.pushToAgent(idle.agent, 'lab', 'x', 'text/plain', true)).rejects.toThrow(
-        `Agent/${idle.agent.id} is not connected to this server`,
+        `Agent/${idle.agent.id} is not connected`,
       );
       await expect(admin.pushToAgent(setup.agent, 'nowhere', 'x', 'text/plain', true)).rejects.toThrow(
         `Agent/${setup.agent.id} has no destination 'nowhere'`,

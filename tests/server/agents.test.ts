@@ -12,7 +12,7 @@ import { Repository, systemContext } from '../../src/server/repo';
 import { findMembershipsByUser } from '../../src/server/repo/lookups';
 import { addMembership, createUser, signIn } from './auth/support/auth-fixtures';
 import type { Tokens } from './auth/support/auth-fixtures';
-import { call, startClinic } from './operations/support/clinic';
+import { call, startClinic, startSibling } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import {
   agentConfig,
@@ -23,6 +23,7 @@ import {
 } from './support/agent-fixtures';
 import type { AgentSetup, LoopbackDestinations } from './support/agent-fixtures';
 import { databases } from './support/test-databases';
+import type { TestServer } from './support/test-server';
 
 function text(body: unknown): string {
   return ((body as OperationOutcome).issue ?? []).map((i) => i.details?.text ?? '').join('; ');
@@ -233,7 +234,7 @@ describe.each(databases())(
       };
       const response = await push(clinic.admin, idle.agent.id, body);
       expect(response.status).toBe(503);
-      expect(text(response.body)).toBe(`Agent/${idle.agent.id} is not connected to this server`);
+      expect(text(response.body)).toBe(`Agent/${idle.agent.id} is not connected`);
       const repo = new Repository(clinic.server.db, systemContext(clinic.projectId));
       await repo.updateResource({ ...idle.agent, status: 'off' });
       const off = await push(clinic.admin, idle.agent.id, body);
@@ -305,6 +306,38 @@ describe.each(databases())(
         { body },
       );
       expect(anonymous.status).toBe(401);
+    });
+
+    it('a push reaching another instance on the same database goes through the instance the agent is on', async () => {
+      const sibling: TestServer = await startSibling(clinic, {});
+      try {
+        const viaSibling = (body: Record<string, unknown>) =>
+          call(sibling, 'POST', `fhir/R4/Agent/${setup.agent.id}/$push`, clinic.admin, { body });
+        const base = {
+          body: hl7Message('RELAY001'),
+          contentType: HL7_V2_CONTENT_TYPE,
+          waitForResponse: true,
+        };
+        const answered = await viaSibling({ ...base, destination: 'lab' });
+        expect(answered.status).toBe(200);
+        expect(answered.headers.get('content-type')).toContain(HL7_V2_CONTENT_TYPE);
+        expect(answered.text).toContain('MSA|AA|RELAY001');
+
+        const big = hl7Message('RELAY002') + `NTE|1||${'x'.repeat(20_000)}\r`;
+        const sent = await viaSibling({ ...base, body: big, destination: 'lab', waitForResponse: false });
+        expect(sent.status).toBe(200);
+        await waitFor(() => destinations.received.includes(big));
+
+        const unknown = await viaSibling({ ...base, destination: 'pharmacy' });
+        expect(unknown.status).toBe(400);
+        expect(text(unknown.body)).toBe(`Agent/${setup.agent.id} has no destination 'pharmacy'`);
+        const silent = await viaSibling({ ...base, destination: 'silent', waitTimeout: 300 });
+        expect(silent.status).toBe(504);
+        const down = await viaSibling({ ...base, destination: 'down' });
+        expect(down.status).toBe(502);
+      } finally {
+        await sibling.close();
+      }
     });
 
     it('a newer connection of the same agent replaces the older, which stays off until started again', async () => {

@@ -30,14 +30,23 @@ export class AgentPushError extends Error {
 
 interface Pending {
   agentId: string;
+  /** Waiting for an answer relayed from the instance the agent is connected to. */
+  relayed: boolean;
   resolve(reply: AgentReply): void;
   reject(error: AgentPushError): void;
   timer: NodeJS.Timeout;
 }
 
+export interface AgentHubEvents {
+  onRegister?(connection: AgentConnection): void;
+  onUnregister?(connection: AgentConnection): void;
+}
+
 export class AgentHub {
   private readonly connections = new Map<string, AgentConnection>();
   private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly events: AgentHubEvents = {}) {}
 
   connectionOf(agentId: string): AgentConnection | undefined {
     return this.connections.get(agentId);
@@ -53,14 +62,16 @@ export class AgentHub {
     if (previous && previous !== connection) {
       previous.close(4409, 'Replaced by a newer connection of this agent');
     }
+    this.events.onRegister?.(connection);
   }
 
   /** The connection is gone: its agent's waiting requests fail at once instead of timing out. */
   unregister(connection: AgentConnection): void {
     if (this.connections.get(connection.agentId) !== connection) return;
     this.connections.delete(connection.agentId);
+    this.events.onUnregister?.(connection);
     for (const [callback, pending] of this.pending) {
-      if (pending.agentId === connection.agentId) {
+      if (pending.agentId === connection.agentId && !pending.relayed) {
         this.settle(callback)?.reject(
           new AgentPushError(`Agent/${connection.agentId} disconnected before it answered`, 'disconnected'),
         );
@@ -74,25 +85,46 @@ export class AgentHub {
   }
 
   /** Sends and resolves with the agent's answer, or rejects after `timeoutMs`. */
-  request(agentId: string, message: AgentTransmitRequest, timeoutMs: number): Promise<AgentReply> {
+  request(
+    agentId: string,
+    message: AgentTransmitRequest,
+    timeoutMs: number,
+    callback = this.newCallback(agentId),
+  ): Promise<AgentReply> {
     const connection = this.requireConnection(agentId);
-    const callback = `Agent/${agentId}-${crypto.randomUUID()}`;
-    const answer = new Promise<AgentReply>((resolve, reject) => {
+    const answer = this.expect(agentId, callback, timeoutMs, false);
+    connection.send({ ...message, callback });
+    return answer;
+  }
+
+  newCallback(agentId: string): string {
+    return `Agent/${agentId}-${crypto.randomUUID()}`;
+  }
+
+  /** A promise of the answer to `callback`: from the agent's socket here, or relayed (`relayed`). */
+  expect(agentId: string, callback: string, timeoutMs: number, relayed: boolean): Promise<AgentReply> {
+    return new Promise<AgentReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settle(callback)?.reject(
           new AgentPushError(`No answer through Agent/${agentId} within ${timeoutMs} ms`, 'timeout'),
         );
       }, timeoutMs);
-      this.pending.set(callback, { agentId, resolve, reject, timer });
+      this.pending.set(callback, { agentId, relayed, resolve, reject, timer });
     });
-    connection.send({ ...message, callback });
-    return answer;
+  }
+
+  /** The outcome of a push another instance carried out for this one. */
+  relayedAnswer(callback: string, outcome: AgentReply | AgentPushError): void {
+    const pending = this.pending.get(callback);
+    if (!pending?.relayed) return;
+    if (outcome instanceof AgentPushError) this.settle(callback)?.reject(outcome);
+    else this.settle(callback)?.resolve(outcome);
   }
 
   /** An answer from `agentId`'s socket; answers to callbacks it was not sent are ignored. */
   answer(agentId: string, callback: string, reply: AgentReply): void {
     const pending = this.pending.get(callback);
-    if (!pending || pending.agentId !== agentId) return;
+    if (!pending || pending.agentId !== agentId || pending.relayed) return;
     this.settle(callback)?.resolve(reply);
   }
 
@@ -106,7 +138,7 @@ export class AgentHub {
   private requireConnection(agentId: string): AgentConnection {
     const connection = this.connections.get(agentId);
     if (!connection) {
-      throw new AgentPushError(`Agent/${agentId} is not connected to this server`, 'not-connected');
+      throw new AgentPushError(`Agent/${agentId} is not connected`, 'not-connected');
     }
     return connection;
   }

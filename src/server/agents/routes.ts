@@ -5,8 +5,9 @@
 // The caller must be able to read the Agent (and a Device destination): access policies decide who
 // may push. Answers: 200 with the destination's reply (its content type) when waiting, 200 All OK
 // when not; 400 for bad parameters, an Agent that is off or a destination the agent does not have;
-// 503 when the agent is not connected to this instance; 502 when the agent could not deliver (or
-// disconnected); 504 when no reply came within waitTimeout.
+// 503 when the agent is connected to no instance; 502 when the agent could not deliver (or
+// disconnected); 504 when no reply came within waitTimeout. An agent connected to another instance
+// on the same database is reached through it (relay.ts).
 import type { Agent, OperationOutcome } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -21,6 +22,8 @@ import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { AgentHub, AgentPushError } from './agent-hub';
 import type { AgentReply } from './agent-hub';
+import { AgentRelay } from './relay';
+import type { RelayMessage } from './relay';
 import { AgentSocket } from './agent-socket';
 import { parsePushRequest, resolveRemote } from './push-request';
 
@@ -74,8 +77,49 @@ function failedReply(reply: FastifyReply, answer: AgentReply, remote: string): F
 }
 
 export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, { deps, getContext }) => {
-  const hub = new AgentHub();
+  const interval = deps.config.liveHeartbeatInterval;
+  const relay = new AgentRelay(deps.db, app.log, 3 * interval);
+  const logLost = (err: unknown) => app.log.error({ err }, 'Agent connection record failed');
+  const hub = new AgentHub({
+    onRegister: (c) => void relay.connected(c.agentId, c.destinations).catch(logLost),
+    onUnregister: (c) => void relay.disconnected(c.agentId).catch(logLost),
+  });
   const sockets = new Set<AgentSocket>();
+
+  // Pushes other instances pass on for agents connected here, and the answers to ours.
+  const onRelayed = (relayed: RelayMessage): void => {
+    if (relayed.kind === 'reply') {
+      hub.relayedAnswer(relayed.callback, relayed.reply);
+      return;
+    }
+    if (relayed.kind === 'failure') {
+      hub.relayedAnswer(relayed.callback, new AgentPushError(relayed.text, relayed.reason));
+      return;
+    }
+    const { from, agentId, message, waitMs } = relayed;
+    const callback = message.callback;
+    if (!callback || waitMs === undefined) {
+      try {
+        hub.send(agentId, message);
+      } catch (err) {
+        app.log.warn({ err, agentId }, 'A relayed push found its agent gone');
+      }
+      return;
+    }
+    hub
+      .request(agentId, message, waitMs, callback)
+      .then((reply) => relay.send(from, { kind: 'reply', callback, reply }))
+      .catch((err: unknown) =>
+        relay.send(
+          from,
+          err instanceof AgentPushError
+            ? { kind: 'failure', callback, reason: err.reason, text: err.message }
+            : { kind: 'failure', callback, reason: 'disconnected', text: String(err) },
+        ),
+      )
+      .catch(logLost);
+  };
+  await relay.start(onRelayed);
 
   // The agent socket, in front of the upgrade listeners registered before (live updates, FHIRcast).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -96,9 +140,15 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, {
   for (const listener of others) app.server.off('upgrade', listener);
   app.server.on('upgrade', onUpgrade);
 
-  const interval = deps.config.liveHeartbeatInterval;
   const heartbeat = setInterval(() => {
     for (const session of sockets) session.heartbeat(interval);
+    // Re-asserted each beat: the record of a quick reconnect may have raced with its removal.
+    for (const session of sockets) {
+      if (session.agentId && hub.connectionOf(session.agentId) === session) {
+        void relay.connected(session.agentId, session.destinations).catch(logLost);
+      }
+    }
+    void relay.sweep().catch(logLost);
   }, interval);
   heartbeat.unref();
 
@@ -108,6 +158,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, {
     hub.closeAll();
     for (const client of wss.clients) client.terminate();
     wss.close();
+    await relay.stop();
   });
 
   // Bodies: JSON or FHIR JSON (a JSON object or a Parameters resource); anything else is a 415.
@@ -153,20 +204,18 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, {
       throw new OperationOutcomeError(badRequest(`Agent/${agent.id} is off (Agent.status)`));
     }
     const remote = await resolveRemote(repo, params.destination);
-    const connection = hub.connectionOf(agent.id as string);
-    if (!connection) {
-      return sendOutcome(
-        reply,
-        503,
-        outcome('transient', `Agent/${agent.id} is not connected to this server`),
-      );
+    const agentId = agent.id as string;
+    const connection = hub.connectionOf(agentId);
+    const elsewhere = connection || !relay.enabled ? undefined : await relay.find(agentId);
+    if (!connection && !elsewhere) {
+      return sendOutcome(reply, 503, outcome('transient', `Agent/${agentId} is not connected`));
     }
-    const known = connection.destinations;
+    const known = connection ? connection.destinations : elsewhere?.destinations;
     if (known && !known.some((d) => d.name === remote || d.url === remote)) {
       return sendOutcome(
         reply,
         400,
-        outcome('not-found', `Agent/${agent.id} has no destination '${remote}'`, 'destination'),
+        outcome('not-found', `Agent/${agentId} has no destination '${remote}'`, 'destination'),
       );
     }
     const message: AgentTransmitRequest = {
@@ -177,11 +226,29 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, {
       ...(params.returnAck ? { returnAck: params.returnAck } : {}),
     };
     try {
-      if (!params.waitForResponse) {
-        hub.send(agent.id as string, message);
-        return reply.type(FHIR_JSON).send(allOk);
+      let answer: AgentReply;
+      if (elsewhere) {
+        if (!params.waitForResponse) {
+          await relay.send(elsewhere.instanceId, { kind: 'push', from: relay.instanceId, agentId, message });
+          return reply.type(FHIR_JSON).send(allOk);
+        }
+        const callback = hub.newCallback(agentId);
+        const answered = hub.expect(agentId, callback, params.waitTimeout, true);
+        await relay.send(elsewhere.instanceId, {
+          kind: 'push',
+          from: relay.instanceId,
+          agentId,
+          message: { ...message, callback },
+          waitMs: params.waitTimeout,
+        });
+        answer = await answered;
+      } else {
+        if (!params.waitForResponse) {
+          hub.send(agentId, message);
+          return reply.type(FHIR_JSON).send(allOk);
+        }
+        answer = await hub.request(agentId, message, params.waitTimeout);
       }
-      const answer = await hub.request(agent.id as string, message, params.waitTimeout);
       if (answer.kind === 'error' || answer.statusCode >= 400) {
         return failedReply(reply, answer, remote);
       }

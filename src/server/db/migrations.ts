@@ -11,6 +11,7 @@ import { liveNotifyMigration } from '../live/migration';
 import { fhircastMigration } from '../fhircast/migration';
 import { exportJobMigration } from '../export/migration';
 import { botSubscriptionJobMigration } from '../bots/subscription-jobs';
+import { agentRelayMigration } from '../agents/relay';
 
 export interface Migration {
   version: number;
@@ -106,6 +107,7 @@ export const MIGRATIONS: readonly Migration[] = [
   fhircastMigration,
   exportJobMigration,
   botSubscriptionJobMigration,
+  agentRelayMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.
