@@ -139,8 +139,10 @@ describe.each(databases())('issue #10 bulk export across restarts on %s', (_engi
         [statusUrl.split('/').pop() as string],
       );
     });
-    const waiting = await call('GET', statusUrl, clinic.chen);
+    const waiting = await call('GET', statusUrl, clinic.chen, { origin: 'http://localhost:3000' });
     expect(waiting.status).toBe(202);
+    // The app, on another origin, may read the progress.
+    expect(waiting.headers.get('access-control-expose-headers')).toMatch(/X-Progress/);
     expect(waiting.headers.get('x-progress')).toMatch(
       /resources exported; exporting Observation \(type 1 of 1\)/,
     );
