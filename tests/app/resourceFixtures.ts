@@ -38,6 +38,7 @@ export const patientDefinition: StructureDefinition = {
       element('Patient.contact.name', 0, '1', 'HumanName'),
       element('Patient.contact.period', 0, '1', 'Period'),
       element('Patient.generalPractitioner', 0, '*', 'Reference'),
+      element('Patient.managingOrganization', 0, '1', 'Reference'),
     ],
   },
 };
@@ -66,6 +67,7 @@ export const rosa: Patient = {
     },
   ],
   generalPractitioner: [{ reference: 'Practitioner/chen-1', display: 'Dr. Lily Chen' }],
+  managingOrganization: { reference: '#clinic', display: 'Contained clinic' },
 };
 
 /** The schema load's answer: the Patient definition (no search parameters needed here). */

@@ -3,6 +3,7 @@
 // readable, references as links by SPEC §2 Links), the JSON, the history, the readable 404/403 panel,
 // an unknown type; and /:type/new with the server's issues under their fields (SPEC §5, §8).
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { resourceTitle } from '../../src/app/features/resource/ResourcePage';
 import { renderApp } from './renderApp';
 import { installFakeApi, maria, outcome, type FakeApi } from './fakeApi';
 import { answerGenderCodes, answerSchema, drChen, rosa, storeLoginOf } from './resourceFixtures';
@@ -176,6 +177,31 @@ describe('issue #9 /:resourceType/:id', () => {
     expect(await screen.findByRole('navigation', { name: 'Health Record' })).toBeInTheDocument();
     const queries = (api.bodiesOf('POST fhir/R4/$graphql') as Array<{ query: string }>).map((b) => b.query);
     expect(queries.some((query) => query.includes('StructureDefinitionList'))).toBe(false);
+  });
+});
+
+describe('resourceTitle', () => {
+  it('is the name, else the code text, else Type/id', () => {
+    expect(resourceTitle(rosa)).toBe('Rosa Delgado');
+    expect(
+      resourceTitle({
+        resourceType: 'Observation',
+        id: 'o1',
+        status: 'final',
+        code: { text: 'Body weight' },
+      }),
+    ).toBe('Body weight');
+    expect(
+      resourceTitle({
+        resourceType: 'Observation',
+        id: 'o1',
+        status: 'final',
+        code: { coding: [{ code: '29463-7', display: 'Body weight' }] },
+      }),
+    ).toBe('Body weight (29463-7)');
+    expect(resourceTitle({ resourceType: 'Observation', id: 'o2', status: 'final', code: {} })).toBe(
+      'Observation/o2',
+    );
   });
 });
 

@@ -41,6 +41,7 @@ import {
 
 const QUANTITY_TYPES = new Set(['Quantity', 'SimpleQuantity', 'Age', 'Duration', 'Distance', 'Count']);
 const DATE_TYPES = new Set(['date', 'dateTime', 'instant']);
+const LITERAL_REFERENCE = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}(\/_history\/[A-Za-z0-9\-.]{1,64})?$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +58,12 @@ function DataTypeValue({ typeCode, value }: { typeCode: string; value: unknown }
   switch (typeCode) {
     case 'Reference': {
       const reference = value as Reference;
-      return <ResourceLink to={reference}>{referenceText(reference)}</ResourceLink>;
+      // Only literal Type/id references are app pages; contained (#id) and absolute ones stay text.
+      return LITERAL_REFERENCE.test(reference.reference ?? '') ? (
+        <ResourceLink to={reference}>{referenceText(reference)}</ResourceLink>
+      ) : (
+        referenceText(reference)
+      );
     }
     case 'CodeableConcept':
       return codeableConceptText(value as CodeableConcept);

@@ -7,7 +7,7 @@ import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import type { Resource } from '@medplum/fhirtypes';
+import type { CodeableConcept, Resource } from '@medplum/fhirtypes';
 import { useId, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import type { BloomClient, TypeSchema } from '../../../client';
@@ -25,9 +25,17 @@ import { ShareContextSwitch } from './share/ShareContextSwitch';
 import { useSharedView } from './share/ShareContextProvider';
 import { useResourceSchema } from './useResourceSchema';
 import { useLoaded } from './useLoaded';
+import { codeableConceptText } from './valueText';
 
 const TABS = ['Details', 'JSON', 'History'] as const;
 type TabName = (typeof TABS)[number];
+
+/** A name where the resource has one, else its code's text (Observation, DiagnosticReport...), else Type/id. */
+export function resourceTitle(resource: Resource): string {
+  const code = (resource as { code?: CodeableConcept }).code;
+  const codeText = code && typeof code === 'object' ? codeableConceptText(code) : '';
+  return getDisplayString(resource) ?? (codeText || `${resource.resourceType}/${resource.id ?? ''}`);
+}
 
 function readShown(client: BloomClient, resourceType: string, id: string, versionId?: string) {
   const type = resourceType as Resource['resourceType'];
@@ -94,7 +102,7 @@ function ResourceView({
   const baseId = useId();
   const resourceType = resource.resourceType;
   const id = resource.id ?? '';
-  const title = getDisplayString(resource) ?? `${resourceType}/${id}`;
+  const title = resourceTitle(resource);
   const tabId = (name: TabName) => `${baseId}-tab-${name}`;
   const panelId = (name: TabName) => `${baseId}-panel-${name}`;
   return (
