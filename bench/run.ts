@@ -4,10 +4,12 @@
 // - cold and warm start-up of `npm start`;
 // - search (issue #4, bench/search): load rate, hot searches against their SQL floor, HTTP search
 //   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes);
-// - live updates (issue #8, bench/live): 1,000 bound sockets, commit → delivery, writes/s, memory.
+// - live updates (issue #8, bench/live): 1,000 bound sockets, commit → delivery, writes/s, memory;
+// - the patient app (issue #7, bench/app): JS and requests per screen, time to show in Chromium.
 // Times are measured here, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { formatApp, measureApp } from './app';
 import { measureClient, printClientFigures } from './client';
 import { formatLive, liveBenchOptionsFromEnv, measureLive } from './live';
 import { formatLabDetail, measureGraphQLLabDetail } from './graphql/lab-detail';
@@ -85,6 +87,11 @@ async function main(): Promise<void> {
   if (exports) {
     console.log(formatExportThroughput(exports));
   }
+  // Issue #7: JS per screen, requests per screen, time to show (Chromium; APP_BENCH=0 skips).
+  const app = process.env.APP_BENCH === '0' ? undefined : await measureApp();
+  if (app) {
+    console.log(formatApp(app));
+  }
   console.log(
     JSON.stringify({
       definitions,
@@ -98,6 +105,7 @@ async function main(): Promise<void> {
       live,
       bots,
       exports,
+      app,
     }),
   );
 }

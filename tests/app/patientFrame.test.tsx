@@ -78,5 +78,6 @@ describe('SPEC §2 signed-in frame', () => {
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/no/such/page');
+    await waitFor(() => expect(document.title).toBe('Not found · Bloom'));
   });
 });

@@ -1,12 +1,11 @@
 // The header's main navigation (SPEC §2 Navigation: Health Record, Messages, Get Care). Below 768 px
 // (SPEC §9) the three links collapse into a Menu button.
 import Button from '@mui/material/Button';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
-import { NavLink, Link as RouterLink } from 'react-router-dom';
+import { NavLink } from 'react-router-dom';
+import { LazyLinkMenu } from './LazyLinkMenu';
 import { DESKTOP_QUERY } from './SideMenu';
 
 export const MAIN_NAV = [
@@ -47,19 +46,13 @@ export function MainNav() {
       >
         Menu
       </Button>
-      <Menu
+      <LazyLinkMenu
         id="main-menu"
-        anchorEl={anchor}
-        open={anchor !== null}
+        labelledBy="main-menu-button"
+        anchor={anchor}
+        items={MAIN_NAV}
         onClose={() => setAnchor(null)}
-        slotProps={{ list: { 'aria-labelledby': 'main-menu-button' } }}
-      >
-        {MAIN_NAV.map((item) => (
-          <MenuItem key={item.to} component={RouterLink} to={item.to} onClick={() => setAnchor(null)}>
-            {item.label}
-          </MenuItem>
-        ))}
-      </Menu>
+      />
     </nav>
   );
 }

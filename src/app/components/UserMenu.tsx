@@ -2,12 +2,16 @@
 // to account/profile), Sign out").
 import Avatar from '@mui/material/Avatar';
 import Button from '@mui/material/Button';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import type { ProfileResource } from '../../client';
+import { LazyLinkMenu } from './LazyLinkMenu';
 import { givenName } from './profileName';
+
+const USER_MENU = [
+  { label: 'Your profile', to: '/account/profile' },
+  { label: 'Settings', to: '/account/profile' },
+  { label: 'Sign out', to: '/signout' },
+] as const;
 
 export function UserMenu({ profile }: { profile: ProfileResource }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -25,23 +29,13 @@ export function UserMenu({ profile }: { profile: ProfileResource }) {
       >
         {name}
       </Button>
-      <Menu
+      <LazyLinkMenu
         id="user-menu"
-        anchorEl={anchor}
-        open={anchor !== null}
+        labelledBy="user-menu-button"
+        anchor={anchor}
+        items={USER_MENU}
         onClose={() => setAnchor(null)}
-        slotProps={{ list: { 'aria-labelledby': 'user-menu-button' } }}
-      >
-        <MenuItem component={RouterLink} to="/account/profile" onClick={() => setAnchor(null)}>
-          Your profile
-        </MenuItem>
-        <MenuItem component={RouterLink} to="/account/profile" onClick={() => setAnchor(null)}>
-          Settings
-        </MenuItem>
-        <MenuItem component={RouterLink} to="/signout" onClick={() => setAnchor(null)}>
-          Sign out
-        </MenuItem>
-      </Menu>
+      />
     </>
   );
 }

@@ -4,9 +4,9 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
+import { PlainTextField } from '../../components/PlainTextField';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { parseDecimal, vitalObservation } from './vitalObservation';
 import type { VitalType } from './vitalTypes';
@@ -62,7 +62,7 @@ export function VitalEntryForm({
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
         {vital.series.map((series, index) => (
-          <TextField
+          <PlainTextField
             key={series.label}
             label={`${series.label} (${vital.unit})`}
             value={texts[index]}
@@ -71,7 +71,7 @@ export function VitalEntryForm({
             }
             error={invalid[index]}
             helperText={invalid[index] ? 'Enter a number, e.g. 120 or 150.5' : ' '}
-            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            inputMode="decimal"
             required
           />
         ))}

@@ -9,7 +9,12 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { LineChart } from '@mui/x-charts/LineChart';
+import { ChartsAxis } from '@mui/x-charts/ChartsAxis';
+import { ChartsDataProvider } from '@mui/x-charts/ChartsDataProvider';
+import { ChartsLegend } from '@mui/x-charts/ChartsLegend';
+import { ChartsSurface } from '@mui/x-charts/ChartsSurface';
+import { ChartsWrapper } from '@mui/x-charts/ChartsWrapper';
+import { LinePlot, MarkPlot } from '@mui/x-charts/LineChart';
 import { VitalsListDocument } from '../../../graphql';
 import { DateTimeDisplay, formatFhirDate } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
@@ -39,7 +44,9 @@ function VitalsChart({
     : `${vital.title} chart with no measurements.`;
   return (
     <Box role="img" aria-label={summary} sx={{ width: '100%', height: 320 }}>
-      <LineChart
+      {/* LineChart's parts without its tooltip (and the tooltip's popper library): the text alternative
+          and the table carry the values, and the screen stays within its JavaScript budget (issue #7). */}
+      <ChartsDataProvider
         height={320}
         xAxis={[
           {
@@ -50,12 +57,21 @@ function VitalsChart({
         ]}
         yAxis={[{ min: 0 }]}
         series={vital.series.map((series) => ({
+          type: 'line' as const,
           label: series.label,
           data: dated.map((m) => seriesValue(m, series)),
           connectNulls: true,
         }))}
-        slotProps={{ legend: { position: { vertical: 'bottom', horizontal: 'center' } } }}
-      />
+      >
+        <ChartsWrapper legendPosition={{ vertical: 'bottom', horizontal: 'center' }}>
+          <ChartsLegend />
+          <ChartsSurface>
+            <LinePlot />
+            <ChartsAxis />
+            <MarkPlot />
+          </ChartsSurface>
+        </ChartsWrapper>
+      </ChartsDataProvider>
     </Box>
   );
 }

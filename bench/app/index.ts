@@ -1,0 +1,199 @@
+// Issue #7 budgets, measured in Chromium against a local Bloom (the built app and the API on PGlite,
+// seeded with the demo clinic, as the e2e tests run it):
+// - gzip size of the JavaScript each screen loads on a fresh page load (every script response recorded,
+//   gzipped here at level 9, so the figure does not depend on the server's compression);
+// - the requests each signed-in screen makes to the API on that load (GraphQL, other API calls, images);
+// - time from navigation to the lab-result detail's table rows and to the vitals chart's line, median
+//   of several fresh loads.
+// Goals (issue #7): landing < 150 KB gzip JS, no screen > 350 KB, one GraphQL request per screen.
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { launchChromium } from '../../tests/e2e/support/browser';
+import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
+import { benchScreens, labResultShown, vitalsChartShown, type BenchScreen } from './screens';
+
+export interface ScreenFigures {
+  readonly name: string;
+  readonly path: string;
+  readonly jsFiles: number;
+  readonly jsGzipKb: number;
+  readonly graphqlRequests: number;
+  /** API calls other than GraphQL, as "METHOD path" (the session's auth/me on a fresh load, ...). */
+  readonly otherApiRequests: readonly string[];
+  readonly imageRequests: number;
+  /** False when the screen never showed its data (the figures then cover what loaded until then). */
+  readonly shown: boolean;
+}
+
+export interface AppFigures {
+  readonly screens: readonly ScreenFigures[];
+  readonly labResultDetailMs: { readonly median: number; readonly runs: readonly number[] };
+  readonly vitalsChartMs: { readonly median: number; readonly runs: readonly number[] };
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+const TIMING_RUNS = 5;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function signIn(browser: Browser, bloom: RunningBloom): Promise<StorageState> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(new URL('/signin', bloom.appUrl).toString());
+    await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel(/^Password/).fill('bloom-demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: /^Hello / }).waitFor();
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+/** A fresh context (empty HTTP cache), signed in through the stored login when `state` is given. */
+async function freshPage(browser: Browser, state: StorageState | undefined): Promise<[BrowserContext, Page]> {
+  const context = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 } });
+  return [context, await context.newPage()];
+}
+
+/** Ids the detail screens need: the first lab report and one of Maria's vitals. */
+async function findIds(browser: Browser, bloom: RunningBloom, state: StorageState) {
+  const [context, page] = await freshPage(browser, state);
+  try {
+    await page.goto(new URL('/health-record/lab-results', bloom.appUrl).toString());
+    const report = page.getByRole('list', { name: 'Lab results' }).getByRole('link').first();
+    await report.waitFor();
+    const labReport = ((await report.getAttribute('href')) ?? '').split('/').pop() ?? '';
+    await page.goto(new URL('/health-record/vitals/weight', bloom.appUrl).toString());
+    const measurement = page.getByRole('table', { name: 'Weight measurements' }).getByRole('link').first();
+    await measurement.waitFor();
+    const observation = ((await measurement.getAttribute('href')) ?? '').split('/').pop() ?? '';
+    return { labReport, observation };
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureScreen(
+  browser: Browser,
+  bloom: RunningBloom,
+  screen: BenchScreen,
+  state: StorageState,
+): Promise<ScreenFigures> {
+  const [context, page] = await freshPage(browser, screen.signedIn ? state : undefined);
+  const scripts: Promise<number>[] = [];
+  const api: string[] = [];
+  let images = 0;
+  const apiOrigin = new URL(bloom.apiBaseUrl).origin;
+  page.on('response', (response: Response) => {
+    const request = response.request();
+    const url = new URL(response.url());
+    if (request.resourceType() === 'script') {
+      scripts.push(
+        response.body().then(
+          (body) => gzipSync(body, { level: 9 }).length,
+          () => 0,
+        ),
+      );
+    } else if (request.resourceType() === 'image') {
+      images += 1;
+    } else if (url.origin === apiOrigin) {
+      api.push(`${request.method()} ${url.pathname}`);
+    }
+  });
+  try {
+    await page.goto(new URL(screen.path, bloom.appUrl).toString());
+    const shown = await screen.ready(page).then(
+      () => true,
+      () => false,
+    );
+    await page.waitForLoadState('networkidle');
+    const sizes = await Promise.all(scripts);
+    const graphqlRequests = api.filter((call) => call.endsWith('/$graphql')).length;
+    return {
+      name: screen.name,
+      path: screen.path,
+      jsFiles: sizes.length,
+      jsGzipKb: sizes.reduce((sum, size) => sum + size, 0) / 1024,
+      graphqlRequests,
+      otherApiRequests: api.filter((call) => !call.endsWith('/$graphql')),
+      imageRequests: images,
+      shown,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function timeToShow(
+  browser: Browser,
+  url: string,
+  state: StorageState,
+  shown: (page: Page) => Promise<void>,
+): Promise<number> {
+  const [context, page] = await freshPage(browser, state);
+  try {
+    const started = performance.now();
+    await page.goto(url, { waitUntil: 'commit' });
+    await shown(page);
+    return performance.now() - started;
+  } finally {
+    await context.close();
+  }
+}
+
+export async function measureApp(): Promise<AppFigures> {
+  const browser = await launchChromium();
+  const bloom = await startBloom({ seed: true });
+  try {
+    const state = await signIn(browser, bloom);
+    const ids = await findIds(browser, bloom, state);
+    const screens: ScreenFigures[] = [];
+    for (const screen of benchScreens(ids)) {
+      screens.push(await measureScreen(browser, bloom, screen, state));
+    }
+    const labUrl = new URL(`/health-record/lab-results/${ids.labReport}`, bloom.appUrl).toString();
+    const vitalsUrl = new URL('/health-record/vitals/weight', bloom.appUrl).toString();
+    const labRuns: number[] = [];
+    const vitalsRuns: number[] = [];
+    for (let run = 0; run < TIMING_RUNS; run++) {
+      labRuns.push(await timeToShow(browser, labUrl, state, labResultShown));
+      vitalsRuns.push(await timeToShow(browser, vitalsUrl, state, vitalsChartShown));
+    }
+    return {
+      screens,
+      labResultDetailMs: { median: median(labRuns), runs: labRuns },
+      vitalsChartMs: { median: median(vitalsRuns), runs: vitalsRuns },
+    };
+  } finally {
+    await browser.close();
+    await bloom.stop();
+  }
+}
+
+export function formatApp(figures: AppFigures): string {
+  const lines = [
+    'app (issue #7; Chromium, fresh page load per screen, built app + API on PGlite with the demo clinic):',
+    `  ${'screen'.padEnd(24)} ${'JS gzip'.padStart(9)} ${'files'.padStart(5)}  GraphQL  other API calls; images`,
+  ];
+  for (const s of figures.screens) {
+    const other = s.otherApiRequests.length > 0 ? s.otherApiRequests.join(', ') : '-';
+    lines.push(
+      `  ${s.name.padEnd(24)} ${`${s.jsGzipKb.toFixed(1)} KB`.padStart(9)} ${String(s.jsFiles).padStart(5)}  ` +
+        `${String(s.graphqlRequests).padStart(7)}  ${other}; ${s.imageRequests}${s.shown ? '' : '  (NOT SHOWN)'}`,
+    );
+  }
+  const ms = (t: { median: number; runs: readonly number[] }) =>
+    `${t.median.toFixed(0)} ms median (${t.runs.map((r) => r.toFixed(0)).join(', ')})`;
+  lines.push(`  lab-result detail shown: ${ms(figures.labResultDetailMs)}`);
+  lines.push(`  vitals chart shown:      ${ms(figures.vitalsChartMs)}`);
+  lines.push('  goals: landing < 150 KB, every screen < 350 KB, one GraphQL request per screen');
+  return lines.join('\n');
+}

@@ -1,0 +1,37 @@
+// A header menu of router links (the user menu, the collapsed main navigation): MUI's Menu with one
+// MenuItem link per entry, labelled by the button that opens it. Loaded on first open (LazyLinkMenu).
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { Link as RouterLink } from 'react-router-dom';
+
+export interface LinkMenuItem {
+  readonly label: string;
+  readonly to: string;
+}
+
+export interface LinkMenuProps {
+  readonly id: string;
+  /** The id of the button that opens the menu (its accessible name). */
+  readonly labelledBy: string;
+  readonly anchor: HTMLElement | null;
+  readonly items: readonly LinkMenuItem[];
+  readonly onClose: () => void;
+}
+
+export default function LinkMenu({ id, labelledBy, anchor, items, onClose }: LinkMenuProps) {
+  return (
+    <Menu
+      id={id}
+      anchorEl={anchor}
+      open={anchor !== null}
+      onClose={onClose}
+      slotProps={{ list: { 'aria-labelledby': labelledBy } }}
+    >
+      {items.map((item) => (
+        <MenuItem key={item.label} component={RouterLink} to={item.to} onClick={onClose}>
+          {item.label}
+        </MenuItem>
+      ))}
+    </Menu>
+  );
+}

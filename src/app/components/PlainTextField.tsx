@@ -1,0 +1,62 @@
+// An outlined text input with its label and helper text, as MUI's TextField draws it, without
+// TextField's select mode: TextField always bundles Select and with it Menu, Popover and Modal
+// (~20 KB gzip), which a screen with only text inputs never uses (issue #7 budgets).
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
+import { useId, type ChangeEvent, type HTMLAttributes } from 'react';
+
+export interface PlainTextFieldProps {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  readonly id?: string;
+  readonly name?: string;
+  readonly type?: string;
+  readonly error?: boolean;
+  /** Shown under the input and given to it as its description. */
+  readonly helperText?: string;
+  readonly required?: boolean;
+  readonly fullWidth?: boolean;
+  readonly autoComplete?: string;
+  readonly placeholder?: string;
+  readonly inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
+}
+
+export function PlainTextField({
+  label,
+  value,
+  onChange,
+  id,
+  name,
+  type,
+  error = false,
+  helperText,
+  required,
+  fullWidth,
+  autoComplete,
+  placeholder,
+  inputMode,
+}: PlainTextFieldProps) {
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
+  const helperId = helperText ? `${inputId}-helper-text` : undefined;
+  return (
+    <FormControl variant="outlined" error={error} required={required} fullWidth={fullWidth}>
+      <InputLabel htmlFor={inputId}>{label}</InputLabel>
+      <OutlinedInput
+        id={inputId}
+        name={name}
+        type={type}
+        label={label}
+        value={value}
+        onChange={onChange}
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        inputProps={{ inputMode, 'aria-describedby': helperId }}
+      />
+      {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
+    </FormControl>
+  );
+}
