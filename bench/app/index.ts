@@ -9,6 +9,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';
+import { signInAsDemo } from '../../tests/e2e/support/demo-sign-in';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
 import { benchScreens, labResultShown, vitalsChartShown, type BenchScreen } from './screens';
 
@@ -44,13 +45,7 @@ function median(values: readonly number[]): number {
 async function signIn(browser: Browser, bloom: RunningBloom): Promise<StorageState> {
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    await page.goto(new URL('/signin', bloom.appUrl).toString());
-    await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel(/^Password/).fill('bloom-demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: /^Hello / }).waitFor();
+    await signInAsDemo(await context.newPage(), bloom, 'maria@bloom.example');
     return await context.storageState();
   } finally {
     await context.close();

@@ -175,3 +175,36 @@ describe('SPEC §5 decimal parsing', () => {
     expect(parseDecimal(text)).toBeUndefined(),
   );
 });
+
+describe('issue #7 "40 weeks of vitals, never silently cut at a page"', () => {
+  it('asks for a page far above 40 weeks of readings, and a total beyond it offers Load more, which adds the rest to the chart', async () => {
+    expect(VITALS_PAGE_SIZE).toBeGreaterThanOrEqual(280);
+    const first = [bp('a', '2026-01-01T09:00:00Z', 110, 70), bp('b', '2026-01-08T09:00:00Z', 112, 72)];
+    const rest = [bp('c', '2026-01-15T09:00:00Z', 115, 75)];
+    const variables = {
+      patient: 'Patient/maria-1',
+      code: 'http://loinc.org|85354-9',
+      count: VITALS_PAGE_SIZE,
+    };
+    renderScreen(<VitalsPage vital={bloodPressure} />, [
+      {
+        request: { query: VitalsListDocument, variables: { ...variables, offset: 0 } },
+        result: { data: { ObservationConnection: { count: 3, offset: 0, edges: first } } },
+      },
+      {
+        request: { query: VitalsListDocument, variables: { ...variables, offset: 2 } },
+        result: { data: { ObservationConnection: { count: 3, offset: 2, edges: rest } } },
+      },
+    ]);
+    await screen.findByRole('img', { name: /chart of 2 measurements/ });
+    expect(screen.getByText('Showing 2 of 3')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(
+      await screen.findByRole('img', { name: /chart of 3 measurements; latest Systolic 115/ }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table', { name: 'Blood Pressure measurements' })).getAllByRole('row'),
+    ).toHaveLength(4);
+  }, 20_000);
+});

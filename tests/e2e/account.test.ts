@@ -6,10 +6,9 @@
 // critical or serious violation), a title per route, `lang` set, no sideways scrolling.
 // The error panel ('Something went wrong', reset on navigation) has no real trigger in the product, so
 // it is tested in jsdom (tests/app/errorPanel.test.tsx), not here.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/browser';
-import { collectPageProblems } from './support/page-problems';
+import { seriousAxeViolations, sidewaysOverflow, signInAsPatient } from './support/patient-session';
 import { startBloom, type RunningBloom } from './support/server';
 
 let bloom: RunningBloom;
@@ -39,33 +38,23 @@ function url(pathname: string): string {
 }
 
 async function signInAsMaria(width: number): Promise<void> {
-  context = await browser.newContext({ viewport: { width, height: 900 } });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
-  await page.goto(url('/signin'));
-  await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel(/^Password/).fill('bloom-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: /^Hello / }).waitFor();
+  const session = await signInAsPatient(browser, bloom.appUrl, {
+    email: 'maria@bloom.example',
+    greeting: 'Hello Maria',
+    width,
+  });
+  ({ context, page, problems: pageProblems } = session);
 }
 
 async function expectAccessible(): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  expect(bad).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
 async function expectScreen(title: string): Promise<void> {
   await page.waitForFunction((expected) => document.title === expected, title);
   expect(await page.getAttribute('html', 'lang')).toBe('en');
   await expectAccessible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 }
 
 async function openAccountItem(width: number, name: string): Promise<void> {
@@ -156,7 +145,7 @@ describe.each([1280, 375])('issue #7 account pages at %i px', (width) => {
     await page.getByRole('banner').waitFor();
     await expectScreen('Not found · Bloom');
     await page.getByRole('link', { name: 'Go to the home page' }).click();
-    await page.getByRole('heading', { level: 1, name: /^Hello / }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Hello Maria' }).waitFor();
 
     const signedOut = await browser.newContext({ viewport: { width, height: 900 } });
     try {
