@@ -6,6 +6,8 @@
 import type { Bundle, Group, Observation, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import type { Tokens } from './auth/support/auth-fixtures';
 import { startExportClinic } from './export-clinic';
+import { call as httpCall } from './operations/support/clinic';
+import type { HttpResponse } from './operations/support/clinic';
 import type { ExportClinic } from './export-clinic';
 import { databases } from './support/test-databases';
 
@@ -17,41 +19,19 @@ interface Manifest {
   error: unknown[];
 }
 
-interface Answer<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
-
 describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) on %s', (_engine, kind) => {
   let clinic: ExportClinic;
 
-  async function call<T = OperationOutcome>(
+  /** A request as `tokens`' caller; `url` is absolute or relative to the FHIR base. */
+  function call<T = OperationOutcome>(
     method: string,
     url: string,
     tokens: Tokens,
     headers: Record<string, string> = {},
     body?: unknown,
-  ): Promise<Answer<T>> {
-    const absolute = url.startsWith('http') ? url : clinic.server.fhirUrl + url;
-    const response = await fetch(absolute, {
-      method,
-      headers: {
-        authorization: `Bearer ${tokens.access_token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/fhir+json' }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  ): Promise<HttpResponse<T>> {
+    const fhirPath = url.startsWith('http') ? url.slice(clinic.config.baseUrl.length) : `fhir/R4/${url}`;
+    return httpCall<T>(clinic.config, method, fhirPath, tokens, { headers, body });
   }
 
   /** Kick-off with Prefer: respond-async; answers the status URL. */
@@ -66,7 +46,7 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
   }
 
   /** Polls the status URL until it stops answering 202. */
-  async function poll<T = Manifest>(tokens: Tokens, statusUrl: string): Promise<Answer<T>> {
+  async function poll<T = Manifest>(tokens: Tokens, statusUrl: string): Promise<HttpResponse<T>> {
     for (;;) {
       const answer = await call<T>('GET', statusUrl, tokens);
       if (answer.status !== 202) return answer;
@@ -109,7 +89,7 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
     const ids: string[] = [];
     let url: string | undefined = `${query}${query.includes('?') ? '&' : '?'}_count=1000`;
     while (url) {
-      const page: Answer<Bundle> = await call<Bundle>('GET', url, tokens);
+      const page: HttpResponse<Bundle> = await call<Bundle>('GET', url, tokens);
       expect(page.status).toBe(200);
       ids.push(
         ...(page.body.entry ?? []).map((entry) => `${entry.resource?.resourceType}/${entry.resource?.id}`),
@@ -117,6 +97,24 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
       url = page.body.link?.find((link) => link.relation === 'next')?.url;
     }
     return ids.sort();
+  }
+
+  /** A Group of these Patient references, created by the practitioner. */
+  async function createGroup(patients: string[]): Promise<Group> {
+    const created = await call<Group>(
+      'POST',
+      'Group',
+      clinic.chen,
+      {},
+      {
+        resourceType: 'Group',
+        type: 'person',
+        actual: true,
+        member: patients.map((reference) => ({ entity: { reference } })),
+      },
+    );
+    expect(created.status).toBe(201);
+    return created.body;
   }
 
   const keys = (resources: Resource[]) => resources.map((r) => `${r.resourceType}/${r.id}`).sort();
@@ -176,23 +174,8 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
   });
 
   test('SPEC §7 Group/{id}/$export exports its member patients only', async () => {
-    const group = await call<Group>(
-      'POST',
-      'Group',
-      clinic.chen,
-      {},
-      {
-        resourceType: 'Group',
-        type: 'person',
-        actual: true,
-        member: [{ entity: { reference: profileOf(clinic.maria) } }],
-      },
-    );
-    expect(group.status).toBe(201);
-    const { resources } = await exportAll(
-      clinic.chen,
-      `Group/${group.body.id}/$export?_type=Patient,Observation`,
-    );
+    const group = await createGroup([profileOf(clinic.maria)]);
+    const { resources } = await exportAll(clinic.chen, `Group/${group.id}/$export?_type=Patient,Observation`);
     expect(keys(resources.filter((r) => r.resourceType === 'Patient'))).toEqual([profileOf(clinic.maria)]);
     const hers = await searchIds(clinic.chen, `Observation?_compartment=${profileOf(clinic.maria)}`);
     expect(hers.length).toBeGreaterThan(0);
@@ -247,19 +230,8 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
     // Types her policy does not grant export nothing; a Group she may not read is a 404, as a read is.
     const hidden = await exportAll(clinic.maria, '$export?_type=ProjectMembership,User,Observation');
     expect(new Set(hidden.resources.map((r) => r.resourceType))).toEqual(new Set(['Observation']));
-    const group = await call<Group>(
-      'POST',
-      'Group',
-      clinic.chen,
-      {},
-      {
-        resourceType: 'Group',
-        type: 'person',
-        actual: true,
-        member: [{ entity: { reference: maria } }, { entity: { reference: aisha } }],
-      },
-    );
-    const groupExport = await call('POST', `Group/${group.body.id}/$export`, clinic.maria, {
+    const group = await createGroup([maria, aisha]);
+    const groupExport = await call('POST', `Group/${group.id}/$export`, clinic.maria, {
       prefer: 'respond-async',
     });
     expect(groupExport.status).toBe(404);

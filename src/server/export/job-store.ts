@@ -1,7 +1,7 @@
 // The export_job table (migration 80): every state change of a bulk export job is one SQL
 // statement, guarded by the job's status and, for the runner's writes, by its lease, so a
 // cancelled job or one taken over by another instance is never written by a stale runner.
-import type { Queryable } from '../db';
+import type { Queryable, SqlValue } from '../db';
 import type { RepositoryContext } from '../repo';
 
 export type ExportLevel = 'system' | 'patient' | 'group' | 'type';
@@ -133,23 +133,31 @@ export async function claimJob(
   return rows[0] ? toJob(rows[0]) : undefined;
 }
 
-/** Extends the runner's lease; false when the job is no longer its to run (cancelled, taken over). */
-export async function renewLease(
+/**
+ * Applies `set` (SQL assignments whose parameters are numbered from $3) to a job the runner still
+ * holds: false when it is no longer the runner's (cancelled, taken over after its lease ran out).
+ */
+async function updateHeldJob(
   q: Queryable,
   id: string,
   runner: string,
-  leaseSeconds: number,
+  set: string,
+  params: SqlValue[],
 ): Promise<boolean> {
   const { rowCount } = await q.query(
-    `UPDATE export_job SET lease_until = now() + make_interval(secs => $3), updated = now()
-     WHERE id = $1 AND lease_owner = $2 AND status = 'in-progress'`,
-    [id, runner, leaseSeconds],
+    `UPDATE export_job SET ${set}, updated = now() WHERE id = $1 AND lease_owner = $2 AND status = 'in-progress'`,
+    [id, runner, ...params],
   );
   return rowCount > 0;
 }
 
-/** Records one stored file and where the next one starts; false when the job is no longer the runner's. */
-export async function checkpointFile(
+/** Extends the runner's lease. */
+export function renewLease(q: Queryable, id: string, runner: string, leaseSeconds: number): Promise<boolean> {
+  return updateHeldJob(q, id, runner, 'lease_until = now() + make_interval(secs => $3)', [leaseSeconds]);
+}
+
+/** Records one stored file and where the next one starts. */
+export function checkpointFile(
   q: Queryable,
   id: string,
   runner: string,
@@ -157,43 +165,36 @@ export async function checkpointFile(
   typeIndex: number,
   cursor: string,
 ): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `UPDATE export_job SET output = output || $3::jsonb, exported = exported + $4, type_index = $5,
-       cursor = $6, updated = now()
-     WHERE id = $1 AND lease_owner = $2 AND status = 'in-progress'`,
-    [id, runner, JSON.stringify([file]), file.count, typeIndex, cursor],
+  return updateHeldJob(
+    q,
+    id,
+    runner,
+    'output = output || $3::jsonb, exported = exported + $4, type_index = $5, cursor = $6',
+    [JSON.stringify([file]), file.count, typeIndex, cursor],
   );
-  return rowCount > 0;
 }
 
 /** Moves the checkpoint to the start of type `typeIndex`. */
-export async function checkpointType(
+export function checkpointType(
   q: Queryable,
   id: string,
   runner: string,
   typeIndex: number,
 ): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `UPDATE export_job SET type_index = $3, cursor = NULL, updated = now()
-     WHERE id = $1 AND lease_owner = $2 AND status = 'in-progress'`,
-    [id, runner, typeIndex],
-  );
-  return rowCount > 0;
+  return updateHeldJob(q, id, runner, 'type_index = $3, cursor = NULL', [typeIndex]);
 }
 
 /** Ends the runner's work on a job: completed, or error with a message. */
-export async function finishJob(
+export function finishJob(
   q: Queryable,
   id: string,
   runner: string,
   outcome: { status: 'completed' } | { status: 'error'; error: string },
 ): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `UPDATE export_job SET status = $3, error = $4, lease_owner = NULL, lease_until = NULL, updated = now()
-     WHERE id = $1 AND lease_owner = $2 AND status = 'in-progress'`,
-    [id, runner, outcome.status, outcome.status === 'error' ? outcome.error : null],
-  );
-  return rowCount > 0;
+  return updateHeldJob(q, id, runner, 'status = $3, error = $4, lease_owner = NULL, lease_until = NULL', [
+    outcome.status,
+    outcome.status === 'error' ? outcome.error : null,
+  ]);
 }
 
 /** A job interrupted too often (or that cannot be resumed) fails instead of looping for ever. */

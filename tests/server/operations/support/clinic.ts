@@ -75,7 +75,7 @@ export interface RequestOptions {
 
 /** One HTTP request to the server, as `tokens`' caller (anonymous when undefined). */
 export async function call<T = Record<string, unknown>>(
-  server: TestServer,
+  server: Pick<TestServer, 'baseUrl'>,
   method: string,
   path: string,
   tokens: Tokens | undefined,
