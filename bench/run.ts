@@ -17,6 +17,7 @@ import { measureRest } from './rest-throughput';
 import type { Throughput } from './rest-throughput';
 import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
 import { formatBotLatency, measureBotLatency } from './services/bots';
+import { formatAgentPush, measureAgentPush } from './services/agents';
 import { formatExportThroughput, measureExports } from './services/export';
 import { measureStartup } from './startup';
 
@@ -79,6 +80,11 @@ async function main(): Promise<void> {
   if (bots) {
     console.log(formatBotLatency(bots));
   }
+  // Issue #10: Agent $push round trip to an MLLP echo, direct and relayed (SERVICES_BENCH=0 skips).
+  const agents = process.env.SERVICES_BENCH === '0' ? undefined : await measureAgentPush();
+  if (agents) {
+    console.log(formatAgentPush(agents));
+  }
   // Issue #10: bulk export throughput for 100,000 resources (EXPORT_BENCH=0 skips).
   const exports =
     process.env.SERVICES_BENCH === '0' || process.env.EXPORT_BENCH === '0'
@@ -104,6 +110,7 @@ async function main(): Promise<void> {
       graphql,
       live,
       bots,
+      agents,
       exports,
       app,
     }),
