@@ -2,7 +2,9 @@
 // Dr. Chen with "Share context" on, against the real API and its FHIRcast hub (SPEC §7 Remote context
 // sync): opening a patient in one brings the other to the same patient within a few seconds, both
 // ways; the switch's choice is kept per user (key-value store), so the second window starts with it on.
+import type { DiagnosticReport } from '@medplum/fhirtypes';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { launchChromium } from './support/browser';
 import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { collectPageProblems } from './support/page-problems';
@@ -86,6 +88,16 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     await first.waitForTimeout(1500);
     expect(first.url()).toBe(url(`/Patient/${aishaId}`));
     expect(second.url()).toBe(url(`/Patient/${aishaId}`));
+
+    // A DiagnosticReport (DiagnosticReport-open with its patient) is followed the same way.
+    const reports = await bloom.systemRepo.search<DiagnosticReport>(
+      parseSearchRequest({ resourceType: 'DiagnosticReport', query: { subject: `Patient/${mariaId}` } }),
+    );
+    const reportId = reports.resources[0]?.id;
+    if (!reportId) throw new Error('the demo has no DiagnosticReport for Maria');
+    await first.goto(url(`/DiagnosticReport/${reportId}`));
+    await second.waitForURL(url(`/DiagnosticReport/${reportId}`), { timeout: 5_000 });
+    await second.getByRole('tab', { name: 'Details' }).waitFor();
     expect(problems.flat()).toEqual([]);
   }, 120_000);
 });

@@ -3,13 +3,13 @@
 // (fields by definition, JSON, history with a version page), creates a Patient through /Patient/new
 // (a bad birth date refused under its field first), and Maria opening Aisha's record gets the
 // not-found panel. axe runs on each screen and fails on critical/serious violations.
-import AxeBuilder from '@axe-core/playwright';
 import type { DiagnosticReport, Patient } from '@medplum/fhirtypes';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { launchChromium } from './support/browser';
 import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { collectPageProblems } from './support/page-problems';
+import { seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
 import { startBloom, type RunningBloom } from './support/server';
 
 let bloom: RunningBloom;
@@ -51,13 +51,7 @@ async function signIn(email: string, width = 1280): Promise<Page> {
 }
 
 async function expectAccessible(): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  expect(bad).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
 function field(label: string) {
@@ -85,9 +79,7 @@ describe('issue #9 generic resource pages (Chromium)', () => {
       const gp = field('General Practitioner').getByRole('link');
       expect(await gp.getAttribute('href')).toMatch(/^\/Practitioner\/[A-Za-z0-9\-.]+$/);
       await expectAccessible();
-      expect(
-        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      ).toBeLessThanOrEqual(0);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 
       await page.getByRole('tab', { name: 'JSON' }).click();
       const json = JSON.parse(
