@@ -142,7 +142,7 @@ export class ContextSharing {
     this.connection = undefined;
     const subscription = this.subscription;
     this.subscription = undefined;
-    // Best effort: the hub also drops a subscription whose socket is gone.
+    // Best effort: the hub delivers only to connected sockets, so one left behind hears nothing.
     if (subscription) this.api.fhircastUnsubscribe(subscription).catch(() => undefined);
   }
 
