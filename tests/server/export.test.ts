@@ -3,6 +3,8 @@
 // 200 manifest, NDJSON files holding each visible resource exactly once, the requester's access
 // rules (a patient exports her own record only), refusals as OperationOutcomes, and cancel. Small
 // pages and files, so a few resources already span several of each. PGlite and PostgreSQL.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Bundle, Group, Observation, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import type { Tokens } from './auth/support/auth-fixtures';
 import { startExportClinic } from './export-clinic';
@@ -325,5 +327,31 @@ describe.each(databases())('issue #10 bulk export over HTTP (SPEC §7 $export) o
       [running.split('/').pop() as string],
     );
     expect(rows[0].status).toBe('cancelled');
+  });
+
+  test('SPEC §7 a finished export is kept for its retention (24 h), then its job, files and Binaries go', async () => {
+    const old = await kickoff(clinic.chen, '$export?_type=Practitioner');
+    const manifest = (await poll(clinic.chen, old)).body;
+    const binaryId = manifest.output[0].url.split('/').pop() as string;
+    const stored = path.join(clinic.binaryDir, binaryId.slice(0, 2), binaryId);
+    expect(fs.existsSync(stored)).toBe(true);
+    await clinic.db.query(`UPDATE export_job SET updated = now() - interval '25 hours' WHERE id = $1`, [
+      old.split('/').pop() as string,
+    ]);
+    // Any later run of the runner sweeps it.
+    await poll(clinic.chen, await kickoff(clinic.chen, '$export?_type=Practitioner'));
+    let status = 200;
+    for (let i = 0; i < 100 && status !== 404; i++) {
+      status = (await call('GET', old, clinic.chen)).status;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).toBe(404);
+    expect((await call('GET', manifest.output[0].url, clinic.chen)).status).toBe(404);
+    expect(fs.existsSync(stored)).toBe(false);
+    const { rows } = await clinic.db.query<{ deleted: boolean }>(
+      `SELECT deleted FROM resource WHERE resource_type = 'Binary' AND id = $1`,
+      [binaryId],
+    );
+    expect(rows[0].deleted).toBe(true);
   });
 });

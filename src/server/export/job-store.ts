@@ -224,3 +224,17 @@ export async function cancelJob(q: Queryable, id: string): Promise<ExportFile[] 
   );
   return rows[0] ? parseJson(rows[0].output) : undefined;
 }
+
+/**
+ * Deletes finished jobs (completed, failed, cancelled) last changed more than `hours` ago; returns
+ * the files of the completed and failed ones, still to remove (a cancel removed its own already).
+ */
+export async function deleteExpiredJobs(q: Queryable, hours: number): Promise<ExportFile[]> {
+  const { rows } = await q.query<{ output: ExportFile[] | string }>(
+    `DELETE FROM export_job WHERE status IN ('completed', 'error', 'cancelled')
+       AND updated < now() - make_interval(hours => $1)
+     RETURNING CASE WHEN status = 'cancelled' THEN '[]'::jsonb ELSE output END AS output`,
+    [hours],
+  );
+  return rows.flatMap((row) => parseJson(row.output));
+}

@@ -10,14 +10,14 @@ import { badRequest, isResourceType, notFound, OperationOutcomeError } from '../
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
 import { FHIR_JSON } from '../fhir/media-types';
-import { Repository, systemContext } from '../repo';
+import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { cancelJob, findJob, insertJob } from './job-store';
 import type { ExportJob } from './job-store';
 import { checkPreferAsync, kickoffParameters, planExport } from './kickoff';
 import type { KickoffTarget } from './kickoff';
 import { buildManifest, progressText, statusUrl } from './manifest';
-import { DEFAULT_EXPORT_SETTINGS, ExportRunner, NDJSON } from './runner';
+import { DEFAULT_EXPORT_SETTINGS, deleteExportFiles, ExportRunner, NDJSON } from './runner';
 import type { ExportSettings } from './runner';
 
 export interface ExportRoutesOptions {
@@ -157,11 +157,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (app,
       throw new OperationOutcomeError(outcome('not-found', 'This export was already cancelled'));
     }
     // The running job stops at its next page; files already stored go now.
-    const system = new Repository(db, systemContext());
-    for (const file of files) {
-      await system.deleteResource('Binary', file.binaryId);
-      await storage.delete(file.binaryId);
-    }
+    await deleteExportFiles(db, storage, files);
     return reply.status(202).type(FHIR_JSON).send(outcome('informational', 'Export cancelled'));
   });
 

@@ -13,12 +13,13 @@ import {
   checkpointFile,
   checkpointType,
   claimJob,
+  deleteExpiredJobs,
   failJob,
   finishJob,
   releaseLease,
   renewLease,
 } from './job-store';
-import type { ExportJob } from './job-store';
+import type { ExportFile, ExportJob } from './job-store';
 import { readExportPage } from './page-reader';
 import type { ExportScope } from './page-reader';
 
@@ -33,6 +34,8 @@ export interface ExportSettings {
   leaseSeconds: number;
   /** A job claimed this many times without finishing fails instead of being retried again. */
   maxAttempts: number;
+  /** Hours a finished export (its manifest and files) is kept after it last changed. */
+  retentionHours: number;
 }
 
 export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
@@ -40,7 +43,21 @@ export const DEFAULT_EXPORT_SETTINGS: ExportSettings = {
   fileSize: 50_000,
   leaseSeconds: 30,
   maxAttempts: 5,
+  retentionHours: 24,
 };
+
+/** Removes an export's files: their Binaries and their stored bytes. */
+export async function deleteExportFiles(
+  db: Database,
+  storage: BinaryStorage,
+  files: readonly ExportFile[],
+): Promise<void> {
+  const system = new Repository(db, systemContext());
+  for (const file of files) {
+    await system.deleteResource('Binary', file.binaryId);
+    await storage.delete(file.binaryId);
+  }
+}
 
 /** Thrown inside a job when it is no longer this runner's (cancelled, taken over, or the server stops). */
 class JobReleased extends Error {}
@@ -94,6 +111,7 @@ export class ExportRunner {
 
   private async drain(): Promise<void> {
     try {
+      await this.deleteExpired();
       for (;;) {
         if (this.stopping) return;
         const job = await claimJob(this.db, this.id, this.settings.leaseSeconds);
@@ -107,6 +125,12 @@ export class ExportRunner {
     } catch (err) {
       this.log.error({ err }, 'Bulk export runner failed');
     }
+  }
+
+  /** Finished exports past their retention go, files and Binaries with them. */
+  private async deleteExpired(): Promise<void> {
+    const files = await deleteExpiredJobs(this.db, this.settings.retentionHours);
+    await deleteExportFiles(this.db, this.storage, files);
   }
 
   private async run(job: ExportJob): Promise<void> {
