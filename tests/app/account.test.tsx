@@ -111,7 +111,8 @@ describe('two-factor card', () => {
   it('enrol: QR code of the otpauth URL and the secret as text, then a right code turns MFA on', async () => {
     const input = await openEnrolment();
     expect(api.bodiesOf('POST auth/mfa/enroll')).toEqual([{}]);
-    const qr = within(card()).getByRole('img', { name: 'QR code for your authenticator app' });
+    // The QR encoder is a lazy chunk.
+    const qr = await within(card()).findByRole('img', { name: 'QR code for your authenticator app' });
     // The QR symbol is the one for the otpauth URL: its size (plus the quiet zone) and its modules.
     const size = create(URI, { errorCorrectionLevel: 'M' }).modules.size;
     expect(qr).toHaveAttribute('viewBox', `-4 -4 ${size + 8} ${size + 8}`);

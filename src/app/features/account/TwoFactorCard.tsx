@@ -11,13 +11,15 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
-import { QrCode } from './QrCode';
+
+// The QR encoder (~9 KB gzip) loads only when an enrolment shows its code (issue #7 budgets).
+const QrCode = lazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })));
 
 /** The answers of auth/mfa/status and auth/mfa/enroll (src/server/auth/mfa.ts MfaStatus). */
 export interface MfaStatus {
@@ -131,7 +133,9 @@ export function TwoFactorCard() {
           <li>Enter the 6-digit code the app shows.</li>
         </Typography>
         <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-          <QrCode text={pending.enrollUri} label="QR code for your authenticator app" />
+          <Suspense fallback={<CircularProgress aria-label="Loading the QR code" size={28} />}>
+            <QrCode text={pending.enrollUri} label="QR code for your authenticator app" />
+          </Suspense>
         </Box>
         <Box>
           <Typography variant="body2" color="text.secondary" id={`${titleId}-secret`}>
