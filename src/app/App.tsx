@@ -10,6 +10,7 @@ import { AppConfigProvider } from './components/AppConfigContext';
 import { NotificationsProvider } from './components/Notifications';
 import type { AppConfig } from './config';
 import { BloomClientProvider } from './session/BloomClientContext';
+import { preloadSignedInGraphql } from './session/GraphqlBoundary';
 import { createAppClient } from './session/createAppClient';
 import { theme } from './theme';
 
@@ -21,9 +22,11 @@ export interface AppProps {
 export function App({ config, router }: AppProps) {
   // One client for the page's lifetime. It is not closed on unmount: StrictMode's simulated unmount would
   // stop its cross-tab watch for good, and the page going away ends it anyway.
-  const [client] = useState<BloomClient>(() =>
-    createAppClient(config, () => void router.navigate('/', { replace: true })),
-  );
+  const [client] = useState<BloomClient>(() => {
+    const created = createAppClient(config, () => void router.navigate('/', { replace: true }));
+    if (created.getActiveLogin()) preloadSignedInGraphql();
+    return created;
+  });
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

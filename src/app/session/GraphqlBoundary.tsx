@@ -4,7 +4,16 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
 import { LoadingState } from '../components/ListStates';
 
-const SignedInGraphql = lazy(() => import('./SignedInGraphql'));
+const loadSignedInGraphql = () => import('./SignedInGraphql');
+const SignedInGraphql = lazy(loadSignedInGraphql);
+
+/**
+ * Starts downloading the GraphQL layer now (a stored login at start-up): it then arrives alongside the
+ * first screen's chunk instead of before it.
+ */
+export function preloadSignedInGraphql(): void {
+  void loadSignedInGraphql().catch(() => undefined);
+}
 
 export function WithGraphql({ children }: { children: ReactNode }) {
   return (
