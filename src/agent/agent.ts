@@ -4,14 +4,19 @@
 // body goes to the named destination on this network (HL7 v2 over MLLP, or plain TCP) and, when
 // the server waits (a callback), the destination's reply goes back. A lost connection is re-opened
 // with a doubling delay; silence from the server for two heartbeats counts as lost.
+import crypto from 'node:crypto';
+import type net from 'node:net';
+import type { Agent, Endpoint } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
 import { BloomClient } from '../client';
 import { MemoryStorage, PrefixedStorage } from '../client/storage';
 import { AGENT_WS_PATH, parseAgentMessage } from '../fhir/agent-protocol';
+import { HL7_V2_CONTENT_TYPE } from '../fhir/agent-protocol';
 import type { AgentMessage, AgentTransmitRequest, AgentTransmitResponse } from '../fhir/agent-protocol';
 import type { AgentConfig } from './config';
-import { deliver, findDestination } from './destinations';
-import { DestinationError } from './mllp';
+import { deliver, findDestination, parseDestination } from './destinations';
+import { buildAck } from './hl7-ack';
+import { createMllpServer, DestinationError } from './mllp';
 
 export const AGENT_VERSION = '0.1.0';
 /** The server closes an older connection of an Agent with this code when a newer one connects. */
@@ -45,6 +50,12 @@ export class BloomAgent {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private lastHeard = 0;
   private signedIn = false;
+  /** MLLP listeners of the Agent's channels, and the inbound messages waiting for the server. */
+  private readonly channelServers: net.Server[] = [];
+  private readonly inbound = new Map<
+    string,
+    (response: AgentTransmitResponse | undefined, error?: string) => void
+  >();
 
   constructor(
     private readonly config: AgentConfig,
@@ -70,6 +81,83 @@ export class BloomAgent {
     this.stopped = false;
     await this.signIn();
     await this.connect();
+    if (this.channelServers.length === 0) {
+      // Pushes work without channels: a channel that cannot open is reported, not fatal.
+      await this.openChannels().catch((err: unknown) =>
+        this.logger.error(`Inbound channels not opened: ${(err as Error).message}`),
+      );
+    }
+  }
+
+  /** The local ports the Agent's channels listen on (tests connect to them). */
+  get channelPorts(): number[] {
+    return this.channelServers.map((server) => (server.address() as net.AddressInfo).port);
+  }
+
+  /**
+   * Agent.channel (Medplum's shape): each channel's Endpoint address (mllp://host:port) is listened
+   * on here; a message arriving goes to the server, which runs the channel's bot, and the bot's
+   * output (the ACK) goes back to the sender. A failure is answered with an AE ACK saying why.
+   */
+  private async openChannels(): Promise<void> {
+    const agent = await this.client.readResource<Agent>('Agent', this.config.agentId);
+    for (const channel of agent.channel ?? []) {
+      const reference = channel.endpoint?.reference ?? '';
+      const [type, id] = reference.split('/');
+      if (type !== 'Endpoint' || !id) continue;
+      const endpoint = await this.client.readResource<Endpoint>('Endpoint', id);
+      let listen;
+      try {
+        listen = parseDestination({ name: channel.name, url: endpoint.address });
+      } catch (err) {
+        this.logger.warn(`Channel '${channel.name}' skipped: ${(err as Error).message}`);
+        continue;
+      }
+      if (listen.protocol !== 'mllp') {
+        this.logger.warn(`Channel '${channel.name}' skipped: only mllp:// channels are served`);
+        continue;
+      }
+      const server = createMllpServer((message) => this.receive(channel.name, message));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(listen.port, listen.host, () => resolve());
+      });
+      this.channelServers.push(server);
+      this.logger.info(`Channel '${channel.name}' listening on ${endpoint.address}`);
+    }
+  }
+
+  private receive(channel: string, message: string): Promise<string | undefined> {
+    const nack = (text: string): string | undefined => {
+      try {
+        return buildAck(message, 'AE', text);
+      } catch {
+        return undefined;
+      }
+    };
+    if (!this.connected) return Promise.resolve(nack('The agent is not connected to its server'));
+    const callback = crypto.randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.inbound.delete(callback);
+        resolve(nack('No answer from the server in time'));
+      }, this.config.destinationTimeout);
+      this.inbound.set(callback, (response, error) => {
+        clearTimeout(timer);
+        this.inbound.delete(callback);
+        if (!response || error) resolve(nack(error ?? 'The server refused the message'));
+        else if ((response.statusCode ?? 200) >= 400) resolve(nack(response.body));
+        else resolve(response.body);
+      });
+      this.send({
+        type: 'agent:transmit:request',
+        callback,
+        channel,
+        remote: channel,
+        contentType: HL7_V2_CONTENT_TYPE,
+        body: message,
+      });
+    });
   }
 
   async stop(): Promise<void> {
@@ -89,6 +177,8 @@ export class BloomAgent {
         }, 1000).unref();
       });
     }
+    await Promise.all(this.channelServers.map((server) => new Promise((resolve) => server.close(resolve))));
+    this.channelServers.length = 0;
     this.client.close();
   }
 
@@ -205,10 +295,17 @@ export class BloomAgent {
         return;
       case 'agent:heartbeat:response':
         return;
+      case 'agent:transmit:response':
+        if (message.callback) this.inbound.get(message.callback)?.(message);
+        return;
       case 'agent:transmit:request':
         void this.transmit(message);
         return;
       case 'agent:error':
+        if (message.callback && this.inbound.has(message.callback)) {
+          this.inbound.get(message.callback)?.(undefined, message.body);
+          return;
+        }
         this.logger.warn(`Server error: ${message.body}`);
         return;
       default:

@@ -152,7 +152,11 @@ export async function buildServer({
     settings: exportSettings,
   });
   // Agents (issue #10): /ws/agent and Agent $push; after FHIRcast (shares the upgrade listener).
-  await app.register(agentRoutes, { deps: auth, getContext: requestContext });
+  await app.register(agentRoutes, {
+    deps: auth,
+    bots: { db, storage: binaryStorage, fhirBase },
+    getContext: requestContext,
+  });
   await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
   await app.register(adminRoutes, { prefix: '/admin', deps: auth });
   await app.register(emailRoutes, { prefix: '/email/v1', deps: auth });

@@ -3,10 +3,25 @@
 // MLLP to an echo server on loopback. $push answers with the ACK, or at once without waiting; a
 // disconnected agent, an unknown destination, a silent or unreachable destination, bad parameters
 // and callers whose access rules do not reach the Agent get clear outcomes with their statuses.
-import type { AccessPolicy, Device, OperationOutcome, ProjectMembership } from '@medplum/fhirtypes';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {
+  AccessPolicy,
+  Agent,
+  AuditEvent,
+  Bot,
+  Communication,
+  Device,
+  Endpoint,
+  OperationOutcome,
+  ProjectMembership,
+} from '@medplum/fhirtypes';
 import WebSocket from 'ws';
 import type { BloomAgent } from '../../src/agent/agent';
 import { ackCodeOf } from '../../src/agent/hl7-ack';
+import { sendMllp } from '../../src/agent/mllp';
+import { findFreePort } from '../../src/server/free-port';
 import { AGENT_WS_PATH, HL7_V2_CONTENT_TYPE } from '../../src/fhir/agent-protocol';
 import { Repository, systemContext } from '../../src/server/repo';
 import { findMembershipsByUser } from '../../src/server/repo/lookups';
@@ -59,12 +74,14 @@ describe.each(databases())(
     let setup: AgentSetup;
     let agent: BloomAgent;
     let wsUrl: string;
+    let binaryDir: string;
 
     const push = (tokens: Tokens, agentId: string, body: unknown, contentType = 'application/fhir+json') =>
       call(clinic.server, 'POST', `fhir/R4/Agent/${agentId}/$push`, tokens, { body, contentType });
 
     beforeAll(async () => {
-      clinic = await startClinic(kind);
+      binaryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-agents-'));
+      clinic = await startClinic(kind, { BINARY_DIR: binaryDir });
       destinations = await startLoopbackDestinations();
       setup = await createAgentSetup(clinic.server.db, clinic.projectId);
       wsUrl = clinic.server.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '') + AGENT_WS_PATH;
@@ -337,6 +354,91 @@ describe.each(databases())(
         expect(down.status).toBe(502);
       } finally {
         await sibling.close();
+      }
+    });
+
+    it("inbound: a message on an Agent.channel endpoint runs the channel's bot and its ACK goes back to the sender", async () => {
+      const port = await findFreePort('127.0.0.1');
+      const repo = new Repository(clinic.server.db, systemContext(clinic.projectId));
+      const endpoint = await repo.createResource<Endpoint>({
+        resourceType: 'Endpoint',
+        status: 'active',
+        connectionType: {
+          system: 'http://terminology.hl7.org/CodeSystem/endpoint-connection-type',
+          code: 'hl7v2-mllp',
+        },
+        payloadType: [{ text: 'HL7 v2' }],
+        address: `mllp://127.0.0.1:${port}`,
+      });
+      const created = await call<Bot>(clinic.server, 'POST', 'fhir/R4/Bot', clinic.admin, {
+        body: { resourceType: 'Bot', name: 'ADT intake' },
+      });
+      const code = `exports.handler = async (medplum, event) => {
+      const msh = event.input.split('\\r')[0].split('|');
+      if (event.input.includes('REFUSE')) throw new Error('cannot file this message');
+      await medplum.createResource({ resourceType: 'Communication', status: 'completed', payload: [{ contentString: 'HL7 ' + msh[9] }] });
+      return ['MSH', msh[1], msh[4], msh[5], msh[2], msh[3], '', '', 'ACK', 'ACK' + msh[9], 'P', '2.5'].join('|') + '\\rMSA|AA|' + msh[9] + '\\r';
+    };`;
+      const deployed = await call(
+        clinic.server,
+        'POST',
+        `fhir/R4/Bot/${created.body.id}/$deploy`,
+        clinic.admin,
+        {
+          body: { code, filename: 'intake.js' },
+          contentType: 'application/json',
+        },
+      );
+      expect(deployed.status).toBe(200);
+      const inbound = await createAgentSetup(clinic.server.db, clinic.projectId, 'Intake agent');
+      await repo.updateResource<Agent>({
+        ...inbound.agent,
+        channel: [
+          {
+            name: 'adt-in',
+            endpoint: { reference: `Endpoint/${endpoint.id}` },
+            targetReference: { reference: `Bot/${created.body.id}` },
+          },
+        ],
+      });
+      const program = await startAgent(agentConfig(clinic.server.baseUrl, inbound, {}));
+      try {
+        expect(program.channelPorts).toEqual([port]);
+        const ack = await sendMllp({
+          host: '127.0.0.1',
+          port,
+          message: hl7Message('INBOUND1'),
+          waitForResponse: true,
+          timeoutMs: 10_000,
+        });
+        expect(ack).toContain('MSA|AA|INBOUND1');
+        const { rows } = await clinic.server.db.query<{ content: Communication }>(
+          `SELECT content FROM resource WHERE resource_type = 'Communication' AND content->'payload'->0->>'contentString' = $1`,
+          ['HL7 INBOUND1'],
+        );
+        expect(rows).toHaveLength(1);
+        expect(rows[0].content.meta?.author?.reference).toBe(`Bot/${created.body.id}`);
+
+        const refused = await sendMllp({
+          host: '127.0.0.1',
+          port,
+          message: hl7Message('INBOUND2').replace('ADT^A01', 'ADT^A01^REFUSE'),
+          waitForResponse: true,
+          timeoutMs: 10_000,
+        });
+        expect(ackCodeOf(refused as string)).toBe('AE');
+        expect(refused).toContain('cannot file this message');
+        const audits = await clinic.server.db.query<{ content: AuditEvent }>(
+          `SELECT content FROM resource WHERE resource_type = 'AuditEvent'
+           AND content->'source'->'observer'->>'reference' = $1 ORDER BY seq`,
+          [`Bot/${created.body.id}`],
+        );
+        expect(audits.rows.map((r) => r.content.outcome)).toEqual(['0', '4']);
+        expect(audits.rows[0].content.entity?.map((e) => e.what?.reference)).toContain(
+          `Agent/${inbound.agent.id}`,
+        );
+      } finally {
+        await program.stop();
       }
     });
 

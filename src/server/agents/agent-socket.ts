@@ -9,8 +9,11 @@ import { parseAgentMessage } from '../../fhir/agent-protocol';
 import type { AgentConnectRequest, AgentMessage } from '../../fhir/agent-protocol';
 import type { AuthDeps } from '../auth/auth-deps';
 import { authenticateBearer } from '../auth/authenticate';
+import type { BotExecutionDeps } from '../bots/execute';
 import { Repository } from '../repo';
+import type { RepositoryContext } from '../repo';
 import type { AgentConnection, AgentHub } from './agent-hub';
+import { runChannel } from './inbound';
 
 export const SERVER_AGENT_PROTOCOL_VERSION = 'bloom-0.1.0';
 /** An agent that has not connected within this time is closed. */
@@ -21,6 +24,8 @@ export class AgentSocket implements AgentConnection {
   agentId = '';
   destinations: AgentConnection['destinations'];
   private connected = false;
+  /** The client application's access, as which inbound messages run their bots. */
+  private context: RepositoryContext | undefined;
   private lastHeard = Date.now();
   private queue: Promise<void> = Promise.resolve();
   private readonly connectTimer: NodeJS.Timeout;
@@ -29,6 +34,7 @@ export class AgentSocket implements AgentConnection {
     private readonly ws: WebSocket,
     private readonly hub: AgentHub,
     private readonly deps: AuthDeps,
+    private readonly bots: BotExecutionDeps,
   ) {
     this.connectTimer = setTimeout(() => {
       if (!this.connected) this.refuse(4408, 'No agent:connect:request in time');
@@ -107,6 +113,18 @@ export class AgentSocket implements AgentConnection {
       case 'agent:connect:request':
         this.send({ type: 'agent:error', body: 'Already connected' });
         return;
+      case 'agent:transmit:request':
+        // Inbound channels run concurrently: a slow bot must not hold up heartbeats or answers.
+        void runChannel(this.bots, this.context as RepositoryContext, this.agentId, message)
+          .then((response) => this.send(response))
+          .catch((err: unknown) =>
+            this.send({
+              type: 'agent:error',
+              ...(message.callback ? { callback: message.callback } : {}),
+              body: err instanceof Error ? err.message : String(err),
+            }),
+          );
+        return;
       default:
         this.send({ type: 'agent:error', body: `Unsupported message type: ${message.type}` });
     }
@@ -136,6 +154,7 @@ export class AgentSocket implements AgentConnection {
       return;
     }
     clearTimeout(this.connectTimer);
+    this.context = state.context;
     this.agentId = agent.id as string;
     this.destinations = request.destinations;
     this.connected = true;

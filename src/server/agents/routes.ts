@@ -17,6 +17,7 @@ import { AGENT_WS_PATH } from '../../fhir/agent-protocol';
 import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
 import { allOk, badRequest, notFound, OperationOutcomeError } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
+import type { BotExecutionDeps } from '../bots/execute';
 import { FHIR_JSON, mediaTypeOf } from '../fhir/media-types';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
@@ -33,6 +34,8 @@ type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) 
 
 export interface AgentRoutesOptions {
   deps: AuthDeps;
+  /** Inbound channel messages run bots (Agent.channel.targetReference). */
+  bots: BotExecutionDeps;
   getContext: (request: FastifyRequest) => RepositoryContext;
 }
 
@@ -76,7 +79,10 @@ function failedReply(reply: FastifyReply, answer: AgentReply, remote: string): F
   return sendOutcome(reply, status, outcome(status === 504 ? 'timeout' : 'transient', answer.body));
 }
 
-export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, { deps, getContext }) => {
+export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
+  app,
+  { deps, bots, getContext },
+) => {
   const interval = deps.config.liveHeartbeatInterval;
   const relay = new AgentRelay(deps.db, app.log, 3 * interval);
   const logLost = (err: unknown) => app.log.error({ err }, 'Agent connection record failed');
@@ -132,7 +138,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (app, {
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      const session = new AgentSocket(ws, hub, deps);
+      const session = new AgentSocket(ws, hub, deps, bots);
       sockets.add(session);
       ws.on('close', () => sockets.delete(session));
     });
