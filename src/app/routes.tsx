@@ -11,6 +11,7 @@ import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
+import { searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { HomeOrLanding } from './features/home/HomeOrLanding';
 import { resourceRoutes } from './features/resource/resourceRoutes';
 import { GraphqlOutlet } from './session/GraphqlBoundary';
@@ -100,6 +101,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
                 ...healthRecordRoutes,
                 ...getCareRoutes,
                 ...resourceRoutes,
+                ...searchTableRoutes,
                 { path: '*', element: <NotFoundPanel /> },
               ],
             },

@@ -1,0 +1,44 @@
+// The single-filter prompt (SPEC §2): the column menu's 'Equals...', 'Does not equal...' and
+// 'Contains...' ask for one value here; OK adds the filter.
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useId, useState, type FormEvent } from 'react';
+import { FilterValueInput } from './FilterValueInput';
+import type { ValueInputKind } from './valueInputKind';
+
+export interface FilterPromptDialogProps {
+  /** e.g. 'Status: Does not equal...' */
+  readonly title: string;
+  readonly kind: ValueInputKind;
+  readonly onOk: (value: string) => void;
+  readonly onClose: () => void;
+}
+
+/** Rendered only while open, so each prompt starts empty. */
+export function FilterPromptDialog({ title, kind, onOk, onClose }: FilterPromptDialogProps) {
+  const titleId = useId();
+  const [value, setValue] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim()) onOk(value.trim());
+  };
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+      <form onSubmit={submit}>
+        <DialogTitle id={titleId}>{title}</DialogTitle>
+        <DialogContent sx={{ pt: '8px !important' }}>
+          <FilterValueInput kind={kind} value={value} onChange={setValue} autoFocus />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={!value.trim()}>
+            OK
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,327 @@
+// The generic resource search table (SPEC §2, §3, §4; issue #9) on MUI DataGrid. The FHIR search
+// request in the URL is the single source of truth: the grid runs in server modes with controlled
+// props (its header sort is the request's first sort rule, its page the request's offset), FHIR
+// filters live outside the grid's filter model, and every change is a navigation, so links are
+// shareable and the back button steps through searches.
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import type { Resource } from '@medplum/fhirtypes';
+import {
+  DataGrid,
+  type GridColDef,
+  type GridRenderCellParams,
+  type GridRowSelectionModel,
+  type GridSortModel,
+} from '@mui/x-data-grid';
+import { useCallback, useMemo, useState } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
+import { Operator, type Filter } from '../../../fhir/search';
+import { ColumnMenuContext, TableColumnMenu, type ColumnMenuHandlers } from './TableColumnMenu';
+import { columnMenuItems, type ColumnMenuItem } from './operators';
+import { fieldText } from './fieldValue';
+import { FilterPromptDialog } from './FilterPromptDialog';
+import { FieldsDialog } from './FieldsDialog';
+import { FiltersDialog } from './FiltersDialog';
+import { ExportDialog } from './ExportDialog';
+import { DeleteDialog } from './DeleteDialog';
+import { BulkDialog } from './BulkDialog';
+import { SearchErrorPanel } from './SearchErrorPanel';
+import {
+  addFilter,
+  clearFiltersOf,
+  effectiveRequest,
+  readTableSearch,
+  setFields,
+  setFilters,
+  setOffset,
+  setSort,
+  setSortRules,
+  shownFields,
+  writeTableSearch,
+  type TableSearch,
+} from './searchState';
+import { TablePager } from './TablePager';
+import { TableToolbar } from './TableToolbar';
+import { parameterElementTypes, parameterForField, type TableSchema } from './tableSchema';
+import { useSearchResults } from './useSearchResults';
+import { useTableSettings } from './useTableSettings';
+import { valueInputKind } from './valueInputKind';
+
+type Row = Resource & { id: string };
+type OpenDialog =
+  | { kind: 'fields' | 'filters' | 'export' | 'delete' | 'bulk' }
+  | { kind: 'prompt'; field: string; item: ColumnMenuItem };
+
+const EMPTY_SELECTION: GridRowSelectionModel = { type: 'include', ids: new Set() };
+const DEFAULT_COLUMN_WIDTH = 180;
+
+function parseLocation(schema: TableSchema, search: string): { state: TableSearch; error: unknown } {
+  try {
+    return { state: readTableSearch(schema.resourceType, search, schema.lookup), error: undefined };
+  } catch (error) {
+    return { state: { request: { resourceType: schema.resourceType } }, error };
+  }
+}
+
+export function SearchTable({ schema }: { schema: TableSchema }) {
+  const { resourceType } = schema;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { loaded, settings, update } = useTableSettings(resourceType);
+  const [refreshCount, setRefreshCount] = useState(0);
+  const [dialog, setDialog] = useState<OpenDialog | undefined>(undefined);
+  const { state, error: urlError } = useMemo(
+    () => parseLocation(schema, location.search),
+    [schema, location.search],
+  );
+
+  // The stored field choice applies while the URL names none.
+  const fields = useMemo(() => {
+    const urlFields = state.request.fields;
+    return urlFields && urlFields.length > 0
+      ? shownFields(state.request)
+      : [...(settings.fields ?? shownFields(state.request))];
+  }, [state.request, settings.fields]);
+  const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
+  const results = useSearchResults(request, refreshCount);
+  const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');
+
+  // Selection belongs to one search: a new query string starts with none selected.
+  const searchKey = location.search;
+  const [selection, setSelection] = useState({ key: searchKey, model: EMPTY_SELECTION });
+  const selectionModel = selection.key === searchKey ? selection.model : EMPTY_SELECTION;
+  const selectedIds = rows
+    .map((row) => row.id)
+    .filter((id) =>
+      selectionModel.type === 'include' ? selectionModel.ids.has(id) : !selectionModel.ids.has(id),
+    );
+
+  const go = useCallback(
+    (next: TableSearch) => {
+      const query = writeTableSearch(next);
+      if (query !== (location.search === '?' ? '' : location.search)) navigate({ search: query });
+    },
+    [location.search, navigate],
+  );
+
+  const fieldParameter = useCallback((field: string) => parameterForField(schema, field), [schema]);
+
+  const menuHandlers = useMemo<ColumnMenuHandlers>(
+    () => ({
+      itemsFor: (field) => columnMenuItems(fieldParameter(field)?.type),
+      hasFilters: (field) => {
+        const code = fieldParameter(field)?.code;
+        return (state.request.filters ?? []).some((filter) => filter.code === code);
+      },
+      onAction: (field, item) => {
+        const param = fieldParameter(field);
+        if (!param) return;
+        switch (item.action) {
+          case 'sort-asc':
+          case 'sort-desc':
+            go(setSort(state, param.code, item.action === 'sort-desc'));
+            return;
+          case 'missing':
+          case 'not-missing':
+            go(
+              addFilter(state, {
+                code: param.code,
+                operator: Operator.MISSING,
+                value: item.action === 'missing' ? 'true' : 'false',
+              }),
+            );
+            return;
+          case 'clear':
+            go(clearFiltersOf(state, param.code));
+            return;
+          default:
+            setDialog({ kind: 'prompt', field, item });
+        }
+      },
+    }),
+    [fieldParameter, go, state],
+  );
+
+  const columns = useMemo<GridColDef<Row>[]>(
+    () =>
+      fields.map((field) => {
+        const param = fieldParameter(field);
+        const label = schema.fields.find((candidate) => candidate.name === field)?.label ?? field;
+        return {
+          field,
+          headerName: label,
+          width: settings.widths?.[field] ?? DEFAULT_COLUMN_WIDTH,
+          sortable: param !== undefined && param.type !== 'composite' && param.type !== 'special',
+          valueGetter: (_value: never, row: Row) =>
+            fieldText(row as unknown as Record<string, unknown>, field),
+          renderCell: (params: GridRenderCellParams<Row, string>) => (
+            <Link
+              component={RouterLink}
+              to={`/${resourceType}/${params.row.id}`}
+              tabIndex={params.hasFocus ? 0 : -1}
+              underline="hover"
+              color="inherit"
+            >
+              {params.value || '\u00a0'}
+            </Link>
+          ),
+        };
+      }),
+    [fields, fieldParameter, resourceType, schema.fields, settings.widths],
+  );
+
+  // The header shows the first sort rule when a column sorts by it.
+  const firstRule = state.request.sortRules?.[0];
+  const sortField = firstRule
+    ? fields.find((field) => fieldParameter(field)?.code === firstRule.code)
+    : undefined;
+  const sortModel: GridSortModel =
+    firstRule && sortField ? [{ field: sortField, sort: firstRule.descending ? 'desc' : 'asc' }] : [];
+
+  const onSortModelChange = (model: GridSortModel) => {
+    const first = model[0];
+    const param = first ? fieldParameter(first.field) : undefined;
+    if (first?.sort && param) go(setSort(state, param.code, first.sort === 'desc'));
+  };
+
+  const offset = request?.offset ?? 0;
+  const count = request?.count ?? 20;
+  const error = urlError ?? results.error;
+  const loading = !error && (request === undefined || results.loading);
+
+  const chooseFields = (chosen: string[]) => {
+    update({ fields: chosen });
+    go(setFields(state, chosen));
+    setDialog(undefined);
+  };
+  const promptField = dialog?.kind === 'prompt' ? dialog.field : undefined;
+  const promptParam = promptField ? fieldParameter(promptField) : undefined;
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, width: '100%' }}>
+      <TableToolbar
+        resourceType={resourceType}
+        schema={schema}
+        sortRules={state.request.sortRules ?? []}
+        selectedCount={selectedIds.length}
+        onFields={() => setDialog({ kind: 'fields' })}
+        onFilters={() => setDialog({ kind: 'filters' })}
+        onNew={() => navigate(`/${resourceType}/new`)}
+        onExport={() => setDialog({ kind: 'export' })}
+        onDelete={() => setDialog({ kind: 'delete' })}
+        onBulk={() => setDialog({ kind: 'bulk' })}
+        onRefresh={() => setRefreshCount((value) => value + 1)}
+        onSortRulesChange={(rules) => go(setSortRules(state, rules))}
+      />
+      <ColumnMenuContext.Provider value={menuHandlers}>
+        <DataGrid<Row>
+          aria-label={`${resourceType} search results`}
+          rows={error ? [] : rows}
+          columns={columns}
+          getRowId={(row) => row.id}
+          loading={loading}
+          paginationMode="server"
+          sortingMode="server"
+          filterMode="server"
+          disableColumnFilter
+          hideFooter
+          rowCount={results.total ?? -1}
+          paginationModel={{ page: Math.floor(offset / count), pageSize: count }}
+          pageSizeOptions={[count]}
+          sortModel={sortModel}
+          sortingOrder={['asc', 'desc']}
+          onSortModelChange={onSortModelChange}
+          checkboxSelection
+          disableRowSelectionOnClick
+          rowSelectionModel={selectionModel}
+          onRowSelectionModelChange={(model) => setSelection({ key: searchKey, model })}
+          onColumnWidthChange={(params) =>
+            update({ widths: { ...settings.widths, [params.colDef.field]: Math.round(params.width) } })
+          }
+          onCellKeyDown={(params, event) => {
+            // Enter on a focused cell opens its row, as a click on its link would.
+            if (event.key !== 'Enter' || params.field === '__check__') return;
+            event.preventDefault();
+            const path = `/${resourceType}/${String(params.id)}`;
+            if (event.ctrlKey || event.metaKey) window.open(path, '_blank', 'noopener');
+            else navigate(path);
+          }}
+          slots={{
+            columnMenu: TableColumnMenu,
+            noRowsOverlay: () => (error ? <SearchErrorPanel error={error} /> : <NoResults />),
+          }}
+          slotProps={{ loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' } }}
+          sx={{ minHeight: 260 }}
+        />
+      </ColumnMenuContext.Provider>
+      <TablePager
+        offset={offset}
+        count={count}
+        shown={error ? 0 : rows.length}
+        total={results.total}
+        estimate={request?.total === 'estimate'}
+        onOffsetChange={(next) => go(setOffset(state, next))}
+      />
+      {dialog?.kind === 'prompt' && promptParam && (
+        <FilterPromptDialog
+          title={`${schema.fields.find((f) => f.name === dialog.field)?.label ?? dialog.field}: ${dialog.item.label}`}
+          kind={valueInputKind(promptParam.type, parameterElementTypes(schema, promptParam))}
+          onClose={() => setDialog(undefined)}
+          onOk={(value) => {
+            const filter: Filter = {
+              code: promptParam.code,
+              operator: dialog.item.operator ?? Operator.EQUALS,
+              value,
+            };
+            go(addFilter(state, filter));
+            setDialog(undefined);
+          }}
+        />
+      )}
+      {dialog?.kind === 'fields' && (
+        <FieldsDialog
+          schema={schema}
+          fields={fields}
+          onOk={chooseFields}
+          onClose={() => setDialog(undefined)}
+        />
+      )}
+      {dialog?.kind === 'filters' && (
+        <FiltersDialog
+          schema={schema}
+          filters={state.request.filters ?? []}
+          onClose={() => setDialog(undefined)}
+          onOk={(filters) => {
+            go(setFilters(state, filters));
+            setDialog(undefined);
+          }}
+        />
+      )}
+      {dialog?.kind === 'export' && request && (
+        <ExportDialog request={request} fields={fields} onClose={() => setDialog(undefined)} />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeleteDialog
+          resourceType={resourceType}
+          ids={selectedIds}
+          onClose={() => setDialog(undefined)}
+          onDeleted={() => {
+            setSelection({ key: searchKey, model: EMPTY_SELECTION });
+            setRefreshCount((value) => value + 1);
+          }}
+        />
+      )}
+      {dialog?.kind === 'bulk' && (
+        <BulkDialog resourceType={resourceType} ids={selectedIds} onClose={() => setDialog(undefined)} />
+      )}
+    </Box>
+  );
+}
+
+function NoResults() {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', p: 2 }}>
+      No results
+    </Box>
+  );
+}
