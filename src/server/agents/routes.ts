@@ -125,7 +125,8 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
       )
       .catch(logLost);
   };
-  await relay.start(onRelayed);
+  // Without the relay this instance still serves its own agents.
+  await relay.start(onRelayed).catch((err: unknown) => app.log.error({ err }, 'Agent relay not started'));
 
   // The agent socket, in front of the upgrade listeners registered before (live updates, FHIRcast).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });

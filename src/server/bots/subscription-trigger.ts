@@ -145,6 +145,7 @@ export class BotSubscriptionTrigger {
   private stopWatching: (() => void) | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private stopped = false;
+  private loaded = false;
   private draining = false;
   private drainAgain = false;
 
@@ -165,6 +166,20 @@ export class BotSubscriptionTrigger {
       if (event.deleted) this.unregister(event.id);
       else this.register(target.resource as Subscription);
     });
+    // A database that fails now must not stop the server starting: the sweep loads them later.
+    await this.loadExisting().catch((err: unknown) => {
+      this.deps.logger.error({ err }, 'Bot subscriptions not loaded yet');
+    });
+    this.sweep = setInterval(() => {
+      if (!this.loaded) void this.loadExisting().catch(() => undefined);
+      this.kick();
+    }, this.settings.sweepIntervalMs);
+    this.sweep.unref();
+    this.kick();
+    return () => this.stop();
+  }
+
+  private async loadExisting(): Promise<void> {
     const { rows } = await this.deps.db.query<{ content: Subscription }>(
       `SELECT content FROM resource WHERE resource_type = 'Subscription' AND NOT deleted
          AND content->'channel'->>'type' = 'rest-hook' AND content->'channel'->>'endpoint' LIKE 'Bot/%'`,
@@ -172,10 +187,7 @@ export class BotSubscriptionTrigger {
     for (const row of rows) {
       if (!this.registrations.has(row.content.id as string)) this.register(row.content);
     }
-    this.sweep = setInterval(() => this.kick(), this.settings.sweepIntervalMs);
-    this.sweep.unref();
-    this.kick();
-    return () => this.stop();
+    this.loaded = true;
   }
 
   async stop(): Promise<void> {
