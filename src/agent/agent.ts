@@ -16,7 +16,8 @@ import type { AgentMessage, AgentTransmitRequest, AgentTransmitResponse } from '
 import type { AgentConfig } from './config';
 import { deliver, findDestination, parseDestination } from './destinations';
 import { buildAck } from './hl7-ack';
-import { createMllpServer, DestinationError } from './mllp';
+import { createMllpServer } from './mllp';
+import { DestinationError } from './socket-exchange';
 
 export const AGENT_VERSION = '0.1.0';
 /** The server closes an older connection of an Agent with this code when a newer one connects. */

@@ -3,6 +3,7 @@
 // a server reads framed messages and answers each with one framed reply. Bytes outside a frame are
 // ignored, as receivers commonly do; a frame larger than the limit closes the connection.
 import net from 'node:net';
+import { DestinationError, socketExchange } from './socket-exchange';
 
 export const MLLP_START = 0x0b;
 export const MLLP_END = 0x1c;
@@ -58,44 +59,16 @@ export interface MllpSendOptions {
   acceptReply?: (reply: string) => boolean;
 }
 
-export class DestinationError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'unreachable' | 'timeout' | 'protocol',
-  ) {
-    super(message);
-    this.name = 'DestinationError';
-  }
-}
-
 /** Sends one framed message on a new connection and resolves with the first accepted reply. */
 export function sendMllp(options: MllpSendOptions): Promise<string | undefined> {
   const { host, port, message, waitForResponse, timeoutMs } = options;
   const accept = options.acceptReply ?? (() => true);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
+  const url = { scheme: 'mllp', host, port };
+  return socketExchange<string>(url, timeoutMs, 'sent no reply', (socket, finish) => {
     const decoder = new MllpDecoder();
-    let settled = false;
-    const finish = (error: Error | undefined, reply?: string): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      if (error) reject(error);
-      else resolve(reply);
-    };
-    const timer = setTimeout(
-      () =>
-        finish(
-          new DestinationError(`No reply from mllp://${host}:${port} within ${timeoutMs} ms`, 'timeout'),
-        ),
-      timeoutMs,
-    );
     socket.on('connect', () => {
       socket.write(encodeMllp(message), () => {
-        if (!waitForResponse) {
-          socket.end(() => finish(undefined));
-        }
+        if (!waitForResponse) socket.end(() => finish(undefined));
       });
     });
     socket.on('data', (chunk: Buffer) => {
@@ -107,9 +80,6 @@ export function sendMllp(options: MllpSendOptions): Promise<string | undefined> 
         finish(new DestinationError((err as Error).message, 'protocol'));
       }
     });
-    socket.on('error', (err) =>
-      finish(new DestinationError(`Cannot reach mllp://${host}:${port}: ${err.message}`, 'unreachable')),
-    );
     socket.on('close', () =>
       finish(
         new DestinationError(`mllp://${host}:${port} closed the connection without a reply`, 'protocol'),

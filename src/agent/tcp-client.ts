@@ -1,8 +1,7 @@
 // A plain TCP destination (tcp://host:port): the body is written as is and the sending side is
 // closed; the reply is everything the peer sends back until it closes its side. No framing, so
 // "end of reply" can only be the peer's close (printers, label makers, simple line devices).
-import net from 'node:net';
-import { DestinationError } from './mllp';
+import { DestinationError, socketExchange } from './socket-exchange';
 
 /** Replies larger than this are cut off with an error rather than buffered without end. */
 const MAX_TCP_REPLY_BYTES = 16 * 1024 * 1024;
@@ -17,29 +16,11 @@ export interface TcpSendOptions {
 
 export function sendTcp(options: TcpSendOptions): Promise<string | undefined> {
   const { host, port, body, waitForResponse, timeoutMs } = options;
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
+  const url = { scheme: 'tcp', host, port };
+  const timeoutText = waitForResponse ? 'did not reply and close' : 'did not accept the data';
+  return socketExchange<string>(url, timeoutMs, timeoutText, (socket, finish) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let settled = false;
-    const finish = (error: Error | undefined, reply?: string): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      if (error) reject(error);
-      else resolve(reply);
-    };
-    const timer = setTimeout(
-      () =>
-        finish(
-          new DestinationError(
-            `tcp://${host}:${port} did not ${waitForResponse ? 'reply and close' : 'accept the data'} within ${timeoutMs} ms`,
-            'timeout',
-          ),
-        ),
-      timeoutMs,
-    );
     socket.on('connect', () => {
       socket.end(body, 'utf8', () => {
         if (!waitForResponse) finish(undefined);
@@ -59,8 +40,5 @@ export function sendTcp(options: TcpSendOptions): Promise<string | undefined> {
       chunks.push(chunk);
     });
     socket.on('end', () => finish(undefined, Buffer.concat(chunks).toString('utf8')));
-    socket.on('error', (err) =>
-      finish(new DestinationError(`Cannot reach tcp://${host}:${port}: ${err.message}`, 'unreachable')),
-    );
   });
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { loadAgentConfig } from '../../src/agent/config';
 import { deliver, findDestination, parseDestination } from '../../src/agent/destinations';
 import { ackCodeOf, buildAck, controlIdOf, isCommitAck } from '../../src/agent/hl7-ack';
-import { createMllpServer, DestinationError, encodeMllp, MllpDecoder, sendMllp } from '../../src/agent/mllp';
+import { createMllpServer, encodeMllp, MllpDecoder, sendMllp } from '../../src/agent/mllp';
+import { DestinationError } from '../../src/agent/socket-exchange';
 import { sendTcp } from '../../src/agent/tcp-client';
 
 const ADT =
