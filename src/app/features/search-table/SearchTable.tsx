@@ -251,6 +251,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
             noRowsOverlay: () => (error ? <SearchErrorPanel error={error} /> : <NoResults />),
           }}
           slotProps={{ loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' } }}
+          autoHeight
           sx={{ minHeight: 260 }}
         />
       </ColumnMenuContext.Provider>

@@ -1,0 +1,211 @@
+// Issue #9 E2E in Chromium against the real API seeded with the demo clinic and the built app (SPEC §2
+// generic resource search table, §3 search state, §4 Filters, §6 access). As Dr. Chen: open /Observation,
+// add a filter, choose fields, sort by date descending, page forward and back (and the back button),
+// export CSV and check its rows against the server, select two rows and delete them. As Maria:
+// /Observation shows only her own.
+import fs from 'node:fs';
+import type { Observation } from '@medplum/fhirtypes';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parseSearchRequest } from '../../src/fhir/search/parse';
+import { launchChromium } from './support/browser';
+import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
+import { collectPageProblems } from './support/page-problems';
+import { startBloom, type RunningBloom } from './support/server';
+
+let bloom: RunningBloom;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let page: Page;
+let pageProblems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom({ seed: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bloom?.stop();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(pageProblems).toEqual([]);
+});
+
+function url(pathname: string): string {
+  return new URL(pathname, bloom.appUrl).toString();
+}
+
+async function signIn(email: string): Promise<void> {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  pageProblems = collectPageProblems(page);
+  await signInAsDemo(page, bloom, email);
+}
+
+async function serverObservations(query: Record<string, string>): Promise<{ ids: string[]; total: number }> {
+  const result = await bloom.systemRepo.search<Observation>(
+    parseSearchRequest({
+      resourceType: 'Observation',
+      query: { _count: '1000', _total: 'accurate', ...query },
+    }),
+  );
+  return { ids: result.resources.map((r) => r.id as string), total: result.total ?? result.resources.length };
+}
+
+const rows = () => page.locator('.MuiDataGrid-row');
+const rangeText = () => page.getByRole('navigation', { name: 'Pages' }).locator('p');
+
+async function waitForRows(): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('.MuiDataGrid-row').length > 0);
+}
+
+describe('issue #9 search table in Chromium', () => {
+  it('Dr. Chen: filter, fields, sort, paging, CSV export and delete on /Observation', async () => {
+    await signIn('dr.chen@bloom.example');
+    const all = await serverObservations({});
+    const finals = await serverObservations({ status: 'final' });
+    expect(finals.total).toBeGreaterThan(20);
+
+    await page.goto(url('/Observation'));
+    await page.getByRole('heading', { level: 1, name: 'Observation' }).waitFor();
+    await waitForRows();
+    expect(await rows().count()).toBe(20);
+    await expect(rangeText().textContent()).resolves.toBe(`1-20 of ${all.total}`);
+
+    // Add a filter in the Filters dialog (SPEC §2, §4).
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const filters = page.getByRole('dialog', { name: 'Filters' });
+    await filters.getByRole('combobox', { name: 'Field' }).click();
+    await page.getByRole('option', { name: 'status', exact: true }).click();
+    await filters.getByRole('combobox', { name: 'Operation' }).click();
+    await page.getByRole('option', { name: 'equals', exact: true }).click();
+    await filters.getByRole('textbox', { name: 'Value' }).fill('final');
+    await filters.getByRole('button', { name: 'Add' }).click();
+    await filters.getByRole('cell', { name: 'final' }).waitFor();
+    await filters.getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL((u) => u.searchParams.get('status') === 'final');
+    await page.waitForFunction(
+      (text) => document.querySelector('nav[aria-label="Pages"] p')?.textContent === text,
+      `1-20 of ${finals.total}`,
+    );
+
+    // Choose fields: Status and Effective join the defaults.
+    await page.getByRole('button', { name: 'Fields' }).click();
+    const fieldsDialog = page.getByRole('dialog', { name: 'Fields' });
+    const fieldsInput = fieldsDialog.getByRole('combobox', { name: 'Fields' });
+    await fieldsInput.fill('Effective');
+    await page.getByRole('option', { name: 'Effective', exact: true }).click();
+    await fieldsInput.fill('Status');
+    await page.getByRole('option', { name: 'Status', exact: true }).click();
+    // The list stays open for more choices (disableCloseOnSelect): clicking the title closes it.
+    await fieldsDialog.getByRole('heading', { name: 'Fields' }).click();
+    await fieldsDialog.getByRole('button', { name: 'OK' }).click();
+    await page.waitForURL((u) => u.searchParams.get('_fields') === 'id,_lastUpdated,effective,status');
+    await page.getByRole('columnheader', { name: 'Effective' }).waitFor();
+
+    // Sort by date descending from the Effective column's menu.
+    const header = page.getByRole('columnheader', { name: 'Effective' });
+    await header.hover();
+    await header.getByRole('button', { name: /menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Sort Z to A' }).click();
+    await page.waitForURL((u) => u.searchParams.get('_sort') === '-date');
+    // The sorted page replaces the unsorted one: every row final, effective dates newest first.
+    await page.waitForFunction(() => {
+      const cells = (field: string) =>
+        [...document.querySelectorAll(`.MuiDataGrid-row [data-field="${field}"]`)].map(
+          (c) => c.textContent ?? '',
+        );
+      const dates = cells('effective');
+      return (
+        dates.length === 20 &&
+        cells('status').every((status) => status === 'final') &&
+        dates.every((date, i) => i === 0 || dates[i - 1] >= date)
+      );
+    });
+    const firstPageIds = await rows().locator('[data-field="id"]').allTextContents();
+
+    // Page forward and back, with the pager and with the browser's back button.
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForURL((u) => u.searchParams.get('_offset') === '20');
+    await page.waitForFunction(
+      (text) => document.querySelector('nav[aria-label="Pages"] p')?.textContent?.startsWith(text),
+      '21-',
+    );
+    const secondPageIds = await rows().locator('[data-field="id"]').allTextContents();
+    expect(secondPageIds.some((id) => firstPageIds.includes(id))).toBe(false);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('_offset'));
+    await page.waitForFunction(
+      (text) => document.querySelector('nav[aria-label="Pages"] p')?.textContent === text,
+      `1-20 of ${finals.total}`,
+    );
+    expect(await rows().locator('[data-field="id"]').allTextContents()).toEqual(firstPageIds);
+    await page.goBack();
+    await page.waitForURL((u) => u.searchParams.get('_offset') === '20');
+    await page.goForward();
+    await page.waitForURL((u) => !u.searchParams.has('_offset'));
+
+    // Export CSV: every matching row (past one page), the chosen fields as columns.
+    await page.getByRole('button', { name: 'Export...' }).click();
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('dialog', { name: 'Export' }).getByRole('button', { name: 'Export as CSV' }).click();
+    const download = await downloadPromise;
+    const csv = fs.readFileSync((await download.path()) as string, 'utf8').replace(/^\ufeff/, '');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('ID,Last Updated,Effective,Status');
+    expect(lines).toHaveLength(finals.total + 1);
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.split(',')[0])
+        .sort(),
+    ).toEqual([...finals.ids].sort());
+    expect(lines.slice(1).every((line) => line.endsWith(',final'))).toBe(true);
+
+    // Select two rows and delete them in one batch.
+    const chosen = firstPageIds.slice(0, 2);
+    for (const id of chosen) {
+      await page.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox').check();
+    }
+    await page.getByRole('button', { name: 'Delete...' }).click();
+    const deleteDialog = page.getByRole('dialog', { name: 'Delete' });
+    await deleteDialog.getByText('Delete 2 selected Observation resources?', { exact: false }).waitFor();
+    await deleteDialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await deleteDialog.getByText('2 of 2 deleted.').waitFor();
+    await deleteDialog.getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(
+      (text) => document.querySelector('nav[aria-label="Pages"] p')?.textContent === text,
+      `1-20 of ${finals.total - 2}`,
+    );
+    const remaining = await serverObservations({ status: 'final' });
+    expect(remaining.ids).not.toContain(chosen[0]);
+    expect(remaining.ids).not.toContain(chosen[1]);
+    const shown = await rows().locator('[data-field="id"]').allTextContents();
+    expect(shown).not.toContain(chosen[0]);
+  }, 180_000);
+
+  it('Maria: /Observation shows only her own', async () => {
+    const mariaId = await demoPatientId(bloom, 'maria@bloom.example');
+    const hers = await serverObservations({ subject: `Patient/${mariaId}` });
+    const all = await serverObservations({});
+    expect(hers.total).toBeGreaterThan(0);
+    expect(hers.total).toBeLessThan(all.total);
+    await signIn('maria@bloom.example');
+    await page.goto(url('/Observation?_count=100'));
+    await waitForRows();
+    await expect(rangeText().textContent()).resolves.toBe(`1-${Math.min(100, hers.total)} of ${hers.total}`);
+    const ids = await rows().locator('[data-field="id"]').allTextContents();
+    expect(ids.every((id) => hers.ids.includes(id))).toBe(true);
+  }, 120_000);
+
+  it('an unknown resource type shows Not found', async () => {
+    await signIn('dr.chen@bloom.example');
+    await page.goto(url('/NoSuchType'));
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.goto(url('/lowercase'));
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+  }, 60_000);
+});
