@@ -42,11 +42,13 @@ export interface QuantityValue {
 
 /** `ge5.4|http://unitsofmeasure.org|mg` → comparator '>=', number, system and unit kept apart. */
 export function parseQuantityValue(value: string): QuantityValue {
-  const [prefix, rest] = splitValuePrefix(value);
-  const comparator =
-    QUANTITY_COMPARATORS.find((entry) => entry.prefix && entry.prefix === prefix)?.symbol ?? '';
-  const [number = '', system = '', unit = ''] = (prefix && !comparator ? value : rest).split('|');
-  return { comparator, number, system, unit };
+  // The comparator is read even before a number follows it ('le' while the number is still empty).
+  const comparatorEntry = QUANTITY_COMPARATORS.find(
+    (entry) => entry.prefix && value.startsWith(entry.prefix),
+  );
+  const rest = comparatorEntry ? value.slice(2) : value;
+  const [number = '', system = '', unit = ''] = rest.split('|');
+  return { comparator: comparatorEntry?.symbol ?? '', number, system, unit };
 }
 
 /** The FHIR quantity search value: `[prefix]number[|system|unit]`; the unit is never dropped. */
