@@ -21,6 +21,9 @@ import WebSocket from 'ws';
 import type { BloomAgent } from '../../src/agent/agent';
 import { ackCodeOf } from '../../src/agent/hl7-ack';
 import { sendMllp } from '../../src/agent/mllp';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
 import { findFreePort } from '../../src/server/free-port';
 import { AGENT_WS_PATH, HL7_V2_CONTENT_TYPE } from '../../src/fhir/agent-protocol';
 import { Repository, systemContext } from '../../src/server/repo';
@@ -439,6 +442,51 @@ describe.each(databases())(
         );
       } finally {
         await program.stop();
+      }
+    });
+
+    it('the agent program reconnects by itself when its server instance stops and comes back', async () => {
+      const first = await startSibling(clinic, {});
+      const port = new URL(first.baseUrl).port;
+      const restartable = await createAgentSetup(clinic.server.db, clinic.projectId, 'Restartable agent');
+      const program = await startAgent(
+        agentConfig(first.baseUrl, restartable, { lab: destinations.echoUrl }),
+      );
+      let second: FastifyInstance | undefined;
+      try {
+        expect(program.isConnected).toBe(true);
+        await first.close();
+        await waitFor(() => !program.isConnected);
+        const gone = await push(clinic.admin, restartable.agent.id, {
+          destination: 'lab',
+          body: hl7Message('RESTART1'),
+          contentType: HL7_V2_CONTENT_TYPE,
+          waitForResponse: true,
+        });
+        expect(gone.status).toBe(503);
+        // The same instance again: a new server on the first one's port and database.
+        const config = loadConfig({
+          PORT: port,
+          LOG_LEVEL: 'silent',
+          APP_PORT: '3000',
+          BASE_URL: clinic.server.baseUrl,
+        });
+        second = await buildServer({ config, db: clinic.server.db });
+        await second.listen({ port: Number(port), host: 'localhost' });
+        await waitFor(() => program.isConnected, 10_000);
+        const back = await call(first, 'POST', `fhir/R4/Agent/${restartable.agent.id}/$push`, clinic.admin, {
+          body: {
+            destination: 'lab',
+            body: hl7Message('RESTART2'),
+            contentType: HL7_V2_CONTENT_TYPE,
+            waitForResponse: true,
+          },
+        });
+        expect(back.status).toBe(200);
+        expect(back.text).toContain('MSA|AA|RESTART2');
+      } finally {
+        await program.stop();
+        await second?.close();
       }
     });
 

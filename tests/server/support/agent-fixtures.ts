@@ -15,11 +15,10 @@ import { Repository, systemContext } from '../../../src/server/repo';
 import type { Database } from '../../../src/server/db';
 import { createClient } from '../auth/support/auth-fixtures';
 
-export const silentLogger: AgentLogger = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
+/** Quiet unless AGENT_TEST_LOG is set (then the agent program's log goes to the console). */
+export const silentLogger: AgentLogger = process.env.AGENT_TEST_LOG
+  ? { info: (m) => console.log(m), warn: (m) => console.log(m), error: (m) => console.log(m) }
+  : { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export function hl7Message(controlId: string): string {
   return `MSH|^~\\&|BLOOM|CLINIC|LAB|HOSPITAL|20260101120000||ADT^A01|${controlId}|P|2.5\rPID|1||12345||Doe^Jane\r`;
