@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { formatApp, measureApp } from './app';
+import { formatSearchTable, measureSearchTable } from './app/search-table';
 import { measureClient, printClientFigures } from './client';
 import { formatLive, liveBenchOptionsFromEnv, measureLive } from './live';
 import { formatLabDetail, measureGraphQLLabDetail } from './graphql/lab-detail';
@@ -98,6 +99,11 @@ async function main(): Promise<void> {
   if (app) {
     console.log(formatApp(app));
   }
+  // Issue #9: the search table's own JS and time to rows (Chromium; SEARCH_TABLE_BENCH=0 skips).
+  const searchTable = process.env.SEARCH_TABLE_BENCH === '0' ? undefined : await measureSearchTable();
+  if (searchTable) {
+    console.log(formatSearchTable(searchTable));
+  }
   console.log(
     JSON.stringify({
       definitions,
@@ -113,6 +119,7 @@ async function main(): Promise<void> {
       agents,
       exports,
       app,
+      searchTable,
     }),
   );
 }

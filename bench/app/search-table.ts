@@ -1,0 +1,152 @@
+// Issue #9 budget, measured in Chromium against a local Bloom (built app + API on PGlite, the demo
+// clinic, as the e2e tests run it), signed in as Dr. Chen:
+// - the gzip size of the JavaScript only the table's route loads: scripts a fresh load of /Observation
+//   fetches that a fresh load of the home screen does not (the lazy chunk and what only it imports);
+// - time from navigation to the rows shown on /Observation with 20 and with 100 rows a page (median
+//   of several fresh loads; a page shows min(count, total) rows).
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../tests/e2e/support/browser';
+import { signInAsDemo } from '../../tests/e2e/support/demo-sign-in';
+import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
+
+export interface SearchTableFigures {
+  readonly chunkFiles: readonly string[];
+  readonly chunkGzipKb: number;
+  readonly rowsShownMs: readonly { rows: number; median: number; runs: readonly number[] }[];
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+const RUNS = 5;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function withPage<T>(
+  browser: Browser,
+  state: StorageState,
+  run: (page: Page) => Promise<T>,
+): Promise<T> {
+  const context = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 } });
+  try {
+    return await run(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+/** Script URL → gzip size of every script a fresh load of `path` fetches until `ready`. */
+async function scriptsOf(
+  browser: Browser,
+  bloom: RunningBloom,
+  state: StorageState,
+  path: string,
+  ready: (page: Page) => Promise<unknown>,
+): Promise<Map<string, number>> {
+  return withPage(browser, state, async (page) => {
+    const sizes = new Map<string, Promise<number>>();
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      sizes.set(
+        new URL(response.url()).pathname,
+        response.body().then(
+          (body) => gzipSync(body, { level: 9 }).length,
+          () => 0,
+        ),
+      );
+    });
+    await page.goto(new URL(path, bloom.appUrl).toString());
+    await ready(page);
+    await page.waitForLoadState('networkidle');
+    return new Map(await Promise.all([...sizes].map(async ([url, size]) => [url, await size] as const)));
+  });
+}
+
+async function rowsShown(page: Page, rows: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('.MuiDataGrid-row').length >= n, rows, {
+    timeout: 60_000,
+  });
+}
+
+export async function measureSearchTable(): Promise<SearchTableFigures> {
+  const browser = await launchChromium();
+  const bloom = await startBloom({ seed: true });
+  try {
+    const context = await browser.newContext();
+    await signInAsDemo(await context.newPage(), bloom, 'dr.chen@bloom.example');
+    const state = await context.storageState();
+    await context.close();
+
+    const home = await scriptsOf(browser, bloom, state, '/', (page) =>
+      page.getByRole('heading', { level: 1 }).waitFor(),
+    );
+    const table = await scriptsOf(browser, bloom, state, '/Observation', (page) => rowsShown(page, 1));
+    const chunk = [...table].filter(([url]) => !home.has(url));
+
+    // What one page can show: the total from the range text.
+    const total = await withPage(browser, state, async (page) => {
+      await page.goto(new URL('/Observation', bloom.appUrl).toString());
+      await rowsShown(page, 1);
+      const text = (await page.getByRole('navigation', { name: 'Pages' }).locator('p').textContent()) ?? '';
+      return Number((text.split(' of ')[1] ?? '0').replace(/[~,]/g, ''));
+    });
+
+    const rowsShownMs = [];
+    for (const count of [20, 100]) {
+      const expected = Math.min(count, total);
+      const runs: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        runs.push(
+          await withPage(browser, state, async (page) => {
+            const started = performance.now();
+            await page.goto(new URL(`/Observation?_count=${count}`, bloom.appUrl).toString(), {
+              waitUntil: 'commit',
+            });
+            await rowsShown(page, expected);
+            return performance.now() - started;
+          }),
+        );
+      }
+      rowsShownMs.push({ rows: expected, median: median(runs), runs });
+    }
+    return {
+      chunkFiles: chunk.map(([url]) => url.split('/').pop() ?? url),
+      chunkGzipKb: chunk.reduce((sum, [, size]) => sum + size, 0) / 1024,
+      rowsShownMs,
+    };
+  } finally {
+    await browser.close();
+    await bloom.stop();
+  }
+}
+
+export function formatSearchTable(figures: SearchTableFigures): string {
+  const lines = [
+    'search table (issue #9; Chromium, Dr. Chen, built app + API on PGlite with the demo clinic):',
+    `  table-only JS: ${figures.chunkGzipKb.toFixed(1)} KB gzip in ${figures.chunkFiles.length} files (${figures.chunkFiles.join(', ')})`,
+  ];
+  for (const t of figures.rowsShownMs) {
+    lines.push(
+      `  /Observation, ${t.rows} rows shown: ${t.median.toFixed(0)} ms median (${t.runs.map((r) => r.toFixed(0)).join(', ')})`,
+    );
+  }
+  return lines.join('\n');
+}
+
+// `tsx bench/app/search-table.ts` runs it alone.
+if (process.argv[1]?.endsWith('search-table.ts')) {
+  measureSearchTable().then(
+    (figures) => {
+      console.log(formatSearchTable(figures));
+      console.log(JSON.stringify(figures));
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
