@@ -15,6 +15,7 @@ import type {
   Device,
   Endpoint,
   OperationOutcome,
+  Project,
   ProjectMembership,
 } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
@@ -303,9 +304,9 @@ describe.each(databases())(
         name: 'Front desk',
         resource: [{ resourceType: 'Patient' }, { resourceType: 'Observation' }],
       });
-      const project = await repo.readResource('Project', clinic.projectId);
+      const project = await repo.readResource<Project>('Project', clinic.projectId);
       const user = await createUser(clinic.server.db);
-      const membership = await addMembership(clinic.server.db, user, project as never, 'Practitioner');
+      const membership = await addMembership(clinic.server.db, user, project, 'Practitioner');
       await repo.updateResource<ProjectMembership>({
         ...membership,
         accessPolicy: { reference: `AccessPolicy/${policy.id}` },
