@@ -5,7 +5,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { FilterValueInput } from './FilterValueInput';
 import type { ValueInputKind } from './valueInputKind';
 
@@ -21,24 +21,34 @@ export interface FilterPromptDialogProps {
 export function FilterPromptDialog({ title, kind, onOk, onClose }: FilterPromptDialogProps) {
   const titleId = useId();
   const [value, setValue] = useState('');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (value.trim()) onOk(value.trim());
+  };
+  // Enter in the value field is OK, as in a form.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (
+      event.key === 'Enter' &&
+      !event.defaultPrevented &&
+      (event.target as HTMLElement).tagName === 'INPUT'
+    ) {
+      event.preventDefault();
+      submit();
+    }
   };
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <form onSubmit={submit}>
+      <div onKeyDown={onKeyDown}>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent sx={{ pt: '8px !important' }}>
           <FilterValueInput kind={kind} value={value} onChange={setValue} autoFocus />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={!value.trim()}>
+          <Button variant="contained" disabled={!value.trim()} onClick={submit}>
             OK
           </Button>
         </DialogActions>
-      </form>
+      </div>
     </Dialog>
   );
 }

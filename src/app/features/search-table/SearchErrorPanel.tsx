@@ -24,7 +24,7 @@ export function SearchErrorPanel({ error }: { error: unknown }) {
   const outcome = outcomeOf(error);
   const raw = outcome ?? { message: error instanceof Error ? error.message : String(error) };
   return (
-    <Box role="alert" sx={{ p: 2, width: '100%', overflow: 'auto' }}>
+    <Box sx={{ p: 2, width: '100%', overflow: 'auto' }}>
       <Alert severity="error" sx={{ mb: 1 }}>
         {outcomeText(error)}
       </Alert>

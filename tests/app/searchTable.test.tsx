@@ -1,0 +1,243 @@
+// Issue #9 component tests of the whole table (SPEC §2, §3, §4, §8): the schema through the GraphQL
+// operations (Apollo mocks), rows through the platform client's search (fake API): rows as links, the
+// range, 'No results', an error inside the table (outcome text above the raw JSON) with the toolbar
+// still usable, a column-menu filter through the prompt (offset reset, saved name cleared), selection
+// cleared by a new search, the chosen fields saved to the key-value store, and an unknown type.
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import SearchTablePage from '../../src/app/features/search-table/SearchTablePage';
+import { SearchParameterListDocument, StructureDefinitionListDocument } from '../../src/graphql';
+import { outcome } from './fakeApi';
+import { renderScreen, type ScreenMock } from './renderScreen';
+
+function element(path: string, types: string[]) {
+  return {
+    id: path,
+    path,
+    definition: null,
+    min: 0,
+    max: '1',
+    base: null,
+    contentReference: null,
+    type: types.map((code) => ({ code, profile: null, targetProfile: null })),
+    binding: null,
+  };
+}
+
+function param(code: string, type: string, expression: string) {
+  return {
+    resourceType: 'SearchParameter',
+    id: `p-${code}`,
+    base: ['Observation'],
+    code,
+    name: code,
+    type,
+    expression,
+    target: null,
+  };
+}
+
+function schemaMocks(name = 'Observation', known = true): ScreenMock[] {
+  return [
+    {
+      request: { query: StructureDefinitionListDocument, variables: { name } },
+      result: {
+        data: {
+          StructureDefinitionList: known
+            ? [
+                {
+                  resourceType: 'StructureDefinition',
+                  id: name,
+                  name,
+                  kind: 'resource',
+                  description: null,
+                  type: name,
+                  url: `http://hl7.org/fhir/StructureDefinition/${name}`,
+                  snapshot: {
+                    element: [
+                      element(name, []),
+                      element(`${name}.id`, ['id']),
+                      element(`${name}.status`, ['code']),
+                    ],
+                  },
+                },
+              ]
+            : [],
+        },
+      },
+    },
+    {
+      request: { query: SearchParameterListDocument, variables: { base: name } },
+      result: { data: { SearchParameterList: [param('status', 'token', `${name}.status`)] } },
+    },
+    {
+      request: { query: SearchParameterListDocument, variables: { base: 'Resource' } },
+      result: {
+        data: {
+          SearchParameterList: [
+            param('_id', 'token', 'Resource.id'),
+            param('_lastUpdated', 'date', 'Resource.meta.lastUpdated'),
+          ],
+        },
+      },
+    },
+  ];
+}
+
+function bundle(ids: string[], total = ids.length) {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    total,
+    entry: ids.map((id) => ({
+      resource: {
+        resourceType: 'Observation',
+        id,
+        status: 'final',
+        meta: { lastUpdated: '2026-01-02T03:04:05Z' },
+      },
+    })),
+  };
+}
+
+const FIRST_PAGE = 'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=0&_total=accurate';
+
+function renderTable(path: string, mocks = schemaMocks()) {
+  return renderScreen(<SearchTablePage />, mocks, { path, pattern: '/:resourceType' });
+}
+
+describe('issue #9 search table (SPEC §2)', () => {
+  it('shows rows as links to the resource, the range, and pages forward', async () => {
+    const { api, router } = renderTable('/Observation');
+    api.once(FIRST_PAGE, 200, bundle(['a', 'b'], 45));
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=20&_total=accurate',
+      200,
+      bundle(['c'], 45),
+    );
+    const link = await screen.findByRole('link', { name: 'a' });
+    expect(link).toHaveAttribute('href', '/Observation/a');
+    expect(screen.getByText('1-2 of 45')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?_offset=20'));
+    expect(await screen.findByRole('link', { name: 'c' })).toBeInTheDocument();
+  });
+
+  it("an empty search shows 'No results' and no pager", async () => {
+    const { api } = renderTable('/Observation');
+    api.once(FIRST_PAGE, 200, bundle([], 0));
+    expect(await screen.findByText('No results')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();
+  });
+
+  it('SPEC §8 a failed search shows the outcome text above the raw JSON; the toolbar stays usable', async () => {
+    const { api } = renderTable('/Observation');
+    api.once(FIRST_PAGE, 400, outcome("Unknown search parameter 'bogus'"));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("Unknown search parameter 'bogus'");
+    const details = screen.getByLabelText('Error details');
+    expect(details.textContent).toContain('"resourceType": "OperationOutcome"');
+    // The readable text comes first, the raw JSON after it.
+    expect(alert.compareDocumentPosition(details) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    expect(await screen.findByRole('dialog', { name: 'Filters' })).toBeInTheDocument();
+  });
+
+  it('a malformed URL is an error inside the table too', async () => {
+    renderTable('/Observation?_count=abc');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/_count/);
+    expect(screen.getByRole('button', { name: 'Fields' })).toBeEnabled();
+  });
+
+  it('SPEC §4 a column-menu filter resets the offset, clears the saved name and the selection', async () => {
+    const { api, router } = renderTable('/Observation?_offset=20&_savedSearch=Mine');
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=20&_total=accurate',
+      200,
+      bundle(['a', 'b'], 22),
+    );
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_id:not=x&_offset=0&_total=accurate',
+      200,
+      bundle(['c'], 1),
+    );
+    await screen.findByRole('link', { name: 'a' });
+    fireEvent.click(screen.getAllByRole('checkbox', { name: 'Select row' })[0]);
+    expect(screen.getByRole('button', { name: 'Delete...' })).toBeEnabled();
+
+    // The ID column's menu (its parameter is _id, a token).
+    fireEvent.click(screen.getByLabelText('ID column menu'));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Sort A to Z',
+      'Sort Z to A',
+      'Equals...',
+      'Does not equal...',
+      'Missing',
+      'Not missing',
+      'Clear filters',
+    ]);
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'Does not equal...' }));
+    const prompt = await screen.findByRole('dialog', { name: 'ID: Does not equal...' });
+    fireEvent.change(within(prompt).getByRole('textbox', { name: 'Value' }), { target: { value: 'x' } });
+    await act(async () =>
+      fireEvent.keyDown(within(prompt).getByRole('textbox', { name: 'Value' }), { key: 'Enter' }),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe('?_id:not=x'));
+    // The new search starts with nothing selected.
+    expect(await screen.findByRole('link', { name: 'c' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete...' })).toBeDisabled();
+  });
+
+  it('the chosen fields are saved to the key-value store and drive the search', async () => {
+    const { api, router } = renderTable('/Observation');
+    api.once(FIRST_PAGE, 200, bundle(['a'], 1));
+    api.always('PUT keyvalue/v1/bloom.search-table.Observation', 200, '');
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=status&_offset=0&_total=accurate',
+      200,
+      bundle(['a'], 1),
+    );
+    await screen.findByRole('link', { name: 'a' });
+    fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Fields' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
+    const input = within(dialog).getByRole('combobox', { name: 'Fields' });
+    fireEvent.change(input, { target: { value: 'Stat' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Status' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?_fields=status'));
+    await waitFor(() =>
+      expect(api.bodiesOf('PUT keyvalue/v1/bloom.search-table.Observation')).toEqual([
+        { fields: ['status'] },
+      ]),
+    );
+    expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
+  });
+
+  it('a stored field choice applies when the URL names none', async () => {
+    const { api } = renderTable('/Observation');
+    api.once(
+      'GET keyvalue/v1/bloom.search-table.Observation',
+      200,
+      JSON.stringify({ fields: ['id', 'status'] }),
+    );
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=id,status&_offset=0&_total=accurate',
+      200,
+      bundle(['a'], 1),
+    );
+    expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'final' })).toBeInTheDocument();
+  });
+
+  it('a name the server knows no resource type for is Not found', async () => {
+    renderTable('/Nope', schemaMocks('Nope', false));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeInTheDocument();
+  });
+});
