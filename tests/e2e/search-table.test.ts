@@ -38,8 +38,8 @@ function url(pathname: string): string {
   return new URL(pathname, bloom.appUrl).toString();
 }
 
-async function signIn(email: string): Promise<void> {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+async function signIn(email: string, width = 1280): Promise<void> {
+  context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   pageProblems = collectPageProblems(page);
   await signInAsDemo(page, bloom, email);
@@ -200,6 +200,42 @@ describe('issue #9 search table in Chromium', () => {
     const ids = await rows().locator('[data-field="id"]').allTextContents();
     expect(ids.every((id) => hers.ids.includes(id))).toBe(true);
   }, 120_000);
+
+  it('keyboard: arrows move between cells, Enter opens the row; under 768 px Export, Delete and Bulk hide', async () => {
+    await signIn('dr.chen@bloom.example');
+    await page.goto(url('/Observation'));
+    await waitForRows();
+    await rows().first().locator('[data-field="__check__"]').click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    // Focus moved to the next row's ID cell, onto its link.
+    const focused = await page.evaluate(() => {
+      const active = document.activeElement as HTMLElement | null;
+      const cell = active?.closest('[role="gridcell"]');
+      const row = active?.closest('.MuiDataGrid-row');
+      return {
+        field: cell?.getAttribute('data-field'),
+        rowIndex: row ? [...document.querySelectorAll('.MuiDataGrid-row')].indexOf(row) : -1,
+        href: active?.getAttribute('href'),
+      };
+    });
+    expect(focused.field).toBe('id');
+    expect(focused.rowIndex).toBe(1);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === focused.href);
+    await context?.close();
+
+    await signIn('dr.chen@bloom.example', 375);
+    await page.goto(url('/Observation'));
+    await waitForRows();
+    expect(await page.getByRole('button', { name: 'Fields' }).isVisible()).toBe(true);
+    for (const name of ['Export...', 'Delete...', 'Bulk...']) {
+      expect(await page.getByRole('button', { name }).isVisible()).toBe(false);
+    }
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+  }, 90_000);
 
   it('an unknown resource type shows Not found', async () => {
     await signIn('dr.chen@bloom.example');
