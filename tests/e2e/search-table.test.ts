@@ -10,6 +10,7 @@ import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { launchChromium } from './support/browser';
 import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { collectPageProblems } from './support/page-problems';
+import { seriousAxeViolations } from './support/patient-session';
 import { startBloom, type RunningBloom } from './support/server';
 
 let bloom: RunningBloom;
@@ -199,6 +200,7 @@ describe('issue #9 search table in Chromium', () => {
     await expect(rangeText().textContent()).resolves.toBe(`1-${Math.min(100, hers.total)} of ${hers.total}`);
     const ids = await rows().locator('[data-field="id"]').allTextContents();
     expect(ids.every((id) => hers.ids.includes(id))).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   }, 120_000);
 
   it('keyboard: arrows move between cells, Enter opens the row; under 768 px Export, Delete and Bulk hide', async () => {
