@@ -1,9 +1,7 @@
 // Bulk... (SPEC §2 toolbar; SPEC §7 POST Bot/{id}/$execute): runs one chosen Bot on each selected
 // resource, the resource as the bot's input, one after another, and reports each row's result.
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -14,6 +12,7 @@ import type { Bot, Resource } from '@medplum/fhirtypes';
 import { useEffect, useId, useState } from 'react';
 import { useBloomClient } from '../../session/BloomClientContext';
 import type { RowResult } from './batchResults';
+import { BulkActionButtons, BulkActionStatus } from './BulkActionFooter';
 import { RowResultsList } from './RowResultsList';
 import { outcomeText } from './SearchErrorPanel';
 
@@ -97,31 +96,16 @@ export function BulkDialog({ resourceType, ids, onClose }: BulkDialogProps) {
             )}
           </>
         )}
-        {busy && <LinearProgress aria-label="Running" sx={{ mt: 1 }} />}
-        {error && (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {error}
-          </Alert>
-        )}
+        <BulkActionStatus busy={busy} busyLabel="Running" error={error} />
       </DialogContent>
-      <DialogActions>
-        {results ? (
-          <Button onClick={onClose}>Close</Button>
-        ) : (
-          <>
-            <Button onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button
-              variant="contained"
-              disabled={busy || !botId || targets.length === 0}
-              onClick={() => void run()}
-            >
-              Run
-            </Button>
-          </>
-        )}
-      </DialogActions>
+      <BulkActionButtons
+        busy={busy}
+        done={results !== undefined}
+        actionLabel="Run"
+        actionDisabled={!botId || targets.length === 0}
+        onAction={() => void run()}
+        onClose={onClose}
+      />
     </Dialog>
   );
 }

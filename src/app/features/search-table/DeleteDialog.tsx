@@ -1,18 +1,15 @@
 // Delete... (SPEC §2 toolbar): after confirmation, the selected resources go in one batch Bundle of
 // DELETE entries (SPEC §7 batch); each row's outcome is reported, so one refused delete does not hide
 // the others.
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import LinearProgress from '@mui/material/LinearProgress';
 import type { Bundle } from '@medplum/fhirtypes';
 import { useId, useState } from 'react';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { batchRowResults, type RowResult } from './batchResults';
+import { BulkActionButtons, BulkActionStatus } from './BulkActionFooter';
 import { RowResultsList } from './RowResultsList';
 import { outcomeText } from './SearchErrorPanel';
 
@@ -65,32 +62,17 @@ export function DeleteDialog({ resourceType, ids, onClose, onDeleted }: DeleteDi
             {`Delete ${targets.length} selected ${resourceType} resource${targets.length === 1 ? '' : 's'}? This cannot be undone.`}
           </DialogContentText>
         )}
-        {busy && <LinearProgress aria-label="Deleting" sx={{ mt: 1 }} />}
-        {error && (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {error}
-          </Alert>
-        )}
+        <BulkActionStatus busy={busy} busyLabel="Deleting" error={error} />
       </DialogContent>
-      <DialogActions>
-        {results ? (
-          <Button onClick={onClose}>Close</Button>
-        ) : (
-          <>
-            <Button onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button
-              color="error"
-              variant="contained"
-              disabled={busy || targets.length === 0}
-              onClick={() => void run()}
-            >
-              Delete
-            </Button>
-          </>
-        )}
-      </DialogActions>
+      <BulkActionButtons
+        busy={busy}
+        done={results !== undefined}
+        actionLabel="Delete"
+        actionColor="error"
+        actionDisabled={targets.length === 0}
+        onAction={() => void run()}
+        onClose={onClose}
+      />
     </Dialog>
   );
 }
