@@ -50,6 +50,12 @@ export function getPatientCompartments(resource: Resource): Reference[] {
   if (resource.resourceType === 'Patient' && resource.id) {
     ids.add(resource.id);
   }
+  // Binary has no Patient CompartmentDefinition entry: as in Medplum, its securityContext (the
+  // resource whose access governs it) places it, so a patient's uploads live in her compartment.
+  if (resource.resourceType === 'Binary') {
+    const id = patientIdOf(resource.securityContext);
+    if (id) ids.add(id);
+  }
   for (const code of getPatientCompartmentParams(resource.resourceType) ?? []) {
     const param = getSearchParameter(resource.resourceType, code);
     if (!param) {

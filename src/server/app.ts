@@ -16,6 +16,7 @@ import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
+import { createBinaryUrlSigner } from './binary/attachment-urls';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
 import { agentRoutes } from './agents/routes';
@@ -103,6 +104,7 @@ export async function buildServer({
     prefix: '/fhir/R4',
     db,
     getContext: requestContext,
+    binaryUrls: createBinaryUrlSigner(auth, fhirBase),
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
   });

@@ -5,7 +5,7 @@
 // answers the bytes without a header, for <img> and links in the app.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Binary, Coding } from '@medplum/fhirtypes';
+import type { Binary, Coding, Reference } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
@@ -53,6 +53,29 @@ function sendContent(
 
 function badFilenameCharacter(name: string): boolean {
   return [...name].some((c) => c === '/' || c === '\\' || c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+}
+
+/** A literal 'Type/id' reference, as X-Security-Context names the resource that governs a Binary. */
+const LITERAL_REFERENCE = /^[A-Z][A-Za-z]{1,63}\/[A-Za-z0-9\-.]{1,64}$/;
+
+/**
+ * The Binary's securityContext (issue #8): the X-Security-Context header when given (Medplum's
+ * header), else for a patient her own Patient, so her upload lands in her compartment and she can
+ * read it back. The Repository refuses a patient's Binary placed in another patient's compartment.
+ */
+function securityContextOf(request: FastifyRequest, context: RepositoryContext): Reference | undefined {
+  const header = request.headers['x-security-context'];
+  if (header !== undefined) {
+    const value = (Array.isArray(header) ? header[0] : header).trim();
+    if (!LITERAL_REFERENCE.test(value)) {
+      throw new OperationOutcomeError(
+        badRequest('X-Security-Context must be a reference such as Patient/123', 'securityContext'),
+      );
+    }
+    return { reference: value };
+  }
+  const patient = context.access?.patientCompartment;
+  return patient ? { reference: patient } : undefined;
 }
 
 function wantsFhirJson(request: FastifyRequest): boolean {
@@ -112,6 +135,8 @@ export const binaryRoutes: FastifyPluginAsync<BinaryRoutesOptions> = async (app,
           ),
         );
       }
+      const context = getContext(request);
+      const securityContext = securityContextOf(request, context);
       const id = crypto.randomUUID();
       await storage.put(id, Readable.from([body]), config.binaryMaxSize);
       let binary: Binary;
@@ -119,8 +144,13 @@ export const binaryRoutes: FastifyPluginAsync<BinaryRoutesOptions> = async (app,
         const tag: Coding[] | undefined = filename
           ? [{ system: FILENAME_TAG_SYSTEM, code: 'filename', display: filename }]
           : undefined;
-        binary = await new Repository(deps.db, getContext(request)).createResource<Binary>(
-          { resourceType: 'Binary', contentType, ...(tag ? { meta: { tag } } : {}) },
+        binary = await new Repository(deps.db, context).createResource<Binary>(
+          {
+            resourceType: 'Binary',
+            contentType,
+            ...(securityContext ? { securityContext } : {}),
+            ...(tag ? { meta: { tag } } : {}),
+          },
           { assignedId: id },
         );
       } catch (err) {

@@ -4,6 +4,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type DataLoader from 'dataloader';
 import type { SearchRequest } from '../../fhir/search/types';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import type { Repository } from '../repo';
 import type { SearchResult } from '../search/types';
 
@@ -12,6 +13,8 @@ export interface GraphQLContext {
   search: (request: SearchRequest) => Promise<SearchResult>;
   /** Keyed by 'Type/id'; rejects with a 404 OperationOutcomeError for what is missing or hidden. */
   loader: DataLoader<string, Resource>;
+  /** Signs Attachment.url values that point at a Binary (issue #8); absent: URLs as stored. */
+  binaryUrls?: BinaryUrlSigner;
 }
 
 /** How a field spends the request's cost budget (read by limits.ts from the field's extensions). */

@@ -7,6 +7,7 @@ import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, GraphQLU
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap, GraphQLOutputType } from 'graphql';
 import { getResourceTypes, getTypeSchema } from '../../fhir';
 import type { PropertySchema } from '../../fhir';
+import { resolveAttachmentUrl } from './attachment-url';
 import type { BloomFieldExtensions, GraphQLContext } from './context';
 import { listArgs, resolveListField } from './list-fields';
 import { graphQLTypeName } from './naming';
@@ -67,6 +68,9 @@ export class OutputTypes {
     if (fhirType === 'Reference') {
       const extensions: BloomFieldExtensions = { bloomCost: 'read' };
       fields.resource = { type: this.resourceUnion, resolve: resolveReference, extensions };
+    }
+    if (fhirType === 'Attachment' && fields.url) {
+      fields.url = { ...fields.url, resolve: resolveAttachmentUrl };
     }
     if (isResource) {
       this.addResourceFields(fhirType, fields);

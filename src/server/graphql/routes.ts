@@ -3,6 +3,7 @@
 // writes are access-controlled like REST) and a fresh reference loader (batched reads).
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, OperationOutcomeError } from '../../fhir';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import type { Database } from '../db';
 import { checkUrlResourceType } from '../fhir/interactions';
 import { FHIR_JSON } from '../fhir/media-types';
@@ -18,14 +19,21 @@ import { getGraphQLSchema } from './schema';
 export interface GraphQLRoutesOptions extends GraphQLOptions {
   db: Database;
   getContext: (request: FastifyRequest) => RepositoryContext;
+  /** Signs attachment URLs of Binaries in answers (issue #8). */
+  binaryUrls?: BinaryUrlSigner;
 }
 
-export function createGraphQLContext(db: Database, context: RepositoryContext): GraphQLContext {
+export function createGraphQLContext(
+  db: Database,
+  context: RepositoryContext,
+  binaryUrls?: BinaryUrlSigner,
+): GraphQLContext {
   const repo = new Repository(db, context);
   return {
     repo,
     search: (request) => repo.search(request),
     loader: createReferenceLoader(db, context),
+    binaryUrls,
   };
 }
 
@@ -33,7 +41,7 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
   app: FastifyInstance,
   options,
 ) => {
-  const { db, getContext } = options;
+  const { db, getContext, binaryUrls } = options;
   const limits: GraphQLOptions = { introspection: options.introspection, maxCost: options.maxCost };
 
   // The FHIR API's own media type is accepted too (application/json is parsed by Fastify itself).
@@ -48,7 +56,7 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
   let buildLogged = false;
 
   async function handle(request: FastifyRequest, input: GraphQLRequestInput, method: 'GET' | 'POST') {
-    const context = createGraphQLContext(db, getContext(request));
+    const context = createGraphQLContext(db, getContext(request), binaryUrls);
     const result = await executeGraphQL(input, method, context, limits, (err) =>
       request.log.error({ err }, 'GraphQL resolver failed'),
     );

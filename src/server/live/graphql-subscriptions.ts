@@ -10,6 +10,7 @@ import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import type { AuthDeps } from '../auth/auth-deps';
+import { createBinaryUrlSigner } from '../binary/attachment-urls';
 import { systemRepo } from '../auth/auth-deps';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
@@ -121,7 +122,10 @@ export function serveGraphQLSubscriptions(
   wss: WebSocketServer,
   deps: AuthDeps,
   engine: LiveEngine,
+  /** For signing attachment URLs of Binaries in the events, as $graphql does (issue #8). */
+  fhirBase?: string,
 ): () => Promise<void> {
+  const binaryUrls = fhirBase ? createBinaryUrlSigner(deps, fhirBase) : undefined;
   const callers = new WeakMap<object, RepositoryContext>();
   const server = useServer<Record<string, unknown>>(
     {
@@ -139,7 +143,7 @@ export function serveGraphQLSubscriptions(
       },
       context: (ctx): LiveGraphQLContext => {
         const caller = callers.get(ctx.extra.socket) as RepositoryContext;
-        return { ...createGraphQLContext(deps.db, caller), live: { engine, caller } };
+        return { ...createGraphQLContext(deps.db, caller, binaryUrls), live: { engine, caller } };
       },
     },
     wss,

@@ -55,7 +55,7 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   });
   // graphql-ws: same engine, its own protocol (graphql-transport-ws) and message size.
   const graphqlWss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine);
+  const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine, fhirBase);
   const upgradeTo =
     (server: WebSocketServer): UpgradeHandler =>
     (request, socket, head) =>

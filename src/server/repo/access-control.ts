@@ -52,9 +52,15 @@ const MEMBER_READ_ONLY: ReadonlySet<string> = new Set(['Project', 'AccessPolicy'
 
 /**
  * What a patient may create, within their own compartment (SPEC §6); Subscription for her live
- * updates (issue #8), placed in her compartment as its author (repository.ts prepareVersion).
+ * updates (issue #8), placed in her compartment as its author (repository.ts prepareVersion);
+ * Binary for a message's attachment, placed in her compartment by its securityContext (issue #8).
  */
-const PATIENT_CREATABLE: ReadonlySet<string> = new Set(['Communication', 'Observation', 'Subscription']);
+const PATIENT_CREATABLE: ReadonlySet<string> = new Set([
+  'Communication',
+  'Observation',
+  'Subscription',
+  'Binary',
+]);
 
 /** Secrets that only the server's own code reads or writes. */
 const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {

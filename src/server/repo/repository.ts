@@ -520,7 +520,14 @@ export class Repository {
     if (!access || access.superAdmin) {
       return;
     }
-    if (access.patientCompartment && !compartmentStrings(stored).includes(access.patientCompartment)) {
+    // A patient writes about herself only: in her compartment and in no other patient's (a
+    // Communication whose subject is another patient names two compartments, issue #8).
+    const compartments = compartmentStrings(stored);
+    if (
+      access.patientCompartment &&
+      (!compartments.includes(access.patientCompartment) ||
+        compartments.some((compartment) => compartment !== access.patientCompartment))
+    ) {
       throw new OperationOutcomeError(forbidden);
     }
     if (

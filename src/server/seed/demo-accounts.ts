@@ -46,6 +46,8 @@ export function buildPatientAccessPolicy(): AccessPolicy {
       { resourceType: 'Communication', compartment: { reference: '%patient' } },
       // Her live updates: Subscriptions she creates live in her compartment (issue #8).
       { resourceType: 'Subscription', compartment: { reference: '%patient' } },
+      // A message's attachment: her uploads carry her Patient as securityContext (issue #8).
+      { resourceType: 'Binary', compartment: { reference: '%patient' } },
       ...readonly.map((resourceType) => ({
         resourceType,
         compartment: { reference: '%patient' },

@@ -1,0 +1,225 @@
+// The server pieces of the messages screen over real HTTP (issue #8; SPEC §2 messages, §3
+// Communication and Attachment, §6 "Patients can create Communication", §7 Binary): (a) a patient
+// uploads a Binary she can read back (securityContext = her Patient) but cannot read another
+// patient's, (b) attachment URLs of Binaries in GraphQL answers are signed, expiring storage URLs
+// that work without a header, only for Binaries the caller may read, (c) a patient creates a
+// Communication about herself and never about another patient. Demo clinic, real sign-ins.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Binary, Communication } from '@medplum/fhirtypes';
+import { seedDemoClinic } from '../../../src/server/seed';
+import { Repository, systemContext } from '../../../src/server/repo';
+import { signIn } from '../auth/support/auth-fixtures';
+import type { Tokens } from '../auth/support/auth-fixtures';
+import { databases } from '../support/test-databases';
+import { startTestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
+
+const DEMO_PASSWORD = 'bloom-demo';
+
+interface Answer<T> {
+  status: number;
+  body: T & { issue?: { details?: { text?: string } }[] };
+}
+
+describe.each(databases())('issue #8 message attachments and Communications on %s', (_engine, kind) => {
+  let server: TestServer;
+  let dir: string;
+  let maria: Tokens;
+  let aisha: Tokens;
+  let chen: Tokens;
+  const mariaRef = () => maria.profile?.reference as string;
+  const aishaRef = () => aisha.profile?.reference as string;
+  const chenRef = () => chen.profile?.reference as string;
+
+  async function call<T>(
+    method: string,
+    pathAndQuery: string,
+    tokens: Tokens,
+    body?: BodyInit,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<T>> {
+    const response = await fetch(`${server.fhirUrl}${pathAndQuery}`, {
+      method,
+      headers: { authorization: `Bearer ${tokens.access_token}`, ...headers },
+      body,
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : {}) as Answer<T>['body'] };
+  }
+
+  /** GET Binary/{id} answers bytes when allowed: only the status matters here. */
+  async function binaryStatus(tokens: Tokens, id: string | undefined): Promise<number> {
+    const response = await fetch(`${server.fhirUrl}Binary/${id}`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  const upload = (tokens: Tokens, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+    call<Binary>('POST', 'Binary?_filename=photo.png', tokens, new Uint8Array(bytes), {
+      'content-type': 'image/png',
+      ...headers,
+    });
+
+  const send = (tokens: Tokens, communication: Communication) =>
+    call<Communication>('POST', 'Communication', tokens, JSON.stringify(communication), {
+      'content-type': 'application/fhir+json',
+    });
+
+  const message = (subject: string, sender: string, recipient: string, url?: string): Communication => ({
+    resourceType: 'Communication',
+    status: 'completed',
+    subject: { reference: subject },
+    sender: { reference: sender },
+    recipient: [{ reference: recipient }],
+    sent: new Date().toISOString(),
+    payload: url
+      ? [{ contentAttachment: { contentType: 'image/png', url, title: 'photo.png' } }]
+      : [{ contentString: 'Hello from the test' }],
+  });
+
+  async function attachmentUrls(tokens: Tokens, subject: string): Promise<Record<string, string>> {
+    const query = `query($subject: String!) { CommunicationList(subject: $subject, _count: 100) {
+      id payload { contentAttachment { url } } } }`;
+    const answer = await call<{ data: { CommunicationList: Communication[] } }>(
+      'POST',
+      '$graphql',
+      tokens,
+      JSON.stringify({ query, variables: { subject } }),
+      { 'content-type': 'application/json' },
+    );
+    expect(answer.status).toBe(200);
+    const urls: Record<string, string> = {};
+    for (const communication of answer.body.data.CommunicationList) {
+      const url = communication.payload?.[0]?.contentAttachment?.url;
+      if (url) urls[communication.id as string] = url;
+    }
+    return urls;
+  }
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-attachments-'));
+    server = await startTestServer(kind, { BINARY_DIR: dir }, { requireAuth: true });
+    await seedDemoClinic(new Repository(server.db, systemContext()), { demoPassword: DEMO_PASSWORD });
+    [maria, aisha, chen] = await Promise.all(
+      ['maria', 'aisha', 'dr.chen'].map((name) =>
+        signIn(server.baseUrl, `${name}@bloom.example`, DEMO_PASSWORD),
+      ),
+    );
+  });
+
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('(a) SPEC §6/§7: Maria uploads a Binary placed in her compartment and reads it back; Aisha gets 404', async () => {
+    const bytes = crypto.randomBytes(700);
+    const created = await upload(maria, bytes);
+    expect(created.status).toBe(201);
+    expect(created.body.securityContext).toEqual({ reference: mariaRef() });
+    const id = created.body.id as string;
+
+    const mine = await fetch(`${server.fhirUrl}Binary/${id}`, {
+      headers: { authorization: `Bearer ${maria.access_token}` },
+    });
+    expect(mine.status).toBe(200);
+    expect(Buffer.from(await mine.arrayBuffer())).toEqual(bytes);
+
+    const hers = await call('GET', `Binary/${id}`, aisha, undefined, { accept: 'application/fhir+json' });
+    expect(hers.status).toBe(404);
+    expect(JSON.stringify(hers.body)).not.toContain(mariaRef());
+    // Aisha's own upload is hers alone, in the other direction too.
+    const aishas = await upload(aisha, crypto.randomBytes(50));
+    expect(aishas.status).toBe(201);
+    expect(await binaryStatus(maria, aishas.body.id)).toBe(404);
+  });
+
+  test("(a) a patient cannot place a Binary in another patient's compartment; a bad X-Security-Context is 400", async () => {
+    const other = await upload(maria, crypto.randomBytes(20), { 'x-security-context': aishaRef() });
+    expect(other.status).toBe(403);
+    const bad = await upload(maria, crypto.randomBytes(20), { 'x-security-context': 'not a reference' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issue?.[0]?.details?.text).toMatch(/X-Security-Context/);
+    // The refused uploads left no bytes behind (only this test's accepted files would be on disk).
+    const stored = fs.readdirSync(dir).flatMap((sub) => fs.readdirSync(path.join(dir, sub)));
+    const readable = await Promise.all(stored.map((id) => binaryStatus(chen, id)));
+    expect(readable.every((status) => status === 200)).toBe(true);
+  });
+
+  test("(a) Dr. Chen's upload with X-Security-Context: Maria's Patient is readable by Maria, not by Aisha", async () => {
+    const created = await upload(chen, crypto.randomBytes(90), { 'x-security-context': mariaRef() });
+    expect(created.status).toBe(201);
+    expect(await binaryStatus(maria, created.body.id)).toBe(200);
+    expect(await binaryStatus(aisha, created.body.id)).toBe(404);
+  });
+
+  test('(c) SPEC §6: Maria creates a Communication about herself to Dr. Chen', async () => {
+    const created = await send(maria, message(mariaRef(), mariaRef(), chenRef()));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'completed', subject: { reference: mariaRef() } });
+  });
+
+  test('(c) Maria cannot create a Communication about Aisha, nor one sent to Aisha; nothing is stored', async () => {
+    const about = await send(maria, message(aishaRef(), mariaRef(), chenRef()));
+    expect(about.status).toBe(403);
+    const to = await send(maria, message(mariaRef(), mariaRef(), aishaRef()));
+    expect(to.status).toBe(403);
+    const posing = await send(maria, message(aishaRef(), aishaRef(), chenRef()));
+    expect(posing.status).toBe(403);
+    const aishas = await call<{ entry?: unknown[] }>(
+      'GET',
+      `Communication?subject=${aishaRef()}&_count=100`,
+      chen,
+    );
+    const texts = JSON.stringify(aishas.body);
+    expect(texts).not.toContain('Hello from the test');
+  });
+
+  test('(b) SPEC §3/§7: a Binary attachment comes back from $graphql as a signed URL that works without a header', async () => {
+    const bytes = crypto.randomBytes(300);
+    const binary = await upload(maria, bytes);
+    const created = await send(maria, message(mariaRef(), mariaRef(), chenRef(), `Binary/${binary.body.id}`));
+    expect(created.status).toBe(201);
+    // Stored as the reference, which never expires.
+    expect(created.body.payload?.[0]?.contentAttachment?.url).toBe(`Binary/${binary.body.id}`);
+
+    for (const tokens of [maria, chen]) {
+      const url = (await attachmentUrls(tokens, mariaRef()))[created.body.id as string];
+      expect(url).toMatch(
+        new RegExp(`^${server.baseUrl}storage/${binary.body.id}\\?Expires=\\d+&Signature=`),
+      );
+      const expires = Number(new URL(url).searchParams.get('Expires')) * 1000;
+      expect(expires).toBeGreaterThan(Date.now());
+      const image = await fetch(url); // no Authorization header, as an <img>
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
+    }
+  });
+
+  test("(b) an attachment naming a Binary the caller may not read stays unsigned: Aisha's Binary in Maria's message", async () => {
+    const aishas = await upload(aisha, crypto.randomBytes(40));
+    const created = await send(maria, message(mariaRef(), mariaRef(), chenRef(), `Binary/${aishas.body.id}`));
+    expect(created.status).toBe(201);
+    const url = (await attachmentUrls(maria, mariaRef()))[created.body.id as string];
+    expect(url).toBe(`Binary/${aishas.body.id}`);
+    // An absolute URL of this server's Binary is signed like the relative one; other URLs pass unchanged.
+    const mine = await upload(maria, crypto.randomBytes(40));
+    const absolute = await send(
+      maria,
+      message(mariaRef(), mariaRef(), chenRef(), `${server.fhirUrl}Binary/${mine.body.id}`),
+    );
+    const external = await send(
+      maria,
+      message(mariaRef(), mariaRef(), chenRef(), 'https://images.example/photo.png'),
+    );
+    const urls = await attachmentUrls(maria, mariaRef());
+    expect(urls[absolute.body.id as string]).toMatch(/\/storage\/.+Signature=/);
+    expect(urls[external.body.id as string]).toBe('https://images.example/photo.png');
+  });
+});
