@@ -4,6 +4,7 @@ import { ApolloProvider } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createGraphqlClient } from './apollo-client';
+import { LiveConnection, LiveConnectionContext } from './live-connection';
 import type { GraphqlSession } from './session';
 import { clearCacheOnProfileChange } from './session-reset';
 import type { ProfileChangeSource } from './session-reset';
@@ -17,9 +18,14 @@ export interface GraphqlProviderProps {
 }
 
 export function GraphqlProvider({ client, fetch, children }: GraphqlProviderProps) {
+  const [live] = useState(() => new LiveConnection());
   const [apollo] = useState(() =>
-    createGraphqlClient({ fhirBaseUrl: client.fhirUrl(), session: client, fetch }),
+    createGraphqlClient({ fhirBaseUrl: client.fhirUrl(), session: client, fetch, live }),
   );
   useEffect(() => clearCacheOnProfileChange(client, apollo), [client, apollo]);
-  return <ApolloProvider client={apollo}>{children}</ApolloProvider>;
+  return (
+    <ApolloProvider client={apollo}>
+      <LiveConnectionContext.Provider value={live}>{children}</LiveConnectionContext.Provider>
+    </ApolloProvider>
+  );
 }

@@ -1,10 +1,13 @@
 // The app's Apollo Client (SPEC Design card): outcome errors ← session ← retries ← HTTP to
-// POST {fhir base}$graphql, with the resourceType/id cache.
+// POST {fhir base}$graphql, with the resourceType/id cache; subscription operations split off to
+// graphql-ws at /ws/graphql (issue #8), loaded on first use.
 import { ApolloClient } from '@apollo/client';
 import { ApolloLink } from '@apollo/client/link';
 import { HttpLink } from '@apollo/client/link/http';
 import { AuthLink } from './auth-link';
 import { createResourceCache } from './cache';
+import { isSubscriptionOperation, LazyWsLink } from './lazy-ws-link';
+import { LiveConnection } from './live-connection';
 import { OutcomeLink } from './outcome-link';
 import { createRetryLink } from './retry-link';
 import type { GraphqlSession } from './session';
@@ -15,6 +18,10 @@ export interface GraphqlClientOptions {
   session: GraphqlSession;
   /** The transport (default: the global fetch); tests pass a fake. */
   fetch?: typeof fetch;
+  /** Told of every (re)connection of the subscription socket (default: a private one). */
+  live?: LiveConnection;
+  /** The WebSocket class for subscriptions (default: the global one); Node tests pass `ws`. */
+  webSocketImpl?: unknown;
 }
 
 export function graphqlUrl(fhirBaseUrl: string): string {
@@ -23,6 +30,17 @@ export function graphqlUrl(fhirBaseUrl: string): string {
 
 /** The link chain alone, outermost first. */
 export function createGraphqlLink(options: GraphqlClientOptions): ApolloLink {
+  const socket = new LazyWsLink({
+    fhirBaseUrl: options.fhirBaseUrl,
+    session: options.session,
+    live: options.live ?? new LiveConnection(),
+    webSocketImpl: options.webSocketImpl,
+  });
+  return ApolloLink.split(isSubscriptionOperation, socket, createHttpLink(options));
+}
+
+/** Queries and mutations: outcome errors ← session ← retries ← HTTP. */
+function createHttpLink(options: GraphqlClientOptions): ApolloLink {
   return ApolloLink.from([
     new OutcomeLink(),
     new AuthLink(options.session),

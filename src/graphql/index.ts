@@ -2,6 +2,9 @@
 export { createGraphqlClient, createGraphqlLink, graphqlUrl } from './apollo-client';
 export type { GraphqlClientOptions } from './apollo-client';
 export { AuthLink } from './auth-link';
+export { graphqlWsUrl, isSubscriptionOperation, LazyWsLink } from './lazy-ws-link';
+export { LiveConnection, LiveConnectionContext, useLiveConnection } from './live-connection';
+export type { LiveConnectionListener } from './live-connection';
 export { createResourceCache, resourceCacheId } from './cache';
 export { OutcomeLink, outcomeErrorOf } from './outcome-link';
 export {
