@@ -104,9 +104,44 @@ describe('bot sandbox (issue #10, SPEC §7 Bot $execute)', () => {
     const recursion = await run(
       'exports.handler = async () => { const f = (n) => f(n + 1) + 1; return f(0); };',
     );
-    expect(recursion).toMatchObject({ ok: false, error: expect.stringMatching(/stack|memory/i) });
+    expect(recursion).toMatchObject({ ok: false, error: expect.stringMatching(/stack overflow/i) });
     const next = await run('exports.handler = async () => 1 + 1;');
     expect(next).toEqual({ ok: true, output: 2, logs: [] });
+  });
+
+  it('ends hostile runs without QuickJS failing to free a runtime (no leaked handles), then runs normally', async () => {
+    // QuickJS reports handles left alive at JS_FreeRuntime as "Aborted(Assertion failed:
+    // list_empty(&rt->gc_obj_list))" through console.error.
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const never: SandboxRun['host'] = () => new Promise(() => undefined);
+      const cases: [string, Partial<SandboxRun>, string][] = [
+        ['exports.handler = () => new Promise(() => {});', { timeoutMs: 200 }, 'timeout'],
+        [
+          'exports.handler = (m) => m.readResource("Patient", "p1");',
+          { timeoutMs: 200, host: never },
+          'timeout',
+        ],
+        [
+          'exports.handler = async () => { await 0; const a = []; for (;;) a.push({ t: "n" }); };',
+          { memoryBytes: 8 * 1024 * 1024, timeoutMs: 10_000 },
+          'memory',
+        ],
+        ['exports.handler = async () => { const f = (n) => f(n + 1) + 1; return f(0); };', {}, 'memory'],
+        ['exports.handler = async () => { for (;;) {} };', { timeoutMs: 200 }, 'timeout'],
+      ];
+      for (const [code, overrides, reason] of cases) {
+        expect(await run(code, overrides)).toMatchObject({ ok: false, reason });
+      }
+      expect(await run('exports.handler = async () => "fine";')).toEqual({
+        ok: true,
+        output: 'fine',
+        logs: [],
+      });
+      expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it('refuses code without a handler and code that does not parse', async () => {

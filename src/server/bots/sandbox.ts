@@ -4,10 +4,18 @@
 // host. No process, require, fetch or file system exist inside. A deadline interrupts CPU loops, a
 // wall-clock timer stops a bot that waits for ever, and the runtime's memory limit stops allocation
 // bombs; each execution gets its own runtime, so a killed run leaves nothing behind for the next.
+// QuickJS itself may keep objects alive after an interrupt or running out of memory, so a run that
+// ends that way (or whose runtime will not free cleanly) takes the whole WebAssembly instance with
+// it: the next run gets a fresh instance of the once-compiled module, the old one's memory is garbage.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import RELEASE_SYNC from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  shouldInterruptAfterDeadline,
+} from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
 
 /** What the bot's FHIR client may ask of the host: method name and JSON arguments. */
@@ -83,18 +91,58 @@ function classify(error: string, timedOut: boolean): 'timeout' | 'memory' | 'err
     : 'error';
 }
 
+/**
+ * QuickJS's own stack limit. Each JS call nests C frames, which run on Node's native stack too:
+ * at 1 MB Node's stack overflowed first (a RangeError thrown through the WebAssembly, leaving the
+ * runtime half-way through a call), at 256 kB QuickJS stops recursion itself (~1,500 calls deep).
+ */
+const MAX_STACK_BYTES = 256 * 1024;
+
 export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
-  const quickjs = await loadQuickJs();
+  const instance = loadQuickJs();
+  const quickjs = await instance;
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(run.memoryBytes);
-  runtime.setMaxStackSize(1024 * 1024);
+  runtime.setMaxStackSize(MAX_STACK_BYTES);
   const deadline = Date.now() + run.timeoutMs;
   runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
   const vm = runtime.newContext();
   const logs: string[] = [];
   let disposed = false;
   let timer: NodeJS.Timeout | undefined;
+  /** Handles still owned here when the run ends early: disposed before the runtime is freed. */
+  const owned = new Set<{ alive: boolean; dispose(): void }>();
+  /** Set when the run ended in a way that lets the runtime be freed normally. */
+  let clean = false;
   try {
+    const result = await execute();
+    // Stopped by the interrupt handler or out of memory inside a resumed async function, QuickJS
+    // may keep that frame's objects referenced (freeing the runtime then fails its gc_obj_list
+    // assertion): such a runtime is never freed into the shared heap.
+    clean = result.ok || result.reason === 'error';
+    return result;
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    // A deadline that passed while the bot awaited is ordinary; anything else was thrown by the
+    // host side, not the bot (e.g. Node's own stack overflowing inside QuickJS).
+    clean = error instanceof SandboxTimeout;
+    return { ok: false, error: text, reason: classify(text, Date.now() > deadline), logs };
+  } finally {
+    clearTimeout(timer);
+    disposed = true;
+    if (clean) {
+      try {
+        for (const handle of owned) if (handle.alive) handle.dispose();
+        vm.dispose();
+        runtime.dispose();
+      } catch {
+        clean = false;
+      }
+    }
+    if (!clean) abandonQuickJs(instance);
+  }
+
+  async function execute(): Promise<SandboxResult> {
     const logFn = vm.newFunction('__bloomLog', (line) => {
       logs.push(vm.getString(line));
     });
@@ -104,6 +152,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
       const method = vm.getString(methodHandle);
       const args = JSON.parse(vm.getString(argsHandle)) as unknown[];
       const deferred = vm.newPromise();
+      owned.add(deferred);
       run.host(method, args).then(
         (value) => {
           if (disposed) return;
@@ -119,6 +168,8 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
         },
       );
       deferred.settled.then(() => {
+        owned.delete(deferred);
+        deferred.dispose();
         if (!disposed) runtime.executePendingJobs();
       });
       return deferred.handle;
@@ -134,6 +185,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
       return { ok: false, error, reason: classify(error, Date.now() > deadline), logs };
     }
     let promiseHandle = evaluated.value;
+    owned.add(promiseHandle);
     if (wrapped.type === 'module') {
       // A module evaluates to its namespace (or a promise of it when it awaits at top level).
       const namespace = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
@@ -144,6 +196,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
         return { ok: false, error, reason: classify(error, Date.now() > deadline), logs };
       }
       promiseHandle = vm.getProp(namespace.value, '__result');
+      owned.add(promiseHandle);
       namespace.value.dispose();
     }
     const settled = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
@@ -156,18 +209,6 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     const text = vm.getString(settled.value);
     settled.value.dispose();
     return { ok: true, output: (JSON.parse(text) as { value?: unknown }).value, logs };
-  } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: text, reason: classify(text, Date.now() > deadline), logs };
-  } finally {
-    clearTimeout(timer);
-    disposed = true;
-    try {
-      vm.dispose();
-      runtime.dispose();
-    } catch {
-      // A runtime stopped mid-allocation may hold handles; it is dropped either way.
-    }
   }
 }
 
@@ -175,22 +216,43 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
 // rooted at the working directory's package.json works in both.
 const moduleRequire = createRequire(path.join(process.cwd(), 'package.json'));
 
-let quickJsModule: Promise<QuickJSWASMModule> | undefined;
+let compiled: Promise<WebAssembly.Module> | undefined;
+let current: Promise<QuickJSWASMModule> | undefined;
 
 /**
- * The WebAssembly module, loaded once per process (the 'cold' start the bench measures). Loaded
- * with require rather than the variant's dynamic import(), which jest's CommonJS runtime refuses.
+ * A QuickJS instance shared by runs until one abandons it. The WebAssembly is compiled once per
+ * process (the 'cold' start the bench measures); a new instance of it is cheap. The emscripten
+ * glue is loaded with require rather than the variant's dynamic import(), which jest's CommonJS
+ * runtime refuses.
  */
 function loadQuickJs(): Promise<QuickJSWASMModule> {
-  quickJsModule ??= newQuickJSWASMModuleFromVariant({
-    ...RELEASE_SYNC,
-    importModuleLoader: async () =>
-      (moduleRequire('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as { default: never }).default,
-  });
-  return quickJsModule;
+  compiled ??= fs.promises
+    .readFile(moduleRequire.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))
+    .then((bytes) => WebAssembly.compile(new Uint8Array(bytes)));
+  const module = compiled;
+  current ??= newQuickJSWASMModuleFromVariant(
+    newVariant(
+      {
+        ...RELEASE_SYNC,
+        importModuleLoader: async () =>
+          (moduleRequire('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as { default: never })
+            .default,
+      },
+      { wasmModule: () => module },
+    ),
+  );
+  return current;
+}
+
+/** Runs already on `instance` finish there; the next run gets a new one. */
+function abandonQuickJs(instance: Promise<QuickJSWASMModule>): void {
+  if (current === instance) current = undefined;
 }
 
 const TIMED_OUT = Symbol('timed out');
+
+/** The bot was still awaiting when its deadline passed. */
+class SandboxTimeout extends Error {}
 
 /** Pumps the VM's jobs until the promise settles, or the deadline passes (a bot awaiting for ever). */
 async function settle(
@@ -207,7 +269,7 @@ async function settle(
   );
   const result = await Promise.race([resolved, timeout]);
   if (result === TIMED_OUT) {
-    throw new Error('interrupted: the bot did not finish before its time limit');
+    throw new SandboxTimeout('interrupted: the bot did not finish before its time limit');
   }
   return result.error ? { error: result.error } : { value: result.value };
 }
