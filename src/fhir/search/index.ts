@@ -3,3 +3,4 @@ export * from './types';
 export * from './parameter-types';
 export * from './parse';
 export * from './format';
+export * from './filter-expression';

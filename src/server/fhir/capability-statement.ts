@@ -2,6 +2,7 @@
 import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
 import { getResourceTypes, getSearchParameters } from '../../fhir';
 import { MAX_SYSTEM_SEARCH_TYPES } from './system-search';
+import { COMMON_SEARCH_PARAMETERS } from '../search/common-parameters';
 import { DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT, MAX_SEARCH_OFFSET } from '../search/request-validation';
 
 const SEARCH_DOCUMENTATION =
@@ -60,6 +61,7 @@ export function buildCapabilityStatement(fhirBase: string): CapabilityStatement 
         documentation:
           'Conditional create (If-None-Exist) understands only _id and identifier until search is implemented.',
         resource,
+        searchParam: COMMON_SEARCH_PARAMETERS,
         interaction: [
           { code: 'transaction' },
           { code: 'batch' },

@@ -8,9 +8,11 @@ import type { Filter } from '../../fhir/search';
 import type { RepositoryContext } from '../repo/context';
 import { typeRights, visibilitySql } from '../repo/access-control';
 import { getCompositeComponents } from './composite-components';
+import { filterTree, treeSql } from './filter-expression-sql';
 import { INDEX_TABLES } from './schema';
 import type { IndexKind } from './schema';
 import type { SqlParams } from './sql-params';
+import type { SqlFilter } from './types';
 import {
   dateCompare,
   invalid,
@@ -98,9 +100,17 @@ export function filterCondition(
   ctx: FilterContext,
   resourceType: string,
   alias: string,
-  filter: Filter,
+  filter: SqlFilter,
 ): string {
   const code = filter.code;
+  if (code === '_filter') {
+    if (filter.operator !== Operator.EQUALS) {
+      invalid(`_filter takes no modifier`, `_filter:${filter.operator}`);
+    }
+    return treeSql(filterTree(resourceType, filter.value), (f) =>
+      filterCondition(ctx, resourceType, alias, f),
+    );
+  }
   if (code.startsWith('_has:')) {
     return hasCondition(ctx, resourceType, alias, filter);
   }
@@ -204,7 +214,7 @@ function tokenFilter(ctx: FilterContext, resourceType: string, alias: string, fi
   }
 }
 
-function stringFilter(ctx: FilterContext, resourceType: string, alias: string, filter: Filter): string {
+function stringFilter(ctx: FilterContext, resourceType: string, alias: string, filter: SqlFilter): string {
   const allowed: Operator[] = [Operator.EQUALS, Operator.EXACT, Operator.CONTAINS, Operator.TEXT];
   if (!allowed.includes(filter.operator)) {
     invalid(
@@ -212,7 +222,7 @@ function stringFilter(ctx: FilterContext, resourceType: string, alias: string, f
       `${filter.code}:${filter.operator}`,
     );
   }
-  const conditions = values(filter).map((v) => stringCondition(ctx.params, filter.operator, v));
+  const conditions = values(filter).map((v) => stringCondition(ctx.params, filter.operator, v, filter.match));
   return probe(ctx, 'string', resourceType, alias, filter.code, or(conditions));
 }
 
@@ -275,7 +285,7 @@ function orderedFilter(
   ctx: FilterContext,
   resourceType: string,
   alias: string,
-  filter: Filter,
+  filter: SqlFilter,
   param: SearchParameterInfo,
 ): string {
   const code = filter.code;
@@ -290,6 +300,11 @@ function orderedFilter(
     }
   }
   const condition = (operator: Operator, value: string): string => {
+    if (param.type === 'date' && filter.match === 'overlaps') {
+      // _filter's po: the value's range and the query's share an instant (both bounds on one row).
+      const after = dateCompare(ctx.params, 't.low', 't.high', Operator.GREATER_THAN_OR_EQUALS, value, code);
+      return `(${after} AND ${dateCompare(ctx.params, 't.low', 't.high', Operator.LESS_THAN_OR_EQUALS, value, code)})`;
+    }
     if (param.type === 'date') return dateCompare(ctx.params, 't.low', 't.high', operator, value, code);
     if (param.type === 'number') return numberCompare(ctx.params, 't.value', operator, value, code);
     return quantityCondition(ctx.params, operator, value, code);

@@ -18,6 +18,7 @@ import {
   splitOrValues,
   splitParameterKey,
 } from '../../fhir/search';
+import { filterTree } from './filter-expression-sql';
 import { valueProblem } from './value-syntax';
 
 export const DEFAULT_SEARCH_COUNT = 20;
@@ -48,15 +49,7 @@ const RESULT_PARAMETERS = new Set([
 /** Given at most once: a second value would silently override the first. */
 const SINGLE_PARAMETERS = ['_count', '_offset', '_total', '_summary'];
 /** FHIR search parameters this server does not implement: named so the client knows why. */
-const UNSUPPORTED_PARAMETERS = new Set([
-  '_text',
-  '_content',
-  '_list',
-  '_query',
-  '_filter',
-  '_type',
-  '_contained',
-]);
+const UNSUPPORTED_PARAMETERS = new Set(['_text', '_content', '_list', '_query', '_type', '_contained']);
 
 /** FHIR R4 search §3.1.1.5 modifiers by parameter type (`:not` on more than tokens, as Medplum does). */
 const MODIFIERS_BY_TYPE: Record<SearchParameterType, readonly Operator[]> = {
@@ -90,7 +83,13 @@ function filterKey(filter: Filter): string {
     : filter.code;
 }
 
+/** Parameters whose value is an expression over the others, checked by their own module. */
+const EXPRESSION_PARAMETERS = new Set(['_filter']);
+
 function isKnownFilterParameter(resourceType: string, key: string): boolean {
+  if (EXPRESSION_PARAMETERS.has(key.split(':')[0])) {
+    return true;
+  }
   const [code] = splitParameterKey(key);
   return resolveSearchParameter(resourceType, code) !== undefined;
 }
@@ -125,6 +124,13 @@ function checkParameterNames(
 }
 
 function checkFilter(resourceType: string, filter: Filter): void {
+  if (filter.code === '_filter') {
+    if (filter.operator !== Operator.EQUALS) {
+      fail(`_filter takes no modifier`, filterKey(filter));
+    }
+    filterTree(resourceType, filter.value);
+    return;
+  }
   const key = filterKey(filter);
   const param = resolveSearchParameter(resourceType, filter.code);
   if (!param) {

@@ -8,6 +8,7 @@ import type { Filter, IncludeTarget, SearchRequest } from '../../fhir/search';
 import type { Queryable } from '../db';
 import { canSee, typeRights } from '../repo/access-control';
 import type { RepositoryContext } from '../repo/context';
+import { atComparison, filterTree, treeLeaves } from './filter-expression-sql';
 import { filterConditions, visibleCondition } from './filter-sql';
 import type { FilterContext } from './filter-sql';
 import { sortSql } from './sort-sql';
@@ -37,15 +38,31 @@ function allFilters(request: SearchRequest): Filter[] {
 }
 
 /** :in / :not-in value sets, expanded before the SQL is built (expansion reads the database). */
-async function expandValueSets(q: Queryable, filters: readonly Filter[]): Promise<Map<string, string[]>> {
+async function expandValueSets(
+  q: Queryable,
+  resourceType: string,
+  filters: readonly Filter[],
+): Promise<Map<string, string[]>> {
   const expanded = new Map<string, string[]>();
-  for (const filter of filters) {
+  const expand = async (filter: Filter): Promise<void> => {
     if (filter.operator === Operator.IN || filter.operator === Operator.NOT_IN) {
       for (const url of splitOrValues(filter.value)) {
         if (!expanded.has(url)) {
           expanded.set(url, await valueSetCodes(q, url, `${filter.code}:${filter.operator}`));
         }
       }
+    }
+  };
+  for (const filter of filters) {
+    if (filter.code !== '_filter') {
+      await expand(filter);
+      continue;
+    }
+    // _filter's `in` / `ni` comparisons are :in / :not-in filters inside the expression.
+    for (const leaf of treeLeaves(filterTree(resourceType, filter.value))) {
+      await expand(leaf.filter).catch((err: unknown) => {
+        throw atComparison(err, leaf.position);
+      });
     }
   }
   return expanded;
@@ -85,7 +102,7 @@ export async function executeSearch<T extends Resource>(
       hasMore: false,
     };
   }
-  const valueSets = await expandValueSets(q, allFilters(request));
+  const valueSets = await expandValueSets(q, request.resourceType, allFilters(request));
   const ctx: FilterContext = { params: new SqlParams(), context, valueSets, depth: 0 };
   const { where, params } = buildWhere(ctx, request);
   const whereParamCount = params.values.length;

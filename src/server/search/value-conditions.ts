@@ -72,8 +72,20 @@ export function textCondition(p: SqlParams, column: string, value: string): stri
   return `(${column} LIKE ${p.add(`${folded}%`)} OR ${column} LIKE ${p.add(`% ${folded}%`)})`;
 }
 
-export function stringCondition(p: SqlParams, operator: Operator, value: string): string {
+/** `match` ('equals', 'ends-with') is _filter's eq and ew: the whole folded value, or its end. */
+export function stringCondition(
+  p: SqlParams,
+  operator: Operator,
+  value: string,
+  match?: 'equals' | 'ends-with' | 'overlaps',
+): string {
   const plain = unescapeValue(value);
+  if (match === 'equals') {
+    return `t.value = ${p.add(normalizeText(plain))}`;
+  }
+  if (match === 'ends-with') {
+    return `t.value LIKE ${p.add(`%${escapeLike(normalizeText(plain))}`)}`;
+  }
   switch (operator) {
     case Operator.EXACT:
       return `t.exact = ${p.add(plain)}`;

@@ -58,7 +58,9 @@ describe('search request validation (issue #4: 400 naming the parameter, strict 
     ['Observation', '_include=Observation:subject:Nothing', '_include', "unknown target type 'Nothing'"],
     ['Patient', '_revinclude=Nothing:subject', '_revinclude', "unknown resource type 'Nothing'"],
     ['Patient', '_elements=nickname', '_elements', "Unknown element 'nickname'"],
-    ['Patient', '_filter=name eq x', '_filter', "'_filter' is not supported"],
+    ['Patient', '_list=x', '_list', "'_list' is not supported"],
+    ['Patient', '_filter=name xx x', '_filter', "unknown operator 'xx' (expected one of eq ne"],
+    ['Patient', '_filter:exact=name eq x', '_filter:exact', '_filter takes no modifier'],
     ['Patient', '_total=all', '_total', 'none, estimate, accurate'],
   ])('%s?%s → 400 on %s', (type, query, expression, text) => {
     const outcome = rejection(type, query);
@@ -122,7 +124,7 @@ describe('search request validation (issue #4: 400 naming the parameter, strict 
   test('Prefer: handling=lenient ignores unknown parameters and unknown elements, not malformed values', () => {
     const request = validateSearchQuery(
       'Patient',
-      new URLSearchParams('nickname:fuzzy=x&name=smi&_elements=id,nickname&_filter=x'),
+      new URLSearchParams('nickname:fuzzy=x&name=smi&_elements=id,nickname&_list=x'),
       { lenient: true },
     );
     expect(request.filters).toEqual([{ code: 'name', operator: 'eq', value: 'smi' }]);
