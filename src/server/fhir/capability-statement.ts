@@ -1,6 +1,7 @@
 // GET /fhir/R4/metadata: only what this server really does, search parameters included.
 import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
 import { getResourceTypes, getSearchParameters } from '../../fhir';
+import { SYSTEM_OPERATIONS, TYPE_OPERATIONS } from './capability-operations';
 import { MAX_SYSTEM_SEARCH_TYPES } from './system-search';
 import { COMMON_SEARCH_PARAMETERS } from '../search/common-parameters';
 import { DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT, MAX_SEARCH_OFFSET } from '../search/request-validation';
@@ -43,6 +44,7 @@ export function buildCapabilityStatement(fhirBase: string): CapabilityStatement 
     conditionalDelete: 'not-supported',
     operation: [
       { name: 'validate', definition: 'http://hl7.org/fhir/OperationDefinition/Resource-validate' },
+      ...(TYPE_OPERATIONS[type] ?? []),
     ],
   }));
   return {
@@ -70,6 +72,7 @@ export function buildCapabilityStatement(fhirBase: string): CapabilityStatement 
             documentation: `GET [base]?_type=A,B&… with the common parameters, sorted by _lastUpdated or _id, at most ${MAX_SYSTEM_SEARCH_TYPES} types, no _include.`,
           },
         ],
+        operation: SYSTEM_OPERATIONS,
       },
     ],
   };
