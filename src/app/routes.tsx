@@ -11,6 +11,7 @@ import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
+import { messagesRoutes } from './features/messages/messagesRoutes';
 import { searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { HomeOrLanding } from './features/home/HomeOrLanding';
 import { resourceRoutes } from './features/resource/resourceRoutes';
@@ -98,6 +99,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
               // routes: static segments such as Observation/:observationId outrank their dynamic ones.
               children: [
                 ...signedInRoutes,
+                ...messagesRoutes,
                 ...healthRecordRoutes,
                 ...getCareRoutes,
                 ...resourceRoutes,

@@ -3,14 +3,9 @@
 // contentString, sent), addressed to the schedule's practitioner, categorised as an appointment
 // request and pointing at the requested Slot through `about`, so the care team can book that Slot.
 import type { Communication, Patient, Reference } from '@medplum/fhirtypes';
+import { APPOINTMENT_REQUEST_CATEGORY } from '../../components/communicationCategories';
 
 type Recipient = NonNullable<Communication['recipient']>[number];
-
-export const APPOINTMENT_REQUEST_CATEGORY = {
-  system: 'https://bloom.example/fhir/CodeSystem/communication-category',
-  code: 'appointment-request',
-  display: 'Appointment request',
-} as const;
 
 // Communication.recipient may point at these types only; a Schedule's Location actor is left out.
 const RECIPIENT_TYPES = new Set([

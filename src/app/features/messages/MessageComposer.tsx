@@ -1,0 +1,155 @@
+// Writing to the care team (SPEC §2 messages; issue #8): a labelled text field (Enter sends,
+// Shift+Enter starts a new line), a file to attach, Send. The form refuses an empty message (or one
+// too long, or a file too large) with the reason under the field. While a file uploads a progress bar
+// shows how far it is; if sending fails, the reason is shown with 'Try again' and the draft stays as
+// it was. The draft is cleared only once the message exists.
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { draftProblem, MAX_MESSAGE_LENGTH, type MessageDraft } from './newMessage';
+import type { SendState } from './useSendMessage';
+
+/** What the attach button accepts: what the attachment viewer shows inline. */
+const ACCEPTED_FILES = 'image/*,video/*,application/pdf';
+
+export interface MessageComposerProps {
+  readonly state: SendState;
+  readonly onSend: (draft: MessageDraft) => Promise<boolean>;
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export function MessageComposer({ state, onSend }: MessageComposerProps) {
+  const [text, setText] = useState('');
+  const [file, setFile] = useState<File | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const textInput = useRef<HTMLTextAreaElement>(null);
+  const busy = state.phase === 'uploading' || state.phase === 'sending';
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (busy) return;
+    const draft = { text, file };
+    const found = draftProblem(draft);
+    setProblem(found);
+    if (found) {
+      textInput.current?.focus();
+      return;
+    }
+    if (await onSend(draft)) {
+      setText('');
+      setFile(undefined);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  }
+
+  function removeFile() {
+    setFile(undefined);
+    if (fileInput.current) fileInput.current.value = '';
+    if (problem) setProblem(undefined);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  }
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      aria-label="Write a message"
+      onSubmit={(event) => void submit(event)}
+      sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}
+    >
+      <TextField
+        inputRef={textInput}
+        label="Message to your care team"
+        multiline
+        minRows={2}
+        maxRows={6}
+        fullWidth
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          if (problem) setProblem(undefined);
+        }}
+        onKeyDown={onKeyDown}
+        error={problem !== undefined}
+        helperText={
+          problem ?? `Enter sends, Shift+Enter starts a new line. Up to ${MAX_MESSAGE_LENGTH} characters.`
+        }
+        slotProps={{
+          input: { readOnly: busy },
+          formHelperText: { role: problem ? 'alert' : undefined },
+        }}
+      />
+      {file && (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', minWidth: 0 }}>
+          <Typography variant="body2" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+            Attached: {file.name} ({sizeText(file.size)})
+          </Typography>
+          <Button size="small" onClick={removeFile} disabled={busy} aria-label={`Remove ${file.name}`}>
+            Remove
+          </Button>
+        </Box>
+      )}
+      {state.phase === 'uploading' && (
+        <Box>
+          <LinearProgress
+            variant={state.percent === undefined ? 'indeterminate' : 'determinate'}
+            value={state.percent}
+            aria-label={`Uploading ${state.fileName}`}
+          />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+            {state.percent === undefined
+              ? `Uploading ${state.fileName}…`
+              : `Uploading ${state.fileName}: ${state.percent}%`}
+          </Typography>
+        </Box>
+      )}
+      {state.phase === 'failed' && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void submit()}>
+              Try again
+            </Button>
+          }
+        >
+          Your message was not sent: {state.reason}. Your draft is kept.
+        </Alert>
+      )}
+      <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+        <input
+          ref={fileInput}
+          type="file"
+          accept={ACCEPTED_FILES}
+          hidden
+          aria-label="File to attach"
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? undefined);
+            if (problem) setProblem(undefined);
+          }}
+        />
+        <Button variant="outlined" onClick={() => fileInput.current?.click()} disabled={busy}>
+          {file ? 'Choose another file' : 'Attach a file'}
+        </Button>
+        <Button type="submit" variant="contained" disabled={busy}>
+          {state.phase === 'sending' ? 'Sending…' : 'Send'}
+        </Button>
+      </Box>
+    </Box>
+  );
+}

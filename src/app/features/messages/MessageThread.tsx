@@ -1,0 +1,200 @@
+// The conversation (SPEC §2 messages; issue #8): a scrollable, keyboard-focusable region holding the
+// list of messages, oldest at the top. It opens at the newest message; older pages load when the top
+// comes into view or through 'Load older messages' (never silently cut at a page), keeping the
+// message the patient was reading in place; a new message scrolls into view when the patient was at
+// the newest one, else 'Jump to newest message' appears. New messages from the care team are announced
+// through `onNewMessage` (the screen's live region).
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { EmptyState } from '../../components/ListStates';
+import { MessageItem } from './MessageItem';
+import { messageSender } from './messageSender';
+import type { ThreadMessage } from './threadMessages';
+
+/** Within this many pixels of the bottom counts as reading the newest message. */
+const AT_BOTTOM_SLACK = 80;
+
+export interface MessageThreadProps {
+  /** Oldest first. */
+  readonly messages: readonly ThreadMessage[];
+  /** The patient's own reference ("Patient/…"): her messages sit on the right. */
+  readonly ownReference: string;
+  readonly hasOlder: boolean;
+  readonly loadingOlder: boolean;
+  readonly olderError: Error | undefined;
+  readonly onLoadOlder: () => void;
+  readonly onNewMessage: (text: string) => void;
+}
+
+function announcementOf(message: ThreadMessage): string {
+  const text = (message.payload ?? []).map((part) => part?.contentString ?? '').find(Boolean);
+  const attachments = (message.payload ?? []).filter((part) => part?.contentAttachment).length;
+  const body = text ?? (attachments > 0 ? `${attachments} attachment${attachments > 1 ? 's' : ''}` : '');
+  return `New message from ${messageSender(message).name}${body ? `: ${body}` : ''}`;
+}
+
+export function MessageThread({
+  messages,
+  ownReference,
+  hasOlder,
+  loadingOlder,
+  olderError,
+  onLoadOlder,
+  onNewMessage,
+}: MessageThreadProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  const top = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const shown = useRef<{ first?: string; last?: string; height: number } | undefined>(undefined);
+  const [unseen, setUnseen] = useState(false);
+
+  const scrollToNewest = useCallback(() => {
+    const element = scroller.current;
+    if (element) element.scrollTop = element.scrollHeight;
+    atBottom.current = true;
+    setUnseen(false);
+  }, []);
+
+  const first = messages[0]?.id ?? undefined;
+  const last = messages[messages.length - 1];
+  const lastId = last?.id ?? undefined;
+
+  // Before paint, so the patient never sees the thread jump: open at the newest message; keep the
+  // reading position when older messages are put above; follow a new message when at the newest.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const before = shown.current;
+    shown.current = { first, last: lastId, height: element.scrollHeight };
+    if (!before) {
+      scrollToNewest();
+      return;
+    }
+    if (lastId !== before.last && last) {
+      const own = last.sender?.reference === ownReference;
+      if (own || atBottom.current) scrollToNewest();
+      else setUnseen(true);
+      if (!own) onNewMessage(announcementOf(last));
+    } else if (first !== before.first) {
+      element.scrollTop += element.scrollHeight - before.height;
+    }
+  }, [first, last, lastId, ownReference, onNewMessage, scrollToNewest]);
+
+  // Images and other late content grow the thread: stay at the newest message if that is where the
+  // patient was.
+  useEffect(() => {
+    const content = list.current;
+    if (!content || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      const element = scroller.current;
+      if (element && atBottom.current) element.scrollTop = element.scrollHeight;
+      if (element && shown.current) shown.current = { ...shown.current, height: element.scrollHeight };
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, []);
+
+  // The top of the thread in view loads the next older page (again after each page, while it stays
+  // in view).
+  useEffect(() => {
+    const element = scroller.current;
+    const sentinel = top.current;
+    if (!element || !sentinel || !hasOlder || loadingOlder || olderError) return undefined;
+    if (typeof IntersectionObserver === 'undefined') return undefined;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onLoadOlder();
+      },
+      { root: element, rootMargin: '200px 0px 0px 0px' },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hasOlder, loadingOlder, olderError, onLoadOlder, messages.length]);
+
+  return (
+    <Box sx={{ position: 'relative' }}>
+      <Box
+        ref={scroller}
+        role="region"
+        aria-label="Conversation with your care team"
+        tabIndex={0}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          atBottom.current =
+            element.scrollHeight - element.scrollTop - element.clientHeight <= AT_BOTTOM_SLACK;
+          if (atBottom.current) setUnseen(false);
+        }}
+        sx={{
+          height: { xs: 'calc(100dvh - 330px)', sm: 'calc(100dvh - 360px)' },
+          minHeight: 280,
+          overflowY: 'auto',
+          overflowX: 'hidden',
+          overscrollBehavior: 'contain',
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 2,
+          bgcolor: 'background.default',
+          px: { xs: 1, sm: 2 },
+        }}
+      >
+        <Box ref={top} sx={{ display: 'flex', justifyContent: 'center', pt: 1.5, minHeight: 8 }}>
+          {hasOlder && (
+            <Button
+              variant="text"
+              size="small"
+              onClick={onLoadOlder}
+              disabled={loadingOlder}
+              startIcon={loadingOlder ? <CircularProgress size={14} aria-hidden="true" /> : undefined}
+            >
+              {loadingOlder ? 'Loading older messages…' : 'Load older messages'}
+            </Button>
+          )}
+          {!hasOlder && messages.length > 0 && (
+            <Typography variant="caption" color="text.secondary">
+              Start of your conversation
+            </Typography>
+          )}
+        </Box>
+        {olderError && (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={onLoadOlder}>
+                Try again
+              </Button>
+            }
+          >
+            Older messages could not be loaded: {olderError.message}
+          </Alert>
+        )}
+        {messages.length === 0 && (
+          <EmptyState text="No messages yet. Write to your care team below; they will answer here." />
+        )}
+        <Box ref={list} component="ol" aria-label="Messages" sx={{ listStyle: 'none', m: 0, p: 0, pb: 1 }}>
+          {messages.map((message) => (
+            <MessageItem
+              key={message.id}
+              message={message}
+              own={message.sender?.reference === ownReference}
+            />
+          ))}
+        </Box>
+      </Box>
+      {unseen && (
+        <Button
+          variant="contained"
+          size="small"
+          onClick={scrollToNewest}
+          sx={{ position: 'absolute', bottom: 12, left: '50%', transform: 'translateX(-50%)' }}
+        >
+          Jump to newest message
+        </Button>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,88 @@
+// messages/* (SPEC §2 "Messaging with the care provider"; §3 Communication; §7 CommunicationList by
+// subject, Create Communication, Binary; issue #8): the patient's conversation with her care team,
+// live, and the composer. One GraphQL request loads the screen (issue #7 budget); the live
+// subscription and the REST writes (Binary, Communication) come on top. A visually hidden live region
+// tells screen-reader users of new messages and of a message sent.
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useCallback, useState } from 'react';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { PageHeading } from '../../components/PageHeading';
+import { useSession } from '../../session/BloomClientContext';
+import { MessageComposer } from './MessageComposer';
+import { MessageThread } from './MessageThread';
+import type { MessageDraft } from './newMessage';
+import { useMessageThread } from './useMessageThread';
+import { useSendMessage } from './useSendMessage';
+
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  p: 0,
+  m: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
+
+export function MessagesPage() {
+  const { profile, loading: sessionLoading } = useSession();
+  const patient = profile?.resourceType === 'Patient' && profile.id ? profile : undefined;
+  const subject = patient ? `Patient/${patient.id}` : undefined;
+  const thread = useMessageThread(subject);
+  const sender = useSendMessage(patient);
+  const [announcement, setAnnouncement] = useState('');
+  const announce = useCallback((text: string) => setAnnouncement(text), []);
+  const { refreshNewest } = thread;
+
+  const send = useCallback(
+    async (draft: MessageDraft) => {
+      const sent = await sender.send(draft);
+      if (sent) {
+        announce('Message sent');
+        // The new message with its sender and a viewable attachment URL, even if the live socket is down.
+        void refreshNewest().catch(() => undefined);
+      }
+      return sent;
+    },
+    [sender, announce, refreshNewest],
+  );
+
+  return (
+    <Box sx={{ maxWidth: 860, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 4 } }}>
+      <PageHeading title="Messages" />
+      <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
+        Your conversation with your care team.
+      </Typography>
+      <Box role="status" aria-live="polite" sx={visuallyHidden}>
+        {announcement}
+      </Box>
+      {!patient && !sessionLoading && (
+        <EmptyState text="Messages are for patients: sign in with a patient account to write to your care team." />
+      )}
+      {thread.error && <LoadError error={thread.error} onRetry={thread.retry} />}
+      {((thread.loading && !thread.loaded) || (sessionLoading && !patient)) && (
+        <LoadingState label="Loading messages" />
+      )}
+      {patient && subject && thread.loaded && (
+        <MessageThread
+          messages={thread.messages}
+          ownReference={subject}
+          hasOlder={thread.hasOlder}
+          loadingOlder={thread.loadingOlder}
+          olderError={thread.olderError}
+          onLoadOlder={thread.loadOlder}
+          onNewMessage={announce}
+        />
+      )}
+      {thread.liveError && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          New messages do not arrive by themselves right now; reload the page to see the latest.
+        </Typography>
+      )}
+      {patient && thread.loaded && <MessageComposer state={sender.state} onSend={send} />}
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+// The Communication a patient's message becomes (SPEC §3 Communication; §7 "Create Communication
+// (message or appointment request)"): status completed, subject and sender her Patient, sent now,
+// categorised as a message (an appointment request has its own category), addressed to her general
+// practitioners when she has any, and one payload per part: the text as contentString, the uploaded
+// file as contentAttachment. The form refuses an empty message before this is built.
+import type { Attachment, Communication, Patient, Reference } from '@medplum/fhirtypes';
+import { MESSAGE_CATEGORY } from '../../components/communicationCategories';
+
+/** Longest text a message may carry; longer ones are refused in the form. */
+export const MAX_MESSAGE_LENGTH = 5000;
+/** Largest file a message may carry: the server's default Binary limit (BINARY_MAX_SIZE). */
+export const MAX_ATTACHMENT_BYTES = 32 * 1024 * 1024;
+
+export const DRAFT_ERRORS = {
+  empty: 'Write a message or attach a file.',
+  tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`,
+  fileTooLarge: `A file can be at most ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB.`,
+  emptyFile: 'This file is empty.',
+} as const;
+
+export interface MessageDraft {
+  readonly text: string;
+  readonly file: File | undefined;
+}
+
+/** Why this draft cannot be sent, or undefined when it can. */
+export function draftProblem({ text, file }: MessageDraft): string | undefined {
+  if (file && file.size === 0) return DRAFT_ERRORS.emptyFile;
+  if (file && file.size > MAX_ATTACHMENT_BYTES) return DRAFT_ERRORS.fileTooLarge;
+  if (text.length > MAX_MESSAGE_LENGTH) return DRAFT_ERRORS.tooLong;
+  if (text.trim() === '' && !file) return DRAFT_ERRORS.empty;
+  return undefined;
+}
+
+type Recipient = NonNullable<Communication['recipient']>[number];
+
+export interface NewMessage {
+  readonly patient: Reference<Patient>;
+  readonly recipients: readonly Reference[] | undefined;
+  readonly text: string;
+  readonly attachment: Attachment | undefined;
+  readonly sent: Date;
+}
+
+export function newMessage({ patient, recipients, text, attachment, sent }: NewMessage): Communication {
+  const recipient = (recipients ?? []).flatMap((r): Recipient[] =>
+    r.reference ? [{ reference: r.reference, ...(r.display ? { display: r.display } : {}) }] : [],
+  );
+  const trimmed = text.trim();
+  return {
+    resourceType: 'Communication',
+    status: 'completed',
+    category: [{ coding: [MESSAGE_CATEGORY], text: MESSAGE_CATEGORY.display }],
+    subject: patient,
+    sender: patient,
+    ...(recipient.length > 0 ? { recipient } : {}),
+    sent: sent.toISOString(),
+    payload: [
+      ...(trimmed ? [{ contentString: trimmed }] : []),
+      ...(attachment ? [{ contentAttachment: attachment }] : []),
+    ],
+  };
+}

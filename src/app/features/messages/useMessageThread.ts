@@ -1,0 +1,125 @@
+// The patient's thread (SPEC §2 messages; issue #8): the newest page of CommunicationList (the one
+// GraphQL request of the screen), older pages by offset on demand, new and changed messages from the
+// CommunicationChanged subscription, and the newest page fetched again after every reconnection of the
+// socket, since graphql-ws does not replay what was published while it was down. Every source is
+// merged into the one cached list (mergeMessages), so nothing shows twice and nothing is replaced.
+import { useQuery, useSubscription } from '@apollo/client/react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  CommunicationChangedDocument,
+  CommunicationListDocument,
+  useLiveConnection,
+  type CommunicationListQuery,
+} from '../../../graphql';
+import { MESSAGE_PAGE_SIZE, mergeMessages, type ThreadMessage } from './threadMessages';
+
+export interface MessageThread {
+  /** Oldest first, as the conversation reads. */
+  readonly messages: readonly ThreadMessage[];
+  readonly loading: boolean;
+  readonly error: Error | undefined;
+  readonly loaded: boolean;
+  readonly hasOlder: boolean;
+  readonly loadingOlder: boolean;
+  readonly olderError: Error | undefined;
+  /** The subscription failed (the socket itself reconnects by itself; this is a refused subscription). */
+  readonly liveError: Error | undefined;
+  loadOlder(): void;
+  /** Fetches the newest page again and merges it (after sending, after a reconnection). */
+  refreshNewest(): Promise<void>;
+  retry(): void;
+}
+
+function merged(previous: CommunicationListQuery | null | undefined, page: CommunicationListQuery) {
+  return { CommunicationList: mergeMessages(previous?.CommunicationList, page.CommunicationList) };
+}
+
+export function useMessageThread(subject: string | undefined): MessageThread {
+  const variables = useMemo(
+    () => ({ subject: subject ?? '', count: MESSAGE_PAGE_SIZE, offset: 0 }),
+    [subject],
+  );
+  const { data, loading, error, refetch, fetchMore, client } = useQuery(CommunicationListDocument, {
+    variables,
+    skip: !subject,
+    // A cached thread shows at once, and the newest page is fetched anyway: the screen was not
+    // listening while it was away. Later cache writes (live messages) need no new request.
+    fetchPolicy: 'cache-and-network',
+    nextFetchPolicy: 'cache-first',
+  });
+  const [older, setOlder] = useState<{ loading: boolean; exhausted: boolean; error?: Error }>({
+    loading: false,
+    exhausted: false,
+  });
+
+  const newestFirst = data?.CommunicationList;
+  const messages = useMemo(() => mergeMessages(newestFirst, []).reverse(), [newestFirst]);
+  const count = messages.length;
+
+  const refreshNewest = useCallback(async () => {
+    await fetchMore({
+      variables: { offset: 0 },
+      updateQuery: (previous, { fetchMoreResult }) => merged(previous, fetchMoreResult),
+    });
+  }, [fetchMore]);
+
+  const loadOlder = useCallback(() => {
+    setOlder((state) => ({ ...state, loading: true, error: undefined }));
+    // The offset is what the screen holds: messages that arrived live sit at the newest end of the
+    // server's order too, so the next page starts right after them (a duplicate is merged away).
+    fetchMore({
+      variables: { offset: count },
+      updateQuery: (previous, { fetchMoreResult }) => merged(previous, fetchMoreResult),
+    }).then(
+      (result) =>
+        setOlder({
+          loading: false,
+          exhausted: (result.data?.CommunicationList?.length ?? 0) < MESSAGE_PAGE_SIZE,
+        }),
+      (cause: unknown) =>
+        setOlder({
+          loading: false,
+          exhausted: false,
+          error: cause instanceof Error ? cause : new Error(String(cause)),
+        }),
+    );
+  }, [count, fetchMore]);
+
+  const subscription = useSubscription(CommunicationChangedDocument, {
+    variables: { subject: subject ?? '' },
+    skip: !subject,
+    onData: ({ data: live }) => {
+      const message = live.data?.CommunicationChanged;
+      if (!message) return;
+      client.cache.updateQuery({ query: CommunicationListDocument, variables }, (previous) =>
+        previous ? merged(previous, { CommunicationList: [message] }) : previous,
+      );
+    },
+  });
+
+  const live = useLiveConnection();
+  useEffect(() => {
+    if (!live || !subject) return undefined;
+    // The first connection is the one this screen opened, right beside its first query; every later
+    // one follows a drop, and what was published meanwhile is fetched now.
+    let connections = 0;
+    return live.onConnected(() => {
+      connections += 1;
+      if (connections > 1) void refreshNewest().catch(() => undefined);
+    });
+  }, [live, subject, refreshNewest]);
+
+  return {
+    messages,
+    loading,
+    error,
+    loaded: data !== undefined,
+    hasOlder: !older.exhausted && count >= MESSAGE_PAGE_SIZE,
+    loadingOlder: older.loading,
+    olderError: older.error,
+    liveError: subscription.error,
+    loadOlder,
+    refreshNewest,
+    retry: () => void refetch(),
+  };
+}
