@@ -7,6 +7,8 @@ import { Operator, PREFIX_OPERATORS, splitOrValues, splitValuePrefix } from '../
 import type { Filter } from '../../fhir/search';
 import type { RepositoryContext } from '../repo/context';
 import { typeRights, visibilitySql } from '../repo/access-control';
+import { subsumptionKey } from './code-hierarchy';
+import type { SubsumptionDirection } from './code-hierarchy';
 import { getCompositeComponents } from './composite-components';
 import { filterTree, treeSql } from './filter-expression-sql';
 import { INDEX_TABLES } from './schema';
@@ -31,7 +33,7 @@ import {
 export interface FilterContext {
   params: SqlParams;
   context: RepositoryContext;
-  /** Expanded :in / :not-in value sets, by URL (resolved before the SQL is built). */
+  /** Expanded :in / :not-in value sets by URL, and :above / :below code sets by subsumptionKey (resolved before the SQL is built). */
   valueSets: ReadonlyMap<string, readonly string[]>;
   /** Counter for unique aliases of nested queries. */
   depth: number;
@@ -200,6 +202,21 @@ function tokenFilter(ctx: FilterContext, resourceType: string, alias: string, fi
         `${code}:of-type`,
         or(values(filter).map((v) => ofTypeCondition(p, v, code))),
       );
+    case Operator.ABOVE:
+    case Operator.BELOW: {
+      // Subsumption: the system's codes under (or over) the value's, resolved by code-hierarchy.ts.
+      const conditions = values(filter).map((v) => {
+        const codes = ctx.valueSets.get(subsumptionKey(filter.operator as SubsumptionDirection, v));
+        if (!codes) {
+          invalid(
+            `:${filter.operator} on '${code}' needs system|code of a known code system`,
+            `${code}:${filter.operator}`,
+          );
+        }
+        return `(t.system = ${p.add(splitBar(v)[0])} AND t.value = ANY(${p.add(codes)}::text[]))`;
+      });
+      return probe(ctx, 'token', resourceType, alias, code, or(conditions));
+    }
     case Operator.IN:
     case Operator.NOT_IN: {
       const codes = values(filter).flatMap((url) => ctx.valueSets.get(url) ?? []);
@@ -264,6 +281,9 @@ function referenceFilter(
       or(values(filter).map((v) => tokenCondition(ctx.params, v, code))),
     );
   }
+  if (filter.operator === Operator.ABOVE || filter.operator === Operator.BELOW) {
+    return hierarchyFilter(ctx, resourceType, alias, filter, param);
+  }
   if (filter.operator !== Operator.EQUALS && filter.operator !== Operator.NOT) {
     invalid(
       `Modifier ':${filter.operator}' is not supported on reference parameter '${code}'`,
@@ -279,6 +299,48 @@ function referenceFilter(
     or(values(filter).map((v) => referenceCondition(ctx.params, v, param.target))),
   );
   return filter.operator === Operator.NOT ? `NOT ${exists}` : exists;
+}
+
+/**
+ * Reference :above / :below on a hierarchy (FHIR R4 search §3.1.1.5.6): a parameter pointing at its
+ * own type (Location.partof, Organization.partof) links each resource to its parent. :below=X
+ * matches references to X or to anything under X; :above=X references to X or to X's ancestors.
+ * The hierarchy is walked in SQL over the same index rows, so it is always current.
+ */
+function hierarchyFilter(
+  ctx: FilterContext,
+  resourceType: string,
+  alias: string,
+  filter: Filter,
+  param: SearchParameterInfo,
+): string {
+  const code = filter.code;
+  const key = `${code}:${filter.operator}`;
+  if (!param.target?.includes(resourceType)) {
+    invalid(
+      `:${filter.operator} on '${code}' needs a hierarchy: '${code}' does not point at ${resourceType}`,
+      key,
+    );
+  }
+  const p = ctx.params;
+  const type = p.add(resourceType);
+  const linkCode = p.add(code);
+  const conditions = values(filter).map((value) => {
+    const plain = unescapeValue(value);
+    const typed = /^(?:([A-Z][A-Za-z]+)\/)?([A-Za-z0-9\-.]{1,64})$/.exec(plain);
+    if (!typed || (typed[1] && typed[1] !== resourceType)) {
+      invalid(`:${filter.operator} on '${code}' needs an id or ${resourceType}/id, got '${value}'`, key);
+    }
+    const step =
+      filter.operator === Operator.BELOW
+        ? `SELECT h.resource_id FROM search_reference h JOIN tree ON h.target_id = tree.id
+           WHERE h.resource_type = ${type} AND h.code = ${linkCode} AND h.target_type = ${type}`
+        : `SELECT h.target_id FROM search_reference h JOIN tree ON h.resource_id = tree.id
+           WHERE h.resource_type = ${type} AND h.code = ${linkCode} AND h.target_type = ${type}`;
+    // UNION (not UNION ALL) drops ids already seen, so a cycle in the data ends the walk.
+    return `t.target_id IN (WITH RECURSIVE tree(id) AS (SELECT ${p.add(typed[2])}::text UNION ${step}) SELECT id FROM tree)`;
+  });
+  return probe(ctx, 'reference', resourceType, alias, code, `t.target_type = ${type} AND ${or(conditions)}`);
 }
 
 function orderedFilter(

@@ -3,11 +3,12 @@
 // ever count what the caller may see), then _include/_revinclude for the page.
 import type { Resource } from '@medplum/fhirtypes';
 import { badRequest, getSearchParameter, isResourceType, OperationOutcomeError } from '../../fhir';
-import { Operator, splitOrValues } from '../../fhir/search';
+import { Operator, resolveSearchParameter, splitOrValues } from '../../fhir/search';
 import type { Filter, IncludeTarget, SearchRequest } from '../../fhir/search';
 import type { Queryable } from '../db';
 import { canSee, typeRights } from '../repo/access-control';
 import type { RepositoryContext } from '../repo/context';
+import { resolveSubsumption } from './code-hierarchy';
 import { atComparison, filterTree, treeLeaves } from './filter-expression-sql';
 import { filterConditions, visibleCondition } from './filter-sql';
 import type { FilterContext } from './filter-sql';
@@ -37,30 +38,40 @@ function allFilters(request: SearchRequest): Filter[] {
   return request.filters ?? [];
 }
 
-/** :in / :not-in value sets, expanded before the SQL is built (expansion reads the database). */
-async function expandValueSets(
+/**
+ * Terminology the SQL needs, resolved first (it reads the database): :in / :not-in value sets by
+ * URL, and token :above / :below code sets by subsumptionKey.
+ */
+async function resolveTerminology(
   q: Queryable,
   resourceType: string,
   filters: readonly Filter[],
 ): Promise<Map<string, string[]>> {
   const expanded = new Map<string, string[]>();
-  const expand = async (filter: Filter): Promise<void> => {
+  const cache = {};
+  const resolve = async (filter: Filter): Promise<void> => {
+    const parameter = `${filter.code}:${filter.operator}`;
     if (filter.operator === Operator.IN || filter.operator === Operator.NOT_IN) {
       for (const url of splitOrValues(filter.value)) {
         if (!expanded.has(url)) {
-          expanded.set(url, await valueSetCodes(q, url, `${filter.code}:${filter.operator}`));
+          expanded.set(url, await valueSetCodes(q, url, parameter));
         }
       }
+    } else if (
+      (filter.operator === Operator.ABOVE || filter.operator === Operator.BELOW) &&
+      resolveSearchParameter(resourceType, filter.code)?.type === 'token'
+    ) {
+      await resolveSubsumption(q, filter.operator, splitOrValues(filter.value), parameter, expanded, cache);
     }
   };
   for (const filter of filters) {
     if (filter.code !== '_filter') {
-      await expand(filter);
+      await resolve(filter);
       continue;
     }
-    // _filter's `in` / `ni` comparisons are :in / :not-in filters inside the expression.
+    // _filter's in / ni / ss / sb comparisons are :in / :not-in / :above / :below filters inside it.
     for (const leaf of treeLeaves(filterTree(resourceType, filter.value))) {
-      await expand(leaf.filter).catch((err: unknown) => {
+      await resolve(leaf.filter).catch((err: unknown) => {
         throw atComparison(err, leaf.position);
       });
     }
@@ -102,7 +113,7 @@ export async function executeSearch<T extends Resource>(
       hasMore: false,
     };
   }
-  const valueSets = await expandValueSets(q, request.resourceType, allFilters(request));
+  const valueSets = await resolveTerminology(q, request.resourceType, allFilters(request));
   const ctx: FilterContext = { params: new SqlParams(), context, valueSets, depth: 0 };
   const { where, params } = buildWhere(ctx, request);
   const whereParamCount = params.values.length;

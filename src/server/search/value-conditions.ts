@@ -98,15 +98,17 @@ export function stringCondition(
   }
 }
 
+/** Path-aware :below / :above on URLs: `http://a/b` is under `http://a`, not under `http://a/` + `bc`. */
 export function uriCondition(p: SqlParams, operator: Operator, value: string): string {
   const plain = unescapeValue(value);
+  const base = plain.replace(/\/+$/, '');
   switch (operator) {
     case Operator.BELOW:
-      // The value and every URI under it (a path prefix).
-      return `t.value LIKE ${p.add(`${escapeLike(plain)}%`)}`;
+      // The value and every URI in a path under it.
+      return `(t.value = ANY(${p.add([plain, base])}::text[]) OR t.value LIKE ${p.add(`${escapeLike(base)}/%`)})`;
     case Operator.ABOVE:
-      // Every stored URI that the value starts with.
-      return `left(${p.add(plain)}, length(t.value)) = t.value`;
+      // Every stored URI the value equals or lies under, on a path boundary.
+      return `(t.value = ${p.add(plain)} OR left(${p.add(`${plain}/`)}, length(rtrim(t.value, '/')) + 1) = rtrim(t.value, '/') || '/')`;
     default:
       return `t.value = ${p.add(plain)}`;
   }

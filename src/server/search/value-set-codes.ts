@@ -36,18 +36,19 @@ function definitionResources(): { resourceType: string; url?: string }[] {
   return definitions;
 }
 
-/** The codes of `valueSetUrl`; stored ValueSets and CodeSystems (any project's terminology) win over the definitions'. */
-export async function valueSetCodes(q: Queryable, valueSetUrl: string, parameter: string): Promise<string[]> {
-  const url = withoutVersion(valueSetUrl);
+/** The definitions' terminology with every stored ValueSet and CodeSystem (any project's) over it. */
+export async function loadTerminology(q: Queryable): Promise<Terminology> {
   const { rows } = await q.query<{ content: { resourceType: string; url?: string } }>(
     `SELECT content FROM resource WHERE resource_type IN ('ValueSet', 'CodeSystem') AND NOT deleted
      AND content->>'url' IS NOT NULL`,
   );
-  const terminology: Terminology = createTerminology([
-    ...definitionResources(),
-    ...rows.map((r) => r.content),
-  ]);
-  const expansion = expandValueSet(url, terminology, MAX_CODES);
+  return createTerminology([...definitionResources(), ...rows.map((r) => r.content)]);
+}
+
+/** The codes of `valueSetUrl`; stored ValueSets and CodeSystems win over the definitions'. */
+export async function valueSetCodes(q: Queryable, valueSetUrl: string, parameter: string): Promise<string[]> {
+  const url = withoutVersion(valueSetUrl);
+  const expansion = expandValueSet(url, await loadTerminology(q), MAX_CODES);
   if ('skipped' in expansion) {
     invalid(
       `Value set '${valueSetUrl}' of '${parameter}' cannot be expanded: ${expansion.skipped}`,
