@@ -1,11 +1,15 @@
 // Issue #9 component tests of the whole table (SPEC §2, §3, §4, §8): the schema through the GraphQL
-// operations (Apollo mocks), rows through the platform client's search (fake API): rows as links, the
-// range, 'No results', an error inside the table (outcome text above the raw JSON) with the toolbar
-// still usable, a column-menu filter through the prompt (offset reset, saved name cleared), selection
+// operations and rows through the ResourceList operation (Apollo mocks), or through the platform
+// client's REST search (fake API) for what GraphQL arguments cannot say: rows as links, the range,
+// 'No results', an error inside the table (outcome text above the raw JSON) with the toolbar still
+// usable, a column-menu filter through the prompt (offset reset, saved name cleared), selection
 // cleared by a new search, the chosen fields saved to the key-value store, and an unknown type.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import SearchTablePage from '../../src/app/features/search-table/SearchTablePage';
+import { effectiveRequest } from '../../src/app/features/search-table/searchState';
+import type { SearchRequest } from '../../src/fhir/search';
 import { SearchParameterListDocument, StructureDefinitionListDocument } from '../../src/graphql';
+import { resourceListQuery } from '../../src/graphql/resource-list-query';
 import { outcome } from './fakeApi';
 import { renderScreen, type ScreenMock } from './renderScreen';
 
@@ -99,7 +103,37 @@ function bundle(ids: string[], total = ids.length) {
   };
 }
 
-const FIRST_PAGE = 'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=0&_total=accurate';
+const DEFAULT_SELECTION = 'id meta{versionId lastUpdated}';
+
+/** The ResourceList answer for a request of the table (its defaults filled in) and the selection. */
+function rowsMock(
+  request: Omit<SearchRequest, 'resourceType'>,
+  ids: string[],
+  { total = ids.length, selection = DEFAULT_SELECTION } = {},
+): ScreenMock {
+  const query = resourceListQuery(effectiveRequest({ resourceType: 'Observation', ...request }), selection);
+  if (!query) throw new Error('not a ResourceList request');
+  return {
+    request: { query: query.document, variables: query.variables },
+    result: {
+      data: {
+        Observation: {
+          count: total,
+          offset: request.offset ?? 0,
+          pageSize: 20,
+          edges: ids.map((id) => ({
+            resource: {
+              resourceType: 'Observation',
+              id,
+              meta: { versionId: '1', lastUpdated: '2026-01-02T03:04:05Z' },
+              ...(selection.includes('status') ? { status: 'final' } : {}),
+            },
+          })),
+        },
+      },
+    },
+  };
+}
 
 function renderTable(path: string, mocks = schemaMocks()) {
   return renderScreen(<SearchTablePage />, mocks, { path, pattern: '/:resourceType' });
@@ -107,13 +141,11 @@ function renderTable(path: string, mocks = schemaMocks()) {
 
 describe('issue #9 search table (SPEC §2)', () => {
   it('shows rows as links to the resource, the range, and pages forward', async () => {
-    const { api, router } = renderTable('/Observation');
-    api.once(FIRST_PAGE, 200, bundle(['a', 'b'], 45));
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=20&_total=accurate',
-      200,
-      bundle(['c'], 45),
-    );
+    const { router } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({}, ['a', 'b'], { total: 45 }),
+      rowsMock({ offset: 20 }, ['c'], { total: 45 }),
+    ]);
     const link = await screen.findByRole('link', { name: 'a' });
     expect(link).toHaveAttribute('href', '/Observation/a');
     expect(screen.getByText('1-2 of 45')).toBeInTheDocument();
@@ -124,15 +156,29 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it("an empty search shows 'No results' and no pager", async () => {
-    const { api } = renderTable('/Observation');
-    api.once(FIRST_PAGE, 200, bundle([], 0));
+    renderTable('/Observation', [...schemaMocks(), rowsMock({}, [])]);
     expect(await screen.findByText('No results')).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();
   });
 
   it('SPEC §8 a failed search shows the outcome text above the raw JSON; the toolbar stays usable', async () => {
-    const { api } = renderTable('/Observation');
-    api.once(FIRST_PAGE, 400, outcome("Unknown search parameter 'bogus'"));
+    const query = resourceListQuery(effectiveRequest({ resourceType: 'Observation' }), DEFAULT_SELECTION);
+    renderTable('/Observation', [
+      ...schemaMocks(),
+      {
+        request: { query: query!.document, variables: query!.variables },
+        result: {
+          data: { Observation: null },
+          errors: [
+            {
+              message: 'Bad search',
+              path: ['Observation'],
+              extensions: { outcome: outcome("Unknown search parameter 'bogus'") },
+            },
+          ],
+        },
+      },
+    ]);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent("Unknown search parameter 'bogus'");
     const details = screen.getByLabelText('Error details');
@@ -151,12 +197,11 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it('SPEC §4 a column-menu filter resets the offset, clears the saved name and the selection', async () => {
-    const { api, router } = renderTable('/Observation?_offset=20&_savedSearch=Mine');
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=20&_total=accurate',
-      200,
-      bundle(['a', 'b'], 22),
-    );
+    const { api, router } = renderTable('/Observation?_offset=20&_savedSearch=Mine', [
+      ...schemaMocks(),
+      rowsMock({ offset: 20 }, ['a', 'b'], { total: 22 }),
+    ]);
+    // `:not` is no GraphQL argument: this search goes by REST.
     api.once(
       'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_id:not=x&_offset=0&_total=accurate',
       200,
@@ -195,14 +240,12 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it('the chosen fields are saved to the key-value store and drive the search', async () => {
-    const { api, router } = renderTable('/Observation');
-    api.once(FIRST_PAGE, 200, bundle(['a'], 1));
+    const { api, router } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({}, ['a']),
+      rowsMock({ fields: ['status'] }, ['a'], { selection: 'status' }),
+    ]);
     api.always('PUT keyvalue/v1/bloom.search-table.Observation', 200, '');
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=status&_offset=0&_total=accurate',
-      200,
-      bundle(['a'], 1),
-    );
     await screen.findByRole('link', { name: 'a' });
     fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
@@ -221,19 +264,54 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it('a stored field choice applies when the URL names none', async () => {
-    const { api } = renderTable('/Observation');
+    const { api } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
+    ]);
     api.once(
       'GET keyvalue/v1/bloom.search-table.Observation',
       200,
       JSON.stringify({ fields: ['id', 'status'] }),
     );
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=id,status&_offset=0&_total=accurate',
-      200,
-      bundle(['a'], 1),
-    );
     expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'final' })).toBeInTheDocument();
+  });
+
+  it('the toolbar adds a later sort rule, flips it with Enter and drops it with Delete (keyboard)', async () => {
+    const byId = { code: '_id' };
+    const { router } = renderTable('/Observation?_sort=_id', [
+      ...schemaMocks(),
+      rowsMock({ sortRules: [byId] }, ['a']),
+      rowsMock({ sortRules: [byId, { code: 'status' }] }, ['a']),
+      rowsMock({ sortRules: [byId, { code: 'status', descending: true }] }, ['a']),
+      rowsMock({ sortRules: [byId] }, ['a']),
+    ]);
+    await screen.findByRole('link', { name: 'a' });
+    // The header shows the first rule.
+    expect(screen.getByRole('columnheader', { name: /ID/ })).toHaveAttribute('aria-sort', 'ascending');
+    const add = screen.getByRole('button', { name: 'Then by...' });
+    act(() => add.focus());
+    fireEvent.click(add);
+    const menu = await screen.findByRole('menu', { name: 'Then by...' });
+    // Every sortable parameter but the one already sorting.
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['_lastUpdated', 'status']);
+    fireEvent.keyDown(menu, { key: 'ArrowDown' });
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'status' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?_sort=_id,status'));
+
+    const chip = await screen.findByRole('button', { name: 'then status A to Z' });
+    fireEvent.keyDown(chip, { key: 'Enter' });
+    fireEvent.keyUp(chip, { key: 'Enter' });
+    await waitFor(() => expect(router.state.location.search).toBe('?_sort=_id,-status'));
+    const flipped = await screen.findByRole('button', { name: 'then status Z to A' });
+    fireEvent.keyDown(flipped, { key: 'Delete' });
+    fireEvent.keyUp(flipped, { key: 'Delete' });
+    await waitFor(() => expect(router.state.location.search).toBe('?_sort=_id'));
+    expect(screen.queryByRole('button', { name: /^then / })).not.toBeInTheDocument();
   });
 
   it('a name the server knows no resource type for is Not found', async () => {

@@ -1,13 +1,13 @@
 // The table's toolbar (SPEC §2): Fields, Filters, New..., Export..., Delete..., Bulk... (the last
-// three hidden under the 768 px breakpoint of SPEC §9) and refresh. Sort rules after the first (the
-// one the grid's header shows) are listed here as chips: click flips the direction, delete drops it.
+// three hidden under the 768 px breakpoint of SPEC §9) and refresh, then the sort rules after the
+// first (the one the grid's header shows) with a way to add one (./SortRules).
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import SvgIcon from '@mui/material/SvgIcon';
 import type { SortRule } from '../../../fhir/search';
 import { MOBILE_BREAKPOINT_PX } from '../../components/SideMenu';
+import { SortRules } from './SortRules';
 import type { TableSchema } from './tableSchema';
 
 export interface TableToolbarProps {
@@ -38,8 +38,6 @@ function RefreshIcon() {
 
 export function TableToolbar(props: TableToolbarProps) {
   const { sortRules, selectedCount } = props;
-  const later = sortRules.slice(1);
-  const label = (code: string) => props.schema.parameters.get(code)?.code ?? code;
   return (
     <Box
       role="toolbar"
@@ -80,21 +78,7 @@ export function TableToolbar(props: TableToolbarProps) {
       <IconButton aria-label="Refresh" onClick={props.onRefresh}>
         <RefreshIcon />
       </IconButton>
-      {later.map((rule, index) => (
-        <Chip
-          key={rule.code}
-          size="small"
-          label={`then ${label(rule.code)} ${rule.descending ? 'Z to A' : 'A to Z'}`}
-          onClick={() =>
-            props.onSortRulesChange(
-              sortRules.map((other, i) =>
-                i === index + 1 ? { ...other, descending: !other.descending } : other,
-              ),
-            )
-          }
-          onDelete={() => props.onSortRulesChange(sortRules.filter((_, i) => i !== index + 1))}
-        />
-      ))}
+      <SortRules schema={props.schema} rules={sortRules} onChange={props.onSortRulesChange} />
     </Box>
   );
 }

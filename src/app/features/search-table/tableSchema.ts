@@ -5,6 +5,7 @@
 import type { SearchParameterType } from '../../../fhir/definitions';
 import type { SearchParameterLookup } from '../../../fhir/search';
 import type { SearchParameterListQuery, StructureDefinitionListQuery } from '../../../graphql';
+import { elementSelection, type ElementOutline } from './rowSelection';
 
 export interface TableSearchParameter {
   readonly code: string;
@@ -19,6 +20,8 @@ export interface TableField {
   readonly label: string;
   /** FHIR type codes of the element ('dateTime', 'Period', 'CodeableConcept'...). */
   readonly types: readonly string[];
+  /** What the ResourceList operation selects for this column (./rowSelection.ts). */
+  readonly selection: string;
 }
 
 export interface TableSchema {
@@ -78,16 +81,24 @@ function indexParameters(lists: readonly Parameters[]): Map<string, TableSearchP
 
 function fieldsOf(resourceType: string, definitions: Definitions): TableField[] {
   const definition = (definitions ?? []).find((sd) => sd?.name === resourceType && sd.kind === 'resource');
-  const fields: TableField[] = [{ name: 'id', label: 'ID', types: ['id'] }];
-  for (const element of definition?.snapshot?.element ?? []) {
-    const path = element?.path ?? '';
-    const name = path.slice(resourceType.length + 1).replace(/\[x\]$/, '');
-    if (!path.startsWith(`${resourceType}.`) || name.includes('.') || name === 'id') continue;
+  const outlines: ElementOutline[] = (definition?.snapshot?.element ?? []).map((element) => ({
+    path: element?.path ?? '',
+    types: (element?.type ?? []).map((type) => type?.code ?? '').filter(Boolean),
+  }));
+  const fields: TableField[] = [{ name: 'id', label: 'ID', types: ['id'], selection: 'id' }];
+  for (const outline of outlines) {
+    const name = outline.path.slice(resourceType.length + 1).replace(/\[x\]$/, '');
+    if (!outline.path.startsWith(`${resourceType}.`) || name.includes('.') || name === 'id') continue;
     if (HIDDEN_ELEMENTS.has(name)) continue;
-    const types = (element?.type ?? []).map((type) => type?.code ?? '').filter(Boolean);
-    fields.push({ name, label: fieldLabel(name), types });
+    const selection = elementSelection(outline, outlines);
+    fields.push({ name, label: fieldLabel(name), types: outline.types, selection });
   }
-  fields.push({ name: '_lastUpdated', label: 'Last Updated', types: ['instant'] });
+  fields.push({
+    name: '_lastUpdated',
+    label: 'Last Updated',
+    types: ['instant'],
+    selection: 'meta{versionId lastUpdated}',
+  });
   return fields;
 }
 
