@@ -81,13 +81,17 @@ export function parseSelection(text: string): FieldNode[] {
 
 /**
  * The connection's arguments for a request, or undefined when the request says something they
- * cannot: a modifier (`code:not`), a chain, or two conditions on one parameter (a range) need the
- * REST search, which takes every FHIR operator as written.
+ * cannot: a modifier (`code:not`), a chain, two conditions on one parameter (a range), or a code
+ * `isArgument` refuses (the connection has arguments for the type's search parameters only, not
+ * `_filter`) need the REST search, which takes every FHIR operator as written.
  */
-export function resourceListArguments(request: SearchRequest): Record<string, string | number> | undefined {
+export function resourceListArguments(
+  request: SearchRequest,
+  isArgument: (code: string) => boolean = () => true,
+): Record<string, string | number> | undefined {
   const args: Record<string, string | number> = {};
   for (const filter of request.filters ?? []) {
-    const arg = searchArgumentName(filter.code);
+    const arg = isArgument(filter.code) ? searchArgumentName(filter.code) : undefined;
     if (!arg || arg in args || (MODIFIER_OPERATORS as readonly string[]).includes(filter.operator)) {
       return undefined;
     }
@@ -108,8 +112,12 @@ export function resourceListArguments(request: SearchRequest): Record<string, st
  * needs the REST search (see resourceListArguments). `count` is asked only when the request wants a
  * total: it costs the server a COUNT query.
  */
-export function resourceListQuery(request: SearchRequest, selection: string): ResourceListQuery | undefined {
-  const variables = resourceListArguments(request);
+export function resourceListQuery(
+  request: SearchRequest,
+  selection: string,
+  isArgument?: (code: string) => boolean,
+): ResourceListQuery | undefined {
+  const variables = resourceListArguments(request, isArgument);
   if (!variables || !GRAPHQL_NAME.test(request.resourceType)) return undefined;
   const names = Object.keys(variables).sort();
   const variableDefinitions: VariableDefinitionNode[] = names.map((arg) => ({

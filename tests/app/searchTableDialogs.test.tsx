@@ -40,6 +40,7 @@ const schema = buildTableSchema(
       { code: 'status', type: 'token', expression: 'Observation.status' },
       { code: 'date', type: 'date', expression: '(Observation.effective as dateTime)' },
       { code: 'value-quantity', type: 'quantity', expression: '(Observation.value as Quantity)' },
+      { code: 'value-string', type: 'string', expression: '(Observation.value as string)' },
     ],
     [
       { code: '_id', type: 'token', expression: 'Resource.id' },
@@ -148,6 +149,35 @@ describe('SPEC §2, §4, §5 Filters dialog', () => {
     expect(onOk).toHaveBeenCalledWith([
       { code: 'status', operator: 'not', value: 'cancelled' },
       { code: 'date', operator: 'missing', value: 'true' },
+    ]);
+  });
+
+  it("'does not contain' is added, shown and edited under its parameter, sent as a _filter", async () => {
+    const onOk = jest.fn();
+    const initial: Filter[] = [{ code: '_filter', operator: 'eq', value: 'not (value-string co "high")' }];
+    renderScreen(<FiltersDialog schema={schema} filters={initial} onOk={onOk} onClose={jest.fn()} />, []);
+    const dialog = await screen.findByRole('dialog', { name: 'Filters' });
+    const row = within(dialog)
+      .getByRole('button', { name: 'Edit value-string does not contain' })
+      .closest('tr');
+    expect(
+      [...(row as HTMLElement).querySelectorAll('td')].slice(0, 3).map((cell) => cell.textContent),
+    ).toEqual(['value-string', 'does not contain', 'high']);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Edit value-string does not contain' }));
+    const editRow = within(dialog).getByRole('button', { name: 'Save' }).closest('tr') as HTMLElement;
+    const value = within(editRow).getByRole('textbox', { name: 'Value' });
+    expect(value).toHaveValue('high');
+    fireEvent.change(value, { target: { value: 'very high' } });
+    fireEvent.click(within(editRow).getByRole('button', { name: 'Save' }));
+
+    await choose('Field', 'value-string', dialog);
+    await choose('Operation', 'does not contain', dialog);
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Value' }), { target: { value: 'low' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(onOk).toHaveBeenCalledWith([
+      { code: '_filter', operator: 'eq', value: 'not (value-string co "very high")' },
+      { code: '_filter', operator: 'eq', value: 'not (value-string co "low")' },
     ]);
   });
 

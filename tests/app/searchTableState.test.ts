@@ -2,10 +2,16 @@
 // operators and column menus of every parameter type (SPEC §5), value inputs, CSV and bundle export.
 import fc from 'fast-check';
 import type { SearchParameterType } from '../../src/fhir/definitions';
-import { Operator, type SearchParameterLookup } from '../../src/fhir/search';
+import { Operator, readNotContains, type SearchParameterLookup } from '../../src/fhir/search';
 import { csvCell, resourcesToCsv } from '../../src/app/features/search-table/csvExport';
 import { fieldText } from '../../src/app/features/search-table/fieldValue';
-import { columnMenuItems, operatorChoices } from '../../src/app/features/search-table/operators';
+import {
+  choiceOfFilter,
+  columnMenuItems,
+  filterOfChoice,
+  filterTarget,
+  operatorChoices,
+} from '../../src/app/features/search-table/operators';
 import {
   addFilter,
   clearFiltersOf,
@@ -134,7 +140,7 @@ describe('SPEC §3 search state ↔ URL', () => {
 describe('SPEC §5 operators by parameter type', () => {
   const ids = (type: SearchParameterType) => operatorChoices(type).map((choice) => choice.id);
   it.each<[SearchParameterType, string[]]>([
-    ['string', ['eq', 'not', 'contains', 'exact', 'missing', 'not-missing']],
+    ['string', ['eq', 'not', 'contains', 'not-contains', 'exact', 'missing', 'not-missing']],
     ['token', ['eq', 'not', 'missing', 'not-missing']],
     ['reference', ['eq', 'not', 'missing', 'not-missing']],
     ['uri', ['eq', 'not', 'missing', 'not-missing']],
@@ -151,7 +157,7 @@ describe('SPEC §5 operators by parameter type', () => {
   const sortAndEquals = ['Sort A to Z', 'Sort Z to A', 'Equals...', 'Does not equal...'];
   const tail = ['Missing', 'Not missing', 'Clear filters'];
   it.each<[SearchParameterType, string[]]>([
-    ['string', [...sortAndEquals, 'Contains...', ...tail]],
+    ['string', [...sortAndEquals, 'Contains...', 'Does not contain...', ...tail]],
     ['token', [...sortAndEquals, ...tail]],
     ['reference', [...sortAndEquals, ...tail]],
     ['uri', [...sortAndEquals, ...tail]],
@@ -172,7 +178,41 @@ describe('SPEC §5 operators by parameter type', () => {
     expect(notEquals('string')).toBe('not');
     expect(notEquals('date')).toBe('ne');
     expect(notEquals('quantity')).toBe('ne');
-    expect(columnMenuItems('string').some((item) => item.action === 'not-contains')).toBe(false);
+  });
+
+  it('\'Does not contain\' sends _filter=not (<param> co "<value>") and round-trips in the URL under its parameter', () => {
+    const choice = operatorChoices('string').find((candidate) => candidate.id === 'not-contains');
+    if (!choice) throw new Error('no not-contains choice');
+    const filter = filterOfChoice('value-string', choice, 'say "hi" \\ there');
+    expect(filter).toEqual({
+      code: '_filter',
+      operator: 'eq',
+      value: 'not (value-string co "say \\"hi\\" \\\\ there")',
+    });
+    const query = writeTableSearch(addFilter(read('?status=final'), filter));
+    expect(query).toBe(
+      '?_filter=not%20(value-string%20co%20%22say%20%5C%22hi%5C%22%20%5C%5C%20there%22)&status=final',
+    );
+    const back = read(query);
+    expect(back.request.filters).toContainEqual(filter);
+    expect(readNotContains(back.request.filters![0])).toEqual({
+      code: 'value-string',
+      value: 'say "hi" \\ there',
+    });
+    expect(filterTarget(filter)).toEqual({ code: 'value-string', value: 'say "hi" \\ there' });
+    expect(choiceOfFilter('string', filter)?.label).toBe('does not contain');
+    // 'Clear filters' on the column drops it with the column's other filters.
+    expect(writeTableSearch(clearFiltersOf(back, 'value-string'))).toBe('?status=final');
+    // Other _filter expressions are not read as 'does not contain'.
+    for (const value of [
+      'value-string co "x"',
+      'not (subject.name co "x")',
+      'not (status eq x)',
+      'not (',
+      'not (a co "x") and b eq y',
+    ]) {
+      expect(readNotContains({ code: '_filter', operator: Operator.EQUALS, value })).toBeUndefined();
+    }
   });
 });
 

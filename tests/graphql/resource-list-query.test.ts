@@ -48,6 +48,20 @@ test.each([
   expect(resourceListQuery({ resourceType: 'Observation', filters: [filter] }, 'status')).toBeUndefined();
 });
 
+test('a code the connection has no argument for (_filter, a custom parameter) is left to the REST search', () => {
+  const known = new Set(['status']);
+  const request = {
+    resourceType: 'Observation',
+    filters: [{ code: '_filter', operator: Operator.EQUALS, value: 'not (status co "x")' }],
+  };
+  expect(resourceListArguments(request, (code) => known.has(code))).toBeUndefined();
+  const plain = {
+    resourceType: 'Observation',
+    filters: [{ code: 'status', operator: Operator.EQUALS, value: 'final' }],
+  };
+  expect(resourceListArguments(plain, (code) => known.has(code))).toEqual({ status: 'final' });
+});
+
 test('a range (two conditions on one parameter) and includes are left to the REST search', () => {
   const range = [
     { code: 'date', operator: Operator.GREATER_THAN_OR_EQUALS, value: '2026-01-01' },

@@ -4,3 +4,4 @@ export * from './parameter-types';
 export * from './parse';
 export * from './format';
 export * from './filter-expression';
+export * from './not-contains';

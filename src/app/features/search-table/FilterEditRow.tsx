@@ -9,7 +9,13 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import type { Filter } from '../../../fhir/search';
 import { FilterValueInput } from './FilterValueInput';
-import { choiceOfFilter, operatorChoices } from './operators';
+import {
+  choiceOfFilter,
+  filterOfChoice,
+  filterTarget,
+  NOT_CONTAINS_CHOICE,
+  operatorChoices,
+} from './operators';
 import { parameterElementTypes, type TableSchema } from './tableSchema';
 import { editorValue, normalizeFilter, valueInputKind } from './valueInputKind';
 
@@ -22,11 +28,15 @@ export interface FilterEditRowProps {
 }
 
 export function FilterEditRow({ schema, initial, saveLabel, onSave, onCancel }: FilterEditRowProps) {
-  const [code, setCode] = useState(initial?.code ?? '');
+  const target = initial ? filterTarget(initial) : undefined;
+  const [code, setCode] = useState(target?.code ?? '');
   const param = schema.parameters.get(code);
-  const initialChoice = initial && param ? choiceOfFilter(param.type, initial)?.id : undefined;
-  const [choiceId, setChoiceId] = useState(initialChoice ?? '');
-  const [value, setValue] = useState(initial && param ? editorValue(param.type, initial) : '');
+  const initialChoice = initial && param ? choiceOfFilter(param.type, initial) : undefined;
+  const [choiceId, setChoiceId] = useState(initialChoice?.id ?? '');
+  const [value, setValue] = useState(() => {
+    if (!initial || !param) return '';
+    return initialChoice === NOT_CONTAINS_CHOICE ? (target?.value ?? '') : editorValue(param.type, initial);
+  });
   const choices = param ? operatorChoices(param.type) : [];
   const choice = choices.find((candidate) => candidate.id === choiceId);
   const codes = [...schema.parameters.keys()].sort();
@@ -34,8 +44,7 @@ export function FilterEditRow({ schema, initial, saveLabel, onSave, onCancel }: 
 
   const save = () => {
     if (!param || !choice) return;
-    const filter: Filter = { code, operator: choice.operator, value: choice.fixedValue ?? value.trim() };
-    onSave(normalizeFilter(param.type, filter));
+    onSave(normalizeFilter(param.type, filterOfChoice(code, choice, value.trim())));
     if (saveLabel === 'Add') {
       setCode('');
       setChoiceId('');

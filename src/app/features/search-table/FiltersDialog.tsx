@@ -14,7 +14,7 @@ import TableRow from '@mui/material/TableRow';
 import { useId, useState } from 'react';
 import type { Filter } from '../../../fhir/search';
 import { FilterEditRow } from './FilterEditRow';
-import { operatorLabel } from './operators';
+import { filterTarget, operatorLabel } from './operators';
 import type { TableSchema } from './tableSchema';
 
 export const FILTERS_DIALOG_WIDTH = 900;
@@ -51,7 +51,8 @@ export function FiltersDialog({ schema, filters: initial, onOk, onClose }: Filte
           </TableHead>
           <TableBody>
             {filters.map((filter, index) => {
-              const param = schema.parameters.get(filter.code);
+              const target = filterTarget(filter);
+              const param = schema.parameters.get(target.code);
               if (index === editing) {
                 return (
                   <FilterEditRow
@@ -68,16 +69,16 @@ export function FiltersDialog({ schema, filters: initial, onOk, onClose }: Filte
                 );
               }
               const operation = param ? operatorLabel(param.type, filter) : filter.operator;
-              const shownValue = filter.operator === 'missing' ? '' : filter.value;
+              const shownValue = filter.operator === 'missing' ? '' : target.value;
               return (
                 <TableRow key={`${filter.code}-${index}`}>
-                  <TableCell>{filter.code}</TableCell>
+                  <TableCell>{target.code}</TableCell>
                   <TableCell>{operation}</TableCell>
                   <TableCell>{shownValue}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     <Button
                       size="small"
-                      aria-label={`Edit ${filter.code} ${operation}`}
+                      aria-label={`Edit ${target.code} ${operation}`}
                       onClick={() => setEditing(index)}
                     >
                       Edit
@@ -85,7 +86,7 @@ export function FiltersDialog({ schema, filters: initial, onOk, onClose }: Filte
                     <Button
                       size="small"
                       color="error"
-                      aria-label={`Delete ${filter.code} ${operation}`}
+                      aria-label={`Delete ${target.code} ${operation}`}
                       onClick={() => {
                         setFilters(filters.filter((_, i) => i !== index));
                         setEditing(undefined);

@@ -15,9 +15,9 @@ import {
 } from '@mui/x-data-grid';
 import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { Operator, type Filter } from '../../../fhir/search';
+import { notContainsFilter, Operator, type Filter } from '../../../fhir/search';
 import { ColumnMenuContext, TableColumnMenu, type ColumnMenuHandlers } from './TableColumnMenu';
-import { columnMenuItems, type ColumnMenuItem } from './operators';
+import { columnMenuItems, filterTarget, type ColumnMenuItem } from './operators';
 import { fieldText } from './fieldValue';
 import { FilterPromptDialog } from './FilterPromptDialog';
 import { FieldsDialog } from './FieldsDialog';
@@ -86,7 +86,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   const rowSelection = fields
     .map((field) => schema.fields.find((candidate) => candidate.name === field)?.selection ?? '')
     .join(' ');
-  const results = useSearchResults(request, rowSelection, refreshCount);
+  const results = useSearchResults(request, rowSelection, schema.parameters, refreshCount);
   const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');
 
   // Selection belongs to one search: a new query string starts with none selected.
@@ -114,7 +114,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
       itemsFor: (field) => columnMenuItems(fieldParameter(field)?.type),
       hasFilters: (field) => {
         const code = fieldParameter(field)?.code;
-        return (state.request.filters ?? []).some((filter) => filter.code === code);
+        return (state.request.filters ?? []).some((filter) => filterTarget(filter).code === code);
       },
       onAction: (field, item) => {
         const param = fieldParameter(field);
@@ -272,11 +272,10 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
           kind={valueInputKind(promptParam.type, parameterElementTypes(schema, promptParam))}
           onClose={() => setDialog(undefined)}
           onOk={(value) => {
-            const filter: Filter = {
-              code: promptParam.code,
-              operator: dialog.item.operator ?? Operator.EQUALS,
-              value,
-            };
+            const filter: Filter =
+              dialog.item.action === 'not-contains'
+                ? notContainsFilter(promptParam.code, value)
+                : { code: promptParam.code, operator: dialog.item.operator ?? Operator.EQUALS, value };
             go(addFilter(state, filter));
             setDialog(undefined);
           }}

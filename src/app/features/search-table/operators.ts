@@ -1,10 +1,10 @@
 // Which filter operators each search-parameter type offers (SPEC §5 "Operators by type"; §2 per-column
 // menu). Only what the type allows is offered, and each choice sends exactly what its label says:
 // 'Does not equal' is ':not' on strings, tokens, references and URIs, and the 'ne' prefix on ordered
-// types. 'Does not contain' has no FHIR R4 search form this server accepts (no ':not-contains', no
-// _filter), so no type offers it rather than sending something else under its name.
+// types. 'Does not contain' (strings) has no modifier in FHIR R4: it is the `_filter` expression
+// `not (<param> co "<value>")` (src/fhir/search/not-contains), shown under its parameter.
 import type { SearchParameterType } from '../../../fhir/definitions';
-import { Operator, type Filter } from '../../../fhir/search';
+import { notContainsFilter, Operator, readNotContains, type Filter } from '../../../fhir/search';
 
 /** A choice in the Filters dialog's Operation select: an operator, and for missing its fixed value. */
 export interface OperatorChoice {
@@ -22,6 +22,8 @@ export const MISSING_CHOICE = choice('missing', 'missing', Operator.MISSING, 'tr
 export const NOT_MISSING_CHOICE = choice('not-missing', 'not missing', Operator.MISSING, 'false');
 
 const EQUALS = choice('eq', 'equals', Operator.EQUALS);
+/** Its filter is built by filterOfChoice (a `_filter`), not from `operator`. */
+export const NOT_CONTAINS_CHOICE = choice('not-contains', 'does not contain', Operator.CONTAINS);
 const NOT = choice('not', 'not equals', Operator.NOT);
 const NE = choice('ne', 'not equals', Operator.NOT_EQUALS);
 const ORDERED: OperatorChoice[] = [
@@ -48,6 +50,7 @@ export function operatorChoices(type: SearchParameterType): OperatorChoice[] {
         EQUALS,
         NOT,
         choice('contains', 'contains', Operator.CONTAINS),
+        NOT_CONTAINS_CHOICE,
         choice('exact', 'exact', Operator.EXACT),
         ...missing,
       ];
@@ -66,8 +69,21 @@ export function operatorChoices(type: SearchParameterType): OperatorChoice[] {
   }
 }
 
+/** The filter a choice makes on parameter `code` with the value typed. */
+export function filterOfChoice(code: string, choice: OperatorChoice, value: string): Filter {
+  if (choice.id === NOT_CONTAINS_CHOICE.id) return notContainsFilter(code, value);
+  return { code, operator: choice.operator, value: choice.fixedValue ?? value };
+}
+
+/** The parameter a filter is on, and the value a person typed: a 'does not contain' `_filter` reads
+ * as its parameter and value; any other filter as itself. */
+export function filterTarget(filter: Filter): { code: string; value: string } {
+  return readNotContains(filter) ?? { code: filter.code, value: filter.value };
+}
+
 /** The choice a stored filter corresponds to (for the Filters dialog's table and edit row). */
 export function choiceOfFilter(type: SearchParameterType, filter: Filter): OperatorChoice | undefined {
+  if (readNotContains(filter)) return type === 'string' ? NOT_CONTAINS_CHOICE : undefined;
   return operatorChoices(type).find(
     (candidate) =>
       candidate.operator === filter.operator &&
@@ -118,7 +134,10 @@ export function columnMenuItems(type: SearchParameterType | undefined): ColumnMe
     );
   }
   if (type === 'string') {
-    items.push({ action: 'contains', label: 'Contains...', operator: Operator.CONTAINS });
+    items.push(
+      { action: 'contains', label: 'Contains...', operator: Operator.CONTAINS },
+      { action: 'not-contains', label: 'Does not contain...' },
+    );
   }
   items.push(
     { action: 'missing', label: 'Missing' },

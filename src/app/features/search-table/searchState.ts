@@ -10,6 +10,7 @@ import {
   type SearchRequest,
   type SortRule,
 } from '../../../fhir/search';
+import { filterTarget } from './operators';
 
 /** SPEC §3: the fields a table shows when the URL names none. */
 export const DEFAULT_FIELDS: readonly string[] = ['id', '_lastUpdated'];
@@ -80,11 +81,11 @@ export function addFilter(search: TableSearch, filter: Filter): TableSearch {
   return setFilters(search, [...(search.request.filters ?? []), filter]);
 }
 
-/** The column menu's 'Clear filters': drops every filter on one parameter. */
+/** The column menu's 'Clear filters': drops every filter on one parameter ('does not contain' too). */
 export function clearFiltersOf(search: TableSearch, code: string): TableSearch {
   return setFilters(
     search,
-    (search.request.filters ?? []).filter((filter) => filter.code !== code),
+    (search.request.filters ?? []).filter((filter) => filterTarget(filter).code !== code),
   );
 }
 

@@ -1,7 +1,7 @@
 // One page of the table's rows for the URL's request. Rows come through the ResourceList GraphQL
 // operation (SPEC §7) selecting the chosen fields, with the filters, sort and page as the
 // connection's arguments. What those arguments cannot say (modifiers such as `:not`, `:missing`,
-// `:contains`; two conditions on one parameter, as a range) goes by the REST search with `_fields`,
+// `:contains`; two conditions on one parameter, as a range; `_filter`) goes by the REST search with `_fields`,
 // so every filter reaches the server exactly as the URL says it.
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { useQuery } from '@apollo/client/react';
@@ -44,14 +44,15 @@ function searchError(error: unknown): unknown {
 export function useSearchResults(
   request: SearchRequest | undefined,
   selection: string,
+  parameters: ReadonlyMap<string, unknown>,
   refreshCount: number,
 ): SearchResults {
   const key = request ? `${request.resourceType}${formatSearchQuery(request)}` : '';
   const query = useMemo(
-    () => (request ? resourceListQuery(request, selection) : undefined),
+    () => (request ? resourceListQuery(request, selection, (code) => parameters.has(code)) : undefined),
     // The key names the request completely; the object itself is rebuilt on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [key, selection],
+    [key, selection, parameters],
   );
   const graphql = useQuery(query?.document ?? NO_QUERY, {
     variables: query?.variables,
