@@ -9,6 +9,7 @@ import type net from 'node:net';
 import type { Agent, Endpoint } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
 import { BloomClient } from '../client';
+import { isJwt, parseJwtPayload } from '../client/jwt';
 import { MemoryStorage, PrefixedStorage } from '../client/storage';
 import { AGENT_WS_PATH, parseAgentMessage } from '../fhir/agent-protocol';
 import { HL7_V2_CONTENT_TYPE } from '../fhir/agent-protocol';
@@ -51,6 +52,8 @@ export class BloomAgent {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private lastHeard = 0;
   private signedIn = false;
+  /** The access token last given to the server. */
+  private sentToken = '';
   /** MLLP listeners of the Agent's channels, and the inbound messages waiting for the server. */
   private readonly channelServers: net.Server[] = [];
   private readonly inbound = new Map<
@@ -183,14 +186,22 @@ export class BloomAgent {
     this.client.close();
   }
 
+  /** Signs in with client credentials at first and again once the token nears its expiry. */
   private async signIn(): Promise<void> {
-    if (!this.signedIn) {
+    if (!this.signedIn || this.tokenExpiring()) {
       await this.client.startClientLogin(this.config.clientId, this.config.clientSecret);
       this.signedIn = true;
-    } else {
-      // Renews the token through client credentials when it is about to expire.
-      await this.client.refreshIfExpired();
     }
+  }
+
+  /** Within half its lifetime (at most 5 minutes) of expiring, as the platform client renews. */
+  private tokenExpiring(): boolean {
+    const token = this.client.getAccessToken();
+    if (!token || !isJwt(token)) return true;
+    const { exp, iat } = parseJwtPayload(token);
+    if (typeof exp !== 'number') return false;
+    const margin = Math.min(5 * 60, typeof iat === 'number' ? (exp - iat) / 2 : 5 * 60);
+    return Date.now() / 1000 >= exp - margin;
   }
 
   private websocketUrl(): string {
@@ -209,14 +220,7 @@ export class BloomAgent {
         if (error) reject(error);
         else resolve();
       };
-      socket.on('open', () => {
-        this.send({
-          type: 'agent:connect:request',
-          accessToken: this.client.getAccessToken() ?? '',
-          agentId: this.config.agentId,
-          destinations: this.config.destinations.map(({ name, url }) => ({ name, url })),
-        });
-      });
+      socket.on('open', () => this.sendConnectRequest());
       socket.on('message', (data, isBinary) => {
         this.lastHeard = Date.now();
         const parsed = parseAgentMessage(isBinary ? '' : data.toString());
@@ -226,6 +230,7 @@ export class BloomAgent {
         }
         const message = parsed.message;
         if (message.type === 'agent:connect:response') {
+          if (this.connected) return; // a renewal acknowledged
           this.connected = true;
           this.reconnectDelay = 1000;
           this.startHeartbeat();
@@ -275,6 +280,33 @@ export class BloomAgent {
     }, delay);
   }
 
+  /** Announces this agent with the current access token (again after each renewal). */
+  private sendConnectRequest(): void {
+    this.sentToken = this.client.getAccessToken() ?? '';
+    this.send({
+      type: 'agent:connect:request',
+      accessToken: this.sentToken,
+      agentId: this.config.agentId,
+      destinations: this.config.destinations.map(({ name, url }) => ({ name, url })),
+    });
+  }
+
+  /**
+   * The server closes the socket when the token it was given expires: the token is renewed before
+   * that (client credentials again) and handed over on the same socket.
+   */
+  private async renewToken(): Promise<void> {
+    try {
+      await this.signIn();
+    } catch (err) {
+      this.logger.warn(`Token renewal failed: ${(err as Error).message}`);
+      return;
+    }
+    if (this.connected && this.client.getAccessToken() !== this.sentToken) {
+      this.sendConnectRequest();
+    }
+  }
+
   private startHeartbeat(): void {
     clearInterval(this.heartbeatTimer);
     this.lastHeard = Date.now();
@@ -285,6 +317,7 @@ export class BloomAgent {
         return;
       }
       this.send({ type: 'agent:heartbeat:request' });
+      void this.renewToken();
     }, this.config.heartbeatInterval);
     this.heartbeatTimer.unref();
   }

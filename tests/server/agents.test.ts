@@ -19,7 +19,7 @@ import type {
   ProjectMembership,
 } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
-import type { BloomAgent } from '../../src/agent/agent';
+import { BloomAgent } from '../../src/agent/agent';
 import { ackCodeOf } from '../../src/agent/hl7-ack';
 import { sendMllp } from '../../src/agent/mllp';
 import type { FastifyInstance } from 'fastify';
@@ -96,7 +96,7 @@ describe.each(databases())(
           down: destinations.closedUrl,
         }),
       );
-    }, 60_000);
+    }, 240_000);
 
     afterAll(async () => {
       await agent?.stop();
@@ -377,11 +377,13 @@ describe.each(databases())(
       const created = await call<Bot>(clinic.server, 'POST', 'fhir/R4/Bot', clinic.admin, {
         body: { resourceType: 'Bot', name: 'ADT intake' },
       });
+      // Medplum's form: event.input is an Hl7Message, the answer input.buildAck() (an Hl7Message).
       const code = `exports.handler = async (medplum, event) => {
-      const msh = event.input.split('\\r')[0].split('|');
-      if (event.input.includes('REFUSE')) throw new Error('cannot file this message');
-      await medplum.createResource({ resourceType: 'Communication', status: 'completed', payload: [{ contentString: 'HL7 ' + msh[9] }] });
-      return ['MSH', msh[1], msh[4], msh[5], msh[2], msh[3], '', '', 'ACK', 'ACK' + msh[9], 'P', '2.5'].join('|') + '\\rMSA|AA|' + msh[9] + '\\r';
+      const input = event.input;
+      const msh = input.getSegment('MSH');
+      if (msh.getComponent(9, 3) === 'REFUSE') throw new Error('cannot file this message');
+      await medplum.createResource({ resourceType: 'Communication', status: 'completed', payload: [{ contentString: 'HL7 ' + msh.getField(10).toString() }] });
+      return input.buildAck();
     };`;
       const deployed = await call(
         clinic.server,
@@ -517,6 +519,116 @@ describe.each(databases())(
       const again = await pushTo('lab', 'PUSH0010');
       expect(again.status).toBe(200);
       expect(again.text).toContain('MSA|AA|PUSH0010');
+    });
+
+    describe('the session of a connected agent is re-checked while its socket lives', () => {
+      let sibling: TestServer;
+      let siblingWs: string;
+
+      beforeAll(async () => {
+        // Tokens live 6 s; the server re-checks every session on its 200 ms heartbeat.
+        sibling = await startSibling(clinic, { ACCESS_TOKEN_LIFETIME: '6', LIVE_HEARTBEAT_INTERVAL: '200' });
+        siblingWs = sibling.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '') + AGENT_WS_PATH;
+      }, 60_000);
+
+      afterAll(async () => {
+        await sibling?.close();
+      });
+
+      async function clientToken(session: AgentSetup): Promise<string> {
+        const response = await fetch(`${sibling.baseUrl}oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: session.client.id,
+            client_secret: session.client.secret,
+          }),
+        });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { access_token: string }).access_token;
+      }
+
+      /** A raw agent socket that answers heartbeats, connected as `session`'s Agent. */
+      async function connectRaw(session: AgentSetup) {
+        const raw = await openRawSocket(siblingWs);
+        const reason = new Promise<string>((resolve) =>
+          raw.ws.on('close', (_code, why) => resolve(why.toString())),
+        );
+        raw.ws.on('message', (data) => {
+          if ((JSON.parse(data.toString()) as { type: string }).type === 'agent:heartbeat:request') {
+            raw.ws.send(JSON.stringify({ type: 'agent:heartbeat:response', version: 'test' }));
+          }
+        });
+        raw.ws.send(
+          JSON.stringify({
+            type: 'agent:connect:request',
+            accessToken: await clientToken(session),
+            agentId: session.agent.id,
+          }),
+        );
+        await waitFor(() => raw.messages.some((m) => m.type === 'agent:connect:response'));
+        return { ...raw, reason };
+      }
+
+      it('a token that expires closes the socket saying so; the agent program renews its token on the same socket', async () => {
+        const session = await createAgentSetup(clinic.server.db, clinic.projectId, 'Expiring agent');
+        const raw = await connectRaw(session);
+        expect(await raw.closed).toBe(4401);
+        expect(await raw.reason).toMatch(/access token has expired/);
+        expect(raw.messages).toContainEqual({
+          type: 'agent:error',
+          body: 'The access token has expired: sign in again and reconnect',
+        });
+
+        const log: string[] = [];
+        const capture = (line: string) => void log.push(line);
+        const program = new BloomAgent(
+          agentConfig(sibling.baseUrl, session, { lab: destinations.echoUrl }, { heartbeatInterval: 300 }),
+          { info: capture, warn: capture, error: capture },
+        );
+        await program.start();
+        try {
+          // Past two token lifetimes: still on its first socket, and pushes go through.
+          await new Promise((resolve) => setTimeout(resolve, 13_000));
+          expect(program.isConnected).toBe(true);
+          expect(log.filter((line) => /Disconnected|Connected to/.test(line))).toHaveLength(1);
+          const response = await call(
+            sibling,
+            'POST',
+            `fhir/R4/Agent/${session.agent.id}/$push`,
+            clinic.admin,
+            {
+              body: {
+                destination: 'lab',
+                body: hl7Message('RENEW01'),
+                contentType: HL7_V2_CONTENT_TYPE,
+                waitForResponse: true,
+              },
+              contentType: 'application/fhir+json',
+            },
+          );
+          expect(response.status).toBe(200);
+          expect(response.text).toContain('MSA|AA|RENEW01');
+        } finally {
+          await program.stop();
+        }
+      }, 90_000);
+
+      it('an Agent or a ClientApplication set off closes its socket with the reason', async () => {
+        const repo = new Repository(clinic.server.db, systemContext(clinic.projectId));
+        const first = await createAgentSetup(clinic.server.db, clinic.projectId, 'Agent turned off');
+        const agentOff = await connectRaw(first);
+        await repo.updateResource<Agent>({ ...first.agent, status: 'off' });
+        expect(await agentOff.closed).toBe(4403);
+        expect(await agentOff.reason).toBe(`Agent/${first.agent.id} is off`);
+
+        const second = await createAgentSetup(clinic.server.db, clinic.projectId, 'Client turned off');
+        const clientOff = await connectRaw(second);
+        await repo.updateResource({ ...second.client, status: 'off' });
+        expect(await clientOff.closed).toBe(4403);
+        expect(await clientOff.reason).toBe(`ClientApplication/${second.client.id} is off`);
+      }, 60_000);
     });
   },
 );

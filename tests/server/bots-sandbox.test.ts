@@ -144,6 +144,43 @@ describe('bot sandbox (issue #10, SPEC §7 Bot $execute)', () => {
     }
   });
 
+  it("gives HL7 v2 input as @medplum/core's Hl7Message and sends an Hl7Message answer back as HL7 text", async () => {
+    const message =
+      'MSH|^~\\&|LAB|HOSP|BLOOM|CLINIC|20260101120000||ORU^R01|CTRL42|P|2.5\rPID|1||12345^^^MRN||Doe^Jane~Roe^Jan\rOBX|1|NM|GLU||5.4|mmol/L\r';
+    const code = `exports.handler = async (medplum, event) => {
+      const input = event.input;
+      const msh = input.getSegment('MSH');
+      const pid = input.getSegment('PID');
+      console.log([input instanceof Hl7Message, msh.getField(1).toString(), msh.getField(2).toString(),
+        msh.getField(9).getComponent(1), msh.getComponent(9, 2), msh.getField(10).toString(),
+        pid.getComponent(5, 2), pid.getField(5).getComponent(1, undefined, 1), pid.getField(3).getComponent(4),
+        input.getAllSegments('OBX').length, input.header.name, input.getSegment(2).getField(5).toString()].join(' '));
+      const ack = input.buildAck({ ackCode: 'AE' });
+      console.log(ack.getAckType(), ack.getSegment('MSH').getField(9).toString());
+      return ack;
+    };`;
+    const result = await run(code, {
+      event: { input: message, contentType: 'x-application/hl7-v2+er7', secrets: {} },
+    });
+    expect(result).toMatchObject({ ok: true, contentType: 'x-application/hl7-v2+er7' });
+    expect(result.logs).toEqual(['true | ^~\\& ORU R01 CTRL42 Jane Roe MRN 1 MSH 5.4', 'AE ACK^R01^ACK']);
+    const [msh, msa] = String(result.ok && result.output).split('\r');
+    expect(msh).toMatch(/^MSH\|\^~\\&\|BLOOM\|CLINIC\|LAB\|HOSP\|\d{14}\|\|ACK\^R01\^ACK\|\d+\|P\|2\.5$/);
+    expect(msa).toBe('MSA|AE|CTRL42');
+
+    // Not HL7 at all: the bot's error says so; other content types keep their text.
+    expect(
+      await run('exports.handler = async (m, e) => e.input;', {
+        event: { input: 'hello', contentType: 'x-application/hl7-v2+er7', secrets: {} },
+      }),
+    ).toMatchObject({ ok: false, error: expect.stringMatching(/Invalid HL7 message/) });
+    expect(
+      await run('exports.handler = async (m, e) => e.input;', {
+        event: { input: message, contentType: 'text/plain', secrets: {} },
+      }),
+    ).toEqual({ ok: true, output: message, logs: [] });
+  });
+
   it('refuses code without a handler and code that does not parse', async () => {
     expect(await run('exports.other = 1;')).toMatchObject({
       ok: false,

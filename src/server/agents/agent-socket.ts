@@ -2,12 +2,17 @@
 // message must be agent:connect:request with an access token from client credentials (a
 // ClientApplication's) whose access rules can read the Agent; anything else, a bad token or an
 // Agent that is off is answered with agent:error and the socket is closed. Once connected, the
-// agent's answers settle the hub's waiting pushes and heartbeats keep the socket alive.
+// agent's answers settle the hub's waiting pushes and heartbeats keep the socket alive. The session
+// is re-checked while the socket lives: at the token's expiry and on every heartbeat (login revoked,
+// membership gone, ClientApplication or Agent off), closing the socket with the reason. An agent
+// keeps its socket by sending agent:connect:request again with a renewed token.
 import type { Agent } from '@medplum/fhirtypes';
+import { tokenExpiresAt } from '../../client/jwt';
 import type { WebSocket } from 'ws';
 import { parseAgentMessage } from '../../fhir/agent-protocol';
 import type { AgentConnectRequest, AgentMessage } from '../../fhir/agent-protocol';
 import type { AuthDeps } from '../auth/auth-deps';
+import type { AuthState } from '../auth/authenticate';
 import { authenticateBearer } from '../auth/authenticate';
 import type { BotExecutionDeps } from '../bots/execute';
 import { Repository } from '../repo';
@@ -18,6 +23,10 @@ import { runChannel } from './inbound';
 export const SERVER_AGENT_PROTOCOL_VERSION = 'bloom-0.1.0';
 /** An agent that has not connected within this time is closed. */
 const CONNECT_DEADLINE_MS = 10_000;
+/** setTimeout's largest delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+type Refusal = { code: number; text: string };
 
 /** Close codes: 4401 bad credentials, 4403 Agent not readable or off, 4408 too slow to connect. */
 export class AgentSocket implements AgentConnection {
@@ -29,6 +38,9 @@ export class AgentSocket implements AgentConnection {
   private lastHeard = Date.now();
   private queue: Promise<void> = Promise.resolve();
   private readonly connectTimer: NodeJS.Timeout;
+  /** The access token the session runs on, and the timer that ends it at the token's expiry. */
+  private accessToken = '';
+  private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -47,6 +59,7 @@ export class AgentSocket implements AgentConnection {
     });
     ws.on('close', () => {
       clearTimeout(this.connectTimer);
+      clearTimeout(this.expiryTimer);
       if (this.connected) this.hub.unregister(this);
       this.connected = false;
     });
@@ -68,6 +81,16 @@ export class AgentSocket implements AgentConnection {
       return;
     }
     this.send({ type: 'agent:heartbeat:request' });
+    this.queue = this.queue.then(() => this.recheck()).catch(() => this.refuse(1011, 'Internal error'));
+  }
+
+  /** The session still holds: else the socket closes with the reason. */
+  private async recheck(): Promise<void> {
+    if (!this.connected) return;
+    const checked = await this.checkSession(this.accessToken, this.agentId);
+    if ('code' in checked) {
+      this.refuse(checked.code, checked.text);
+    }
   }
 
   private refuse(code: number, text: string): void {
@@ -111,7 +134,12 @@ export class AgentSocket implements AgentConnection {
           this.hub.answer(this.agentId, message.callback, { kind: 'error', body: message.body });
         return;
       case 'agent:connect:request':
-        this.send({ type: 'agent:error', body: 'Already connected' });
+        // A renewed token for the same Agent keeps the socket; another Agent needs its own.
+        if (message.agentId !== this.agentId) {
+          this.send({ type: 'agent:error', body: `Already connected as Agent/${this.agentId}` });
+          return;
+        }
+        await this.connect(message);
         return;
       case 'agent:transmit:request':
         // Inbound channels run concurrently: a slow bot must not hold up heartbeats or answers.
@@ -130,35 +158,67 @@ export class AgentSocket implements AgentConnection {
     }
   }
 
-  private async connect(request: AgentConnectRequest): Promise<void> {
-    let state;
+  /**
+   * Why `accessToken` may not (or no longer) run Agent/`agentId`, or what it runs as when it may:
+   * expired or revoked token, a person's token, a ClientApplication or an Agent that is off or
+   * out of the client's reach.
+   */
+  private async checkSession(
+    accessToken: string,
+    agentId: string,
+  ): Promise<Refusal | { state: AuthState; agent: Agent; expiresAt: number | undefined }> {
+    const expiresAt = tokenExpiresAt(accessToken);
+    if (expiresAt !== undefined && expiresAt <= Date.now()) {
+      return { code: 4401, text: 'The access token has expired: sign in again and reconnect' };
+    }
+    let state: AuthState;
     try {
-      state = await authenticateBearer(this.deps, request.accessToken);
+      state = await authenticateBearer(this.deps, accessToken);
     } catch {
-      this.refuse(4401, 'Invalid access token');
-      return;
+      return { code: 4401, text: 'Invalid access token' };
     }
     if (!state.client) {
-      this.refuse(4401, 'Agents connect with a client application’s token (client credentials)');
-      return;
+      return { code: 4401, text: 'Agents connect with a client application’s token (client credentials)' };
+    }
+    if (state.client.status === 'off') {
+      return { code: 4403, text: `ClientApplication/${state.client.id} is off` };
     }
     let agent: Agent;
     try {
-      agent = await new Repository(this.deps.db, state.context).readResource<Agent>('Agent', request.agentId);
+      agent = await new Repository(this.deps.db, state.context).readResource<Agent>('Agent', agentId);
     } catch {
-      this.refuse(4403, `Agent/${request.agentId} not found or not readable by this client`);
-      return;
+      return { code: 4403, text: `Agent/${agentId} not found or not readable by this client` };
     }
     if (agent.status === 'off') {
-      this.refuse(4403, `Agent/${request.agentId} is off`);
+      return { code: 4403, text: `Agent/${agentId} is off` };
+    }
+    return { state, agent, expiresAt };
+  }
+
+  private async connect(request: AgentConnectRequest): Promise<void> {
+    const checked = await this.checkSession(request.accessToken, request.agentId);
+    if ('code' in checked) {
+      this.refuse(checked.code, checked.text);
       return;
     }
+    const { state, agent, expiresAt } = checked;
     clearTimeout(this.connectTimer);
+    clearTimeout(this.expiryTimer);
+    if (expiresAt !== undefined) {
+      const delay = Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS);
+      this.expiryTimer = setTimeout(() => {
+        this.queue = this.queue.then(() => this.recheck()).catch(() => this.refuse(1011, 'Internal error'));
+      }, delay);
+      this.expiryTimer.unref();
+    }
+    this.accessToken = request.accessToken;
     this.context = state.context;
-    this.agentId = agent.id as string;
-    this.destinations = request.destinations;
-    this.connected = true;
-    this.hub.register(this);
+    this.destinations = request.destinations ?? this.destinations;
+    if (!this.connected) {
+      this.agentId = agent.id as string;
+      this.connected = true;
+      this.hub.register(this);
+    }
     this.send({
       type: 'agent:connect:response',
       ...(request.callback ? { callback: request.callback } : {}),

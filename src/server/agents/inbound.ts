@@ -58,6 +58,6 @@ export async function runChannel(
     return answer(400, operationOutcomeToString(result.outcome));
   }
   const output = result.output;
-  if (typeof output === 'string') return answer(200, output, request.contentType);
+  if (typeof output === 'string') return answer(200, output, result.contentType ?? request.contentType);
   return answer(200, JSON.stringify(output ?? null), 'application/json');
 }

@@ -44,7 +44,8 @@ export interface ExecutionAudit {
   note?: string;
 }
 
-export type BotExecutionResult = { ok: true; output: unknown } | { ok: false; outcome: OperationOutcome };
+export type BotExecutionResult =
+  { ok: true; output: unknown; contentType?: string } | { ok: false; outcome: OperationOutcome };
 
 function limitsOf(bot: Bot): { timeoutMs: number; memoryBytes: number } {
   const seconds =
@@ -101,7 +102,7 @@ export async function executeBot(
   const ended = new Date();
   await recordExecution(deps.db, bot, request.caller, result, started, ended, request.audit);
   return result.ok
-    ? { ok: true, output: result.output }
+    ? { ok: true, output: result.output, ...(result.contentType ? { contentType: result.contentType } : {}) }
     : { ok: false, outcome: failureOutcome(result, bot) };
 }
 

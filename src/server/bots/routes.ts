@@ -109,7 +109,8 @@ export const botRoutes: FastifyPluginAsync<BotRoutesOptions> = async (app, optio
       return reply.status(200).send();
     }
     if (typeof output === 'string') {
-      return reply.type('text/plain; charset=utf-8').send(output);
+      // An Hl7Message answer goes out as HL7 v2 text (Medplum's x-application/hl7-v2+er7).
+      return reply.type(result.contentType ?? 'text/plain; charset=utf-8').send(output);
     }
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(output));
   };

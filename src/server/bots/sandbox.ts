@@ -17,6 +17,7 @@ import {
   shouldInterruptAfterDeadline,
 } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+import { HL7_PRELUDE, HL7_V2_CONTENT_TYPE } from './hl7-prelude';
 
 /** What the bot's FHIR client may ask of the host: method name and JSON arguments. */
 export type BotHostCall = (method: string, args: unknown[]) => Promise<unknown>;
@@ -31,11 +32,20 @@ export interface SandboxRun {
 }
 
 export type SandboxResult =
-  | { ok: true; output: unknown; logs: string[] }
+  /** contentType: set when the bot answered with an Hl7Message (its text is the output). */
+  | { ok: true; output: unknown; contentType?: string; logs: string[] }
   | { ok: false; error: string; reason: 'timeout' | 'memory' | 'error'; logs: string[] };
 
-/** The FHIR client handed to the bot, in the @medplum/core MedplumClient's names. */
-const PRELUDE = `
+/**
+ * The FHIR client handed to the bot, in the @medplum/core MedplumClient's names; HL7 v2 input as
+ * an Hl7Message and an Hl7Message output as its text, as Medplum does.
+ */
+const PRELUDE = `${HL7_PRELUDE}
+const __event = (event) => {
+  if (event && event.contentType === '${HL7_V2_CONTENT_TYPE}' && typeof event.input === 'string') event.input = Hl7Message.parse(event.input);
+  return event;
+};
+const __encode = (value) => JSON.stringify(value instanceof Hl7Message ? { hl7: value.toString() } : { value });
 const __call = (method, ...args) => globalThis.__bloomHost(method, JSON.stringify(args)).then((text) => text === undefined ? undefined : JSON.parse(text));
 const __medplum = {
   readResource: (type, id) => __call('readResource', type, id),
@@ -64,12 +74,12 @@ function wrapBotCode(code: string, event: unknown): { code: string; type: 'globa
   if (/(^|\n)\s*export\s/.test(code)) {
     return {
       type: 'module',
-      code: `${PRELUDE}\n${code}\n;export const __result = (async () => { if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return JSON.stringify({ value: await handler(__medplum, ${eventJson}) }); })();`,
+      code: `${PRELUDE}\n${code}\n;export const __result = (async () => { if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return __encode(await handler(__medplum, __event(${eventJson}))); })();`,
     };
   }
   return {
     type: 'global',
-    code: `${PRELUDE}\n(async () => { const module = { exports: {} }; const exports = module.exports; await (async function (module, exports) {\n${code}\n})(module, exports); const handler = module.exports.handler || exports.handler; if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return JSON.stringify({ value: await handler(__medplum, ${eventJson}) }); })()`,
+    code: `${PRELUDE}\n(async () => { const module = { exports: {} }; const exports = module.exports; await (async function (module, exports) {\n${code}\n})(module, exports); const handler = module.exports.handler || exports.handler; if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return __encode(await handler(__medplum, __event(${eventJson}))); })()`,
   };
 }
 
@@ -208,7 +218,10 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     }
     const text = vm.getString(settled.value);
     settled.value.dispose();
-    return { ok: true, output: (JSON.parse(text) as { value?: unknown }).value, logs };
+    const answer = JSON.parse(text) as { value?: unknown; hl7?: string };
+    return answer.hl7 === undefined
+      ? { ok: true, output: answer.value, logs }
+      : { ok: true, output: answer.hl7, contentType: HL7_V2_CONTENT_TYPE, logs };
   }
 }
 
