@@ -3,7 +3,7 @@
 import type { Device, Observation, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
 import { OperationOutcomeError, getStatus } from '../../src/fhir';
 import type { Database } from '../../src/server/db';
-import { Repository, systemContext } from '../../src/server/repo';
+import { BulkWriteError, Repository, systemContext } from '../../src/server/repo';
 import { databases } from './support/test-databases';
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {
@@ -284,6 +284,67 @@ describe.each(databases())('Repository on %s', (_engine, kind) => {
       }),
     ).rejects.toThrow(OperationOutcomeError);
     expect(await statusOf(repo.readResource('Patient', createdId))).toBe(404);
+  });
+
+  test('updateResources: several updates in one statement, each as updateResource would, old index rows replaced', async () => {
+    const existing = await repo.createResource<Patient>({
+      resourceType: 'Patient',
+      name: [{ family: 'Bulkold' }],
+    });
+    const results = await repo.updateResources<Patient>([
+      { resource: { ...existing, name: [{ family: 'Bulknew' }] }, ifMatch: existing.meta?.versionId },
+      { resource: { resourceType: 'Patient', id: 'bulk-fresh', name: [{ family: 'Bulkfresh' }] } },
+    ]);
+    expect(results.map((r) => r.created)).toEqual([false, true]);
+    expect(results[0].resource.meta?.versionId).not.toBe(existing.meta?.versionId);
+    expect(results[1].resource.meta?.compartment).toEqual([{ reference: 'Patient/bulk-fresh' }]);
+    expect(await repo.readResource('Patient', 'bulk-fresh')).toEqual(results[1].resource);
+    const names = async (name: string) =>
+      (
+        await repo.search<Patient>({
+          resourceType: 'Patient',
+          filters: [{ code: 'name', operator: 'eq', value: name }],
+        })
+      ).resources.map((p) => p.id);
+    expect(await names('bulkold')).toEqual([]);
+    expect(await names('bulknew')).toEqual([existing.id]);
+    expect(await names('bulkfresh')).toEqual(['bulk-fresh']);
+    const history = await repo.readHistory('Patient', existing.id!, { count: 10, offset: 0 });
+    expect(history.items.map((h) => h.method)).toEqual(['PUT', 'POST']);
+  });
+
+  test('updateResources: a refusal names its position and nothing is written; the same id twice keeps both versions', async () => {
+    const failure = await repo
+      .updateResources([
+        { resource: { resourceType: 'Patient', id: 'bulk-a' } },
+        { resource: { resourceType: 'Patient', id: 'bulk-b', birthDate: 'never' } as Patient },
+      ])
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(failure).toBeInstanceOf(BulkWriteError);
+    expect((failure as BulkWriteError).index).toBe(1);
+    expect(getStatus((failure as { cause: OperationOutcomeError }).cause.outcome)).toBe(400);
+    expect(await statusOf(repo.readResource('Patient', 'bulk-a'))).toBe(404);
+    const stale = await repo
+      .updateResources([
+        { resource: { resourceType: 'Patient', id: 'bulk-a' } },
+        {
+          resource: { resourceType: 'Patient', id: 'bulk-c' },
+          ifMatch: '00000000-0000-4000-8000-000000000000',
+        },
+      ])
+      .catch((err: BulkWriteError) => err);
+    expect((stale as BulkWriteError).index).toBe(1);
+    expect(await statusOf(repo.readResource('Patient', 'bulk-a'))).toBe(404);
+
+    const twice = await repo.updateResources<Patient>([
+      { resource: { resourceType: 'Patient', id: 'bulk-twice', gender: 'male' } },
+      { resource: { resourceType: 'Patient', id: 'bulk-twice', gender: 'female' } },
+    ]);
+    expect(twice.map((r) => r.created)).toEqual([true, false]);
+    expect((await repo.readResource<Patient>('Patient', 'bulk-twice')).gender).toBe('female');
   });
 
   test('$validate reports every issue and stores nothing', () => {

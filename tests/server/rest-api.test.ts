@@ -349,6 +349,59 @@ describe.each(databases())('FHIR REST API on %s', (_engine, kind) => {
       expect(after).toBe(before);
     });
 
+    test('a transaction of PUTs (written together): 201 for new, 200 for existing, a bad one names its entry and writes nothing', async () => {
+      const existing = await createPatient();
+      const puts = (patients: Patient[]): Bundle => ({
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: patients.map((resource) => ({
+          resource,
+          request: { method: 'PUT', url: `Patient/${resource.id}` },
+        })),
+      });
+      const sent = await send(
+        'POST',
+        '',
+        puts([
+          { resourceType: 'Patient', id: 'tx-put-1', gender: 'female' },
+          { ...existing, gender: 'other' },
+        ]),
+      );
+      expect(sent.status).toBe(200);
+      const response = sent.body as Bundle;
+      expect(response.entry?.map((e) => e.response?.status)).toEqual(['201', '200']);
+      expect(response.entry?.[0].response?.location).toMatch(/\/fhir\/R4\/Patient\/tx-put-1\/_history\/.+/);
+      expect(((await send('GET', `Patient/${existing.id}`)).body as Patient).gender).toBe('other');
+
+      const bad = await send(
+        'POST',
+        '',
+        puts([
+          { resourceType: 'Patient', id: 'tx-put-2' },
+          { resourceType: 'Patient', id: 'tx-put-3', birthDate: 'never' } as Patient,
+        ]),
+      );
+      expect(bad.status).toBe(400);
+      expect(outcomeText(bad)).toMatch(/Bundle\.entry\[1\]/);
+      expect((await send('GET', 'Patient/tx-put-2')).status).toBe(404);
+      const mismatch = await send('POST', '', {
+        ...puts([{ resourceType: 'Patient', id: 'tx-put-4' }]),
+        entry: [
+          {
+            resource: { resourceType: 'Patient', id: 'tx-put-4' },
+            request: { method: 'PUT', url: 'Patient/tx-put-4' },
+          },
+          {
+            resource: { resourceType: 'Patient', id: 'other' },
+            request: { method: 'PUT', url: 'Patient/tx-put-5' },
+          },
+        ],
+      });
+      expect(mismatch.status).toBe(400);
+      expect(outcomeText(mismatch)).toMatch(/Bundle\.entry\[1\].*does not match/);
+      expect((await send('GET', 'Patient/tx-put-4')).status).toBe(404);
+    });
+
     test('a batch runs each entry on its own and reports each status', async () => {
       const patient = await createPatient();
       const bundle: Bundle = {

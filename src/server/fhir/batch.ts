@@ -12,9 +12,9 @@ import type {
 } from '@medplum/fhirtypes';
 import { badRequest, getStatus, normalizeError, OperationOutcomeError } from '../../fhir';
 import type { Repository } from '../repo';
-import { parseJsonPatch } from '../repo';
+import { BulkWriteError, parseJsonPatch } from '../repo';
 import { etagOf, parseVersionTag, versionUrl } from './http-headers';
-import type { FhirResult } from './interactions';
+import type { FhirResult, UpdateRequest } from './interactions';
 import {
   checkUrlResourceType,
   createInteraction,
@@ -24,6 +24,7 @@ import {
   readInteraction,
   searchInteraction,
   updateInteraction,
+  updateManyInteraction,
   vreadInteraction,
 } from './interactions';
 import { JSON_PATCH } from './media-types';
@@ -58,7 +59,34 @@ export async function processBatch(repo: Repository, fhirBase: string, body: unk
         TRANSACTION_ORDER[prepared[a].entry.request.method] -
         TRANSACTION_ORDER[prepared[b].entry.request.method],
     );
-    for (const index of order) {
+    for (let next = 0; next < order.length;) {
+      // Consecutive plain PUTs are written together: one lock query and one statement for all.
+      const puts: { index: number; request: UpdateRequest }[] = [];
+      while (next < order.length) {
+        const request = plainPut(fhirBase, prepared[order[next]]);
+        if (!request) break;
+        puts.push({ index: order[next], request });
+        next++;
+      }
+      if (puts.length > 0) {
+        try {
+          const written = await updateManyInteraction(
+            txRepo,
+            puts.map((put) => put.request),
+          );
+          written.forEach((result, i) => (results[puts[i].index] = toResponseEntry(fhirBase, result)));
+        } catch (err) {
+          if (err instanceof BulkWriteError) {
+            throw new OperationOutcomeError(
+              atEntry(normalizeError(err.cause), puts[err.index].index),
+              err.cause,
+            );
+          }
+          throw err;
+        }
+        continue;
+      }
+      const index = order[next++];
       const { entry, assignedId, existing } = prepared[index];
       try {
         const result: FhirResult = existing
@@ -207,6 +235,25 @@ async function createWithId(repo: Repository, entry: CheckedEntry, id: string): 
     versioned: true,
     location: true,
   };
+}
+
+/** An update by id (no condition), which a transaction can write together with its neighbours. */
+function plainPut(
+  fhirBase: string,
+  { entry, assignedId, existing }: PreparedEntry,
+): UpdateRequest | undefined {
+  if (entry.request.method !== 'PUT' || assignedId || existing) {
+    return undefined;
+  }
+  const url = entry.request.url.startsWith(fhirBase)
+    ? entry.request.url.slice(fhirBase.length)
+    : entry.request.url;
+  const { segments, query } = splitUrl(url);
+  if (segments.length !== 2 || Object.keys(query).length > 0) {
+    return undefined;
+  }
+  const [type, id] = segments;
+  return { type, id, body: entry.resource, ifMatch: parseVersionTag(entry.request.ifMatch) };
 }
 
 function splitUrl(url: string): { segments: string[]; query: QueryParams } {

@@ -3,7 +3,8 @@
 import type { Bundle, OperationOutcome, Parameters, Resource } from '@medplum/fhirtypes';
 import type { Operation } from 'fast-json-patch';
 import { allOk, badRequest, isResourceType, OperationOutcomeError } from '../../fhir';
-import type { Repository } from '../repo';
+import { BulkWriteError } from '../repo';
+import type { Repository, WriteResult } from '../repo';
 import type { SearchQuery, SearchRequest } from '../../fhir/search';
 import { searchsetBundle } from '../search/bundle';
 import type { SearchValidationOptions } from '../search/request-validation';
@@ -91,13 +92,15 @@ export async function createInteraction(
   return { status: 201, body: await repo.createResource(resource), versioned: true, location: true };
 }
 
-export async function updateInteraction(
-  repo: Repository,
-  type: string,
-  id: string,
-  body: unknown,
-  ifMatch?: string,
-): Promise<FhirResult> {
+export interface UpdateRequest {
+  type: string;
+  id: string;
+  body: unknown;
+  ifMatch?: string;
+}
+
+/** The resource a PUT carries, checked against the URL's type and id. */
+function checkUpdateBody({ type, id, body }: UpdateRequest): Resource {
   checkUrlResourceType(type);
   const resource = requireResourceBody(body, type);
   if (resource.id === undefined) {
@@ -110,13 +113,45 @@ export async function updateInteraction(
       badRequest(`Resource id '${String(resource.id)}' does not match the URL's id '${id}'`, `${type}.id`),
     );
   }
-  const result = await repo.updateResource(resource, { ifMatch });
+  return resource;
+}
+
+function updateResult(result: WriteResult<Resource>): FhirResult {
   return {
     status: result.created ? 201 : 200,
     body: result.resource,
     versioned: true,
     location: result.created,
   };
+}
+
+export async function updateInteraction(
+  repo: Repository,
+  type: string,
+  id: string,
+  body: unknown,
+  ifMatch?: string,
+): Promise<FhirResult> {
+  const resource = checkUpdateBody({ type, id, body });
+  return updateResult(await repo.updateResource(resource, { ifMatch }));
+}
+
+/**
+ * Several PUTs in one go (a transaction Bundle's): each answers as updateInteraction would, and a
+ * refusal is a BulkWriteError naming the position of the request refused.
+ */
+export async function updateManyInteraction(
+  repo: Repository,
+  requests: readonly UpdateRequest[],
+): Promise<FhirResult[]> {
+  const updates = requests.map((request, index) => {
+    try {
+      return { resource: checkUpdateBody(request), ifMatch: request.ifMatch };
+    } catch (err) {
+      throw new BulkWriteError(index, err);
+    }
+  });
+  return (await repo.updateResources(updates)).map(updateResult);
 }
 
 export async function patchInteraction(

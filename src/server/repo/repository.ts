@@ -2,7 +2,7 @@
 // against the FHIR definitions, versioned (a new meta.versionId per version, the old ones kept in
 // resource_history) and stamped with project, author and Patient compartments (SPEC §3 Meta).
 import crypto from 'node:crypto';
-import type { Meta, OperationOutcome, Reference, Resource } from '@medplum/fhirtypes';
+import type { Meta, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import type { Operation } from 'fast-json-patch';
 import {
   allOk,
@@ -20,8 +20,8 @@ import {
   validationOutcome,
 } from '../../fhir';
 import type { Database, Queryable } from '../db';
-import { extractIndexRows } from '../search/extract-index-rows';
-import { deleteIndexRows, indexWriteCtes } from '../search/index-writer';
+import { deleteIndexRows } from '../search/index-writer';
+import type { ResourceKey } from '../search/index-writer';
 import { executeSearch } from '../search/search-engine';
 import { isBaseDefinition, readBaseDefinitionJson } from '../definitions-source/base-definitions';
 import { searchWithBaseDefinitions } from '../definitions-source/merged-search';
@@ -41,6 +41,7 @@ import type { RepositoryContext } from './context';
 import { applyJsonPatch } from './json-patch';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
+import { compartmentStrings, writeVersions } from './version-writer';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -68,6 +69,35 @@ export interface HistoryRecord {
   method: 'POST' | 'PUT' | 'DELETE';
   /** Absent for a delete. */
   resource?: Resource;
+}
+
+export interface BulkUpdate<T extends Resource> {
+  resource: T;
+  /** As WriteOptions.ifMatch. */
+  ifMatch?: string;
+}
+
+/** A refusal of one write among several (updateResources): `index` is its position, `cause` the refusal. */
+export class BulkWriteError extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super(`write ${index} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** Runs `fn` for the write at `index`, its failure wrapped in a BulkWriteError. */
+function atPosition<R>(index: number, fn: () => R): R {
+  const wrap = (err: unknown): never => {
+    throw err instanceof BulkWriteError ? err : new BulkWriteError(index, err);
+  };
+  try {
+    const result = fn();
+    return (result instanceof Promise ? result.catch(wrap) : result) as R;
+  } catch (err) {
+    return wrap(err);
+  }
 }
 
 export interface WriteOptions {
@@ -134,7 +164,7 @@ export class Repository {
     const stored = this.prepareVersion(resource, id);
     this.checkWrittenPlacement(stored);
     // A single statement: atomic on its own, so outside a transaction none is opened.
-    await insertVersion(this.connection, stored);
+    await writeVersions(this.connection, [stored], [], 'insert');
     this.cache?.invalidate(`${stored.resourceType}/${id}`);
     return this.redact(stored);
   }
@@ -150,7 +180,7 @@ export class Repository {
       }
       const stored = this.prepareVersion(resource, crypto.randomUUID());
       this.checkWrittenPlacement(stored);
-      await insertVersion(tx, stored);
+      await writeVersions(tx, [stored], [], 'insert');
       this.cache?.invalidate(`${stored.resourceType}/${stored.id}`);
       return { resource: this.redact(stored), created: true };
     });
@@ -274,6 +304,56 @@ export class Repository {
 
   /** Stores a new version; creates the resource with the given id when it does not exist (or was deleted). */
   async updateResource<T extends Resource>(resource: T, options: WriteOptions = {}): Promise<WriteResult<T>> {
+    const key = this.checkUpdate(resource);
+    return this.run(async (tx) => {
+      const current = await lockCurrent(tx, key.resourceType, key.id);
+      const placed = this.placeUpdate(resource, current, options.ifMatch);
+      await writeVersions(tx, [placed.stored], current ? [key] : [], 'upsert');
+      this.cache?.invalidate(`${key.resourceType}/${key.id}`);
+      return { resource: this.redact(placed.stored), created: placed.created };
+    });
+  }
+
+  /**
+   * Several updates in one transaction (the PUT entries of a transaction Bundle): each gets the
+   * checks and result of updateResource, but all share one lock query and one write statement.
+   * A refusal is a BulkWriteError naming the position of the update that failed.
+   */
+  async updateResources<T extends Resource>(updates: readonly BulkUpdate<T>[]): Promise<WriteResult<T>[]> {
+    const keys = updates.map(({ resource }, index) => atPosition(index, () => this.checkUpdate(resource)));
+    if (new Set(keys.map((key) => `${key.resourceType}/${key.id}`)).size < keys.length) {
+      // The same resource twice: its versions must follow each other, so one at a time.
+      return this.withTransaction(async (repo) => {
+        const results: WriteResult<T>[] = [];
+        for (const [index, { resource, ifMatch }] of updates.entries()) {
+          results.push(await atPosition(index, () => repo.updateResource(resource, { ifMatch })));
+        }
+        return results;
+      });
+    }
+    return this.run(async (tx) => {
+      const currents = await lockCurrents(tx, keys);
+      const placed = updates.map(({ resource, ifMatch }, index) =>
+        atPosition(index, () =>
+          this.placeUpdate(resource, currents.get(`${keys[index].resourceType}/${keys[index].id}`), ifMatch),
+        ),
+      );
+      const replaced = keys.filter((key) => currents.has(`${key.resourceType}/${key.id}`));
+      await writeVersions(
+        tx,
+        placed.map((p) => p.stored),
+        replaced,
+        'upsert',
+      );
+      for (const key of keys) {
+        this.cache?.invalidate(`${key.resourceType}/${key.id}`);
+      }
+      return placed.map((p) => ({ resource: this.redact(p.stored), created: p.created }));
+    });
+  }
+
+  /** What an update may be refused before any lookup: its shape, id and the caller's rights on the type. */
+  private checkUpdate(resource: unknown): ResourceKey {
     checkResourceShape(resource);
     const id = resource.id;
     if (!id) {
@@ -287,20 +367,26 @@ export class Repository {
     if (this.context.access && !this.context.access.superAdmin && isBaseDefinition(resourceType, id)) {
       throw new OperationOutcomeError(forbidden);
     }
-    return this.run(async (tx) => {
-      const current = await lockCurrent(tx, resourceType, id);
-      if (current) {
-        this.checkMayWrite(current, resourceType, id, current.deleted ? 'create' : 'update');
-      } else {
-        this.checkMayCreate(resourceType);
-      }
-      checkIfMatch(current, options.ifMatch);
-      const stored = this.prepareVersion(resource, id, current);
-      this.checkWrittenPlacement(stored);
-      await upsertVersion(tx, stored);
-      this.cache?.invalidate(`${resourceType}/${id}`);
-      return { resource: this.redact(stored), created: !current || current.deleted };
-    });
+    return { resourceType, id };
+  }
+
+  /** The new version of a locked resource (absent: never stored), after the checks that need it. */
+  private placeUpdate<T extends Resource>(
+    resource: T,
+    current: CurrentRow | undefined,
+    ifMatch: string | undefined,
+  ): { stored: T; created: boolean } {
+    const { resourceType } = resource;
+    const id = resource.id as string;
+    if (current) {
+      this.checkMayWrite(current, resourceType, id, current.deleted ? 'create' : 'update');
+    } else {
+      this.checkMayCreate(resourceType);
+    }
+    checkIfMatch(current, ifMatch);
+    const stored = this.prepareVersion(resource, id, current);
+    this.checkWrittenPlacement(stored);
+    return { stored, created: !current || current.deleted };
   }
 
   async patchResource<T extends Resource>(
@@ -327,7 +413,7 @@ export class Repository {
       }
       const stored = this.prepareVersion(patched, id, current);
       this.checkWrittenPlacement(stored);
-      await upsertVersion(tx, stored);
+      await writeVersions(tx, [stored], [{ resourceType, id }], 'upsert');
       this.cache?.invalidate(`${resourceType}/${id}`);
       return this.redact(stored);
     });
@@ -663,6 +749,17 @@ async function lockCurrent(tx: Queryable, resourceType: string, id: string): Pro
   return rows[0];
 }
 
+/** Locks the current rows of several resources (in key order, so concurrent bulk writes cannot deadlock). */
+async function lockCurrents(tx: Queryable, keys: readonly ResourceKey[]): Promise<Map<string, CurrentRow>> {
+  const { rows } = await tx.query<CurrentRow & { resource_type: string; id: string }>(
+    `SELECT resource_type, id, version_id, deleted, content, project, compartments FROM resource
+     WHERE (resource_type, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+     ORDER BY resource_type, id FOR UPDATE`,
+    [keys.map((key) => key.resourceType), keys.map((key) => key.id)],
+  );
+  return new Map(rows.map((row) => [`${row.resource_type}/${row.id}`, row]));
+}
+
 function checkIfMatch(current: CurrentRow | undefined, ifMatch: string | undefined): void {
   if (ifMatch === undefined) {
     return;
@@ -677,57 +774,6 @@ function checkIfMatch(current: CurrentRow | undefined, ifMatch: string | undefin
       ),
     );
   }
-}
-
-function compartmentStrings(resource: Resource): string[] {
-  return (resource.meta?.compartment ?? [])
-    .map((ref: Reference) => ref.reference)
-    .filter((ref): ref is string => !!ref);
-}
-
-// One statement per write: the history row and the current row together, so a plain create needs
-// no explicit transaction (a single statement is atomic) and every write saves a round trip.
-const INSERT_HISTORY_CTE = `WITH h AS (
-  INSERT INTO resource_history (version_id, resource_type, id, content, last_updated, deleted)
-  VALUES ($3, $1, $2, $4::jsonb, $5, false) RETURNING seq)`;
-
-async function insertVersion(tx: Queryable, resource: Resource): Promise<void> {
-  const params = versionParams(resource);
-  // The search index rows ride in the same statement (issue #4): never out of step with the resource.
-  const index = indexWriteCtes(extractIndexRows(resource), '$1', '$2', params.length + 1, false);
-  await tx.query(
-    `${INSERT_HISTORY_CTE}${index.ctes.map((cte) => `, ${cte}`).join('')}
-     INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
-     SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h`,
-    [...params, ...index.params],
-  );
-}
-
-async function upsertVersion(tx: Queryable, resource: Resource): Promise<void> {
-  const params = versionParams(resource);
-  const index = indexWriteCtes(extractIndexRows(resource), '$1', '$2', params.length + 1, true);
-  await tx.query(
-    `${INSERT_HISTORY_CTE}${index.ctes.map((cte) => `, ${cte}`).join('')}
-     INSERT INTO resource (resource_type, id, version_id, content, last_updated, deleted, project, compartments, seq)
-     SELECT $1, $2, $3, $4::jsonb, $5, false, $6, $7::text[], h.seq FROM h
-     ON CONFLICT (resource_type, id) DO UPDATE SET
-       version_id = EXCLUDED.version_id, content = EXCLUDED.content, last_updated = EXCLUDED.last_updated,
-       deleted = false, project = EXCLUDED.project, compartments = EXCLUDED.compartments, seq = EXCLUDED.seq`,
-    [...params, ...index.params],
-  );
-}
-
-function versionParams(resource: Resource) {
-  const meta = resource.meta as Meta & { versionId: string; lastUpdated: string };
-  return [
-    resource.resourceType,
-    resource.id as string,
-    meta.versionId,
-    JSON.stringify(resource),
-    meta.lastUpdated,
-    meta.project ?? null,
-    compartmentStrings(resource),
-  ];
 }
 
 function toHistoryRecord(row: HistoryRow): HistoryRecord {

@@ -1,10 +1,10 @@
-// Writes a resource's index rows in the same statement (or transaction) as the resource itself:
-// data-modifying CTEs appended to the Repository's INSERT, so a create, update or patch stays one
-// round trip and the index can never disagree with the stored version.
+// Writes resources' index rows in the same statement (or transaction) as the resources themselves:
+// data-modifying CTEs appended to the Repository's INSERT, so a write stays one round trip and the
+// index can never disagree with the stored version. Many resources share one statement (one
+// DELETE and one INSERT per index table), which is what makes a transaction Bundle load fast.
 import type { Queryable, SqlValue } from '../db';
 import type { IndexRows } from './index-rows';
 import { INDEX_KINDS, INDEX_TABLES } from './schema';
-import type { IndexKind } from './schema';
 
 export interface IndexWriteSql {
   /** `name AS (…)` fragments to put after the statement's other CTEs. */
@@ -12,59 +12,87 @@ export interface IndexWriteSql {
   params: SqlValue[];
 }
 
+export interface ResourceKey {
+  resourceType: string;
+  id: string;
+}
+
+export interface IndexedResource extends ResourceKey {
+  rows: IndexRows;
+}
+
 function snakeCase(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-function records(rows: readonly object[]): string {
-  return JSON.stringify(
-    rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [snakeCase(key), value]))),
-  );
+/** The index rows of one kind for every resource, as a JSON array of records with the owner in each. */
+function records(resources: readonly IndexedResource[], kind: keyof IndexRows): string | undefined {
+  const out: Record<string, unknown>[] = [];
+  for (const { resourceType, id, rows } of resources) {
+    for (const row of rows[kind] as readonly object[]) {
+      const record: Record<string, unknown> = { resource_type: resourceType, resource_id: id };
+      for (const [key, value] of Object.entries(row)) {
+        record[snakeCase(key)] = value;
+      }
+      out.push(record);
+    }
+  }
+  return out.length > 0 ? JSON.stringify(out) : undefined;
 }
 
 /**
- * CTEs replacing the index rows of resource ($typeParam, $idParam) with `rows`. `replace` false
- * (a brand-new resource) skips the deletes. Parameters are numbered from `firstParam`.
+ * CTEs that delete the index rows of `replaced` (resources that had a previous version) and insert
+ * those of `resources`. Both lists may be empty. Parameters are numbered from `firstParam`.
+ * The deletes cannot remove the rows inserted alongside: CTEs all see the statement's snapshot.
  */
 export function indexWriteCtes(
-  rows: IndexRows,
-  typeParam: string,
-  idParam: string,
+  resources: readonly IndexedResource[],
+  replaced: readonly ResourceKey[],
   firstParam: number,
-  replace: boolean,
 ): IndexWriteSql {
   const ctes: string[] = [];
   const params: SqlValue[] = [];
+  if (replaced.length > 0) {
+    params.push(
+      replaced.map((key) => key.id),
+      replaced.map((key) => `${key.resourceType}/${key.id}`),
+    );
+    ctes.push(...deleteCtes(`$${firstParam}::text[]`, `$${firstParam + 1}::text[]`));
+  }
   for (const kind of INDEX_KINDS) {
-    const spec = INDEX_TABLES[kind];
-    if (replace) {
-      ctes.push(
-        `del_${kind} AS (DELETE FROM ${spec.table} WHERE resource_id = ${idParam} AND resource_type = ${typeParam})`,
-      );
-    }
-    const list = rows[kind] as readonly object[];
-    if (list.length === 0) {
+    const json = records(resources, kind);
+    if (json === undefined) {
       continue;
     }
-    params.push(records(list));
-    const names = ['code', ...spec.columns.map(([name]) => name)];
-    const definition = [['code', 'text'], ...spec.columns]
+    params.push(json);
+    const spec = INDEX_TABLES[kind];
+    const names = ['resource_type', 'resource_id', 'code', ...spec.columns.map(([name]) => name)];
+    const definition = [['resource_type', 'text'], ['resource_id', 'text'], ['code', 'text'], ...spec.columns]
       .map(([name, type]) => `${name} ${type}`)
       .join(', ');
     ctes.push(
-      `ins_${kind} AS (INSERT INTO ${spec.table} (resource_type, resource_id, ${names.join(', ')})
-        SELECT ${typeParam}, ${idParam}, ${names.map((n) => `x.${n}`).join(', ')}
+      `ins_${kind} AS (INSERT INTO ${spec.table} (${names.join(', ')})
+        SELECT ${names.map((n) => `x.${n}`).join(', ')}
         FROM jsonb_to_recordset($${firstParam + params.length - 1}::jsonb) AS x(${definition}))`,
     );
   }
   return { ctes, params };
 }
 
+// By id through the (resource_id, …) index, then by type: a join against the key list could be
+// planned as a hash join over the whole table.
+function deleteCtes(idsParam: string, keysParam: string): string[] {
+  return INDEX_KINDS.map(
+    (kind) =>
+      `del_${kind} AS (DELETE FROM ${INDEX_TABLES[kind].table}
+        WHERE resource_id = ANY(${idsParam}) AND resource_type || '/' || resource_id = ANY(${keysParam}))`,
+  );
+}
+
 /** Removes every index row of one resource (a delete: deleted resources match no search). */
 export async function deleteIndexRows(tx: Queryable, resourceType: string, id: string): Promise<void> {
-  const ctes = INDEX_KINDS.map(
-    (kind: IndexKind) =>
-      `del_${kind} AS (DELETE FROM ${INDEX_TABLES[kind].table} WHERE resource_id = $2 AND resource_type = $1)`,
-  );
-  await tx.query(`WITH ${ctes.join(', ')} SELECT 1`, [resourceType, id]);
+  await tx.query(`WITH ${deleteCtes('$1::text[]', '$2::text[]').join(', ')} SELECT 1`, [
+    [id],
+    [`${resourceType}/${id}`],
+  ]);
 }

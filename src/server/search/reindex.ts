@@ -13,14 +13,15 @@ export interface ReindexOptions {
   onProgress?: (done: number) => void;
 }
 
-/** Replaces one resource's index rows in one statement. */
-export async function reindexResource(tx: Queryable, resource: Resource): Promise<void> {
-  const index = indexWriteCtes(extractIndexRows(resource), '$1', '$2', 3, true);
-  await tx.query(`WITH ${index.ctes.join(', ')} SELECT 1`, [
-    resource.resourceType,
-    resource.id as string,
-    ...index.params,
-  ]);
+/** Replaces the index rows of some resources in one statement. */
+export async function reindexResources(tx: Queryable, resources: readonly Resource[]): Promise<void> {
+  const indexed = resources.map((resource) => ({
+    resourceType: resource.resourceType,
+    id: resource.id as string,
+    rows: extractIndexRows(resource),
+  }));
+  const index = indexWriteCtes(indexed, indexed, 1);
+  await tx.query(`WITH ${index.ctes.join(', ')} SELECT 1`, index.params);
 }
 
 interface Row {
@@ -61,11 +62,11 @@ export async function reindexAll(
     if (rows.length === 0) {
       return done;
     }
-    const work = async (tx: Queryable) => {
-      for (const row of rows) {
-        await reindexResource(tx, row.content);
-      }
-    };
+    const work = (tx: Queryable) =>
+      reindexResources(
+        tx,
+        rows.map((row) => row.content),
+      );
     await ('transaction' in target ? target.transaction(work) : work(target));
     done += rows.length;
     options.onProgress?.(done);
