@@ -212,13 +212,13 @@ async function includeTargets(
     conditions.push(...visibleCondition(ctx, target.targetType, 'r'));
   }
   const { rows } = await q.query<ContentRow & { project: string | null; compartments: string[] }>(
-    `SELECT DISTINCT ON (r.resource_type, r.id) r.content, r.project, r.compartments
+    `SELECT r.content, r.project, r.compartments
      FROM search_reference l JOIN resource r ON r.resource_type = l.target_type AND r.id = l.target_id
      WHERE ${conditions.join(' AND ')}`,
     params.values,
   );
   // Without a target type the rows may be of several types: the same rules, per row.
-  return rows
+  return distinct(rows)
     .filter((row) =>
       canSee(context, {
         resourceType: row.content.resourceType,
@@ -252,14 +252,28 @@ async function revIncludeSources(
     ...visibleCondition(ctx, target.resourceType, 'r'),
   ];
   const { rows } = await q.query<ContentRow & { target_type: string; target_id: string }>(
-    `SELECT DISTINCT ON (r.id) r.content, l.target_type, l.target_id
+    `SELECT r.content, l.target_type, l.target_id
      FROM search_reference l JOIN resource r ON r.resource_type = l.resource_type AND r.id = l.resource_id
      WHERE ${conditions.join(' AND ')}`,
     params.values,
   );
   // target_id alone may match a resource of another type with the same id: keep exact pairs.
   const wanted = new Set(relevant.map(keyOf));
-  return rows.filter((row) => wanted.has(`${row.target_type}/${row.target_id}`)).map((row) => row.content);
+  return distinct(rows.filter((row) => wanted.has(`${row.target_type}/${row.target_id}`))).map(
+    (row) => row.content,
+  );
+}
+
+/**
+ * One row per resource (a resource pointing at the page twice comes back twice). Deduplicated here
+ * rather than by DISTINCT ON, which sorts every row before the first one is sent.
+ */
+function distinct<R extends ContentRow>(rows: readonly R[]): R[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = keyOf(row.content);
+    return !seen.has(key) && (seen.add(key), true);
+  });
 }
 
 async function collectIncludes(
