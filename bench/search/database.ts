@@ -30,12 +30,22 @@ export function benchLocation(engine: BenchEngine, total: number): BenchDatabase
   return { engine, connectionString, schema: `bench_search_${total}` };
 }
 
-export async function openBenchDatabase(location: BenchDatabaseLocation): Promise<Database> {
+/** The application_name of the HTTP bench server's connections, so its backends can be told apart. */
+export const BENCH_SERVER_APPLICATION = 'bloom-search-bench-server';
+
+export async function openBenchDatabase(
+  location: BenchDatabaseLocation,
+  options: { applicationName?: string } = {},
+): Promise<Database> {
+  const connectionString = new URL(location.connectionString ?? 'postgres://unused');
+  if (options.applicationName) {
+    connectionString.searchParams.set('application_name', options.applicationName);
+  }
   const db =
     location.engine === 'pglite'
       ? await openPGlite({ dataDir: location.dataDir })
       : await openPostgres({
-          connectionString: location.connectionString as string,
+          connectionString: connectionString.toString(),
           schema: location.schema,
           maxConnections: 8,
         });

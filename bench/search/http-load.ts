@@ -1,12 +1,14 @@
 // A mixed search load over loopback HTTP (autocannon, 10 connections) against the API in a child
 // process, reported as requests/s per server CPU core: the server's CPU time (the Node process,
-// plus the PostgreSQL backends when on PostgreSQL) divided by the wall time gives the cores used.
+// plus its own PostgreSQL backends when on PostgreSQL) divided by the wall time gives the cores used.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { seededRandom } from './dataset';
 import type { BenchDatabaseLocation } from './database';
+import { BENCH_SERVER_APPLICATION } from './database';
 import type { HotQuery } from './hot-queries';
 
 export interface HttpLoadFigures {
@@ -23,23 +25,37 @@ export const PUBLISHED_SEARCH_RPS = { Aidbox: 3400, Medplum: 1800, HAPI: 1000 } 
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** CPU seconds used so far by all processes named postgres (their backends serve our queries). */
-function postgresCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+/** CPU seconds each process has used so far. */
+function cpuSecondsOf(pids: readonly number[]): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const pid of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
-      if (name !== 'postgres') continue;
-      const fields = stat.slice(close + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND); // utime, stime
     } catch {
       // The process ended while we read.
     }
   }
-  return ticks / CLOCK_TICKS_PER_SECOND;
+  return seconds;
+}
+
+/**
+ * The PostgreSQL backends serving the bench server (by application_name): only theirs is counted,
+ * not the CPU of other databases' backends on a shared cluster.
+ */
+async function serverBackends(connectionString: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [BENCH_SERVER_APPLICATION],
+    );
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
 }
 
 export async function measureHttpLoad(
@@ -80,7 +96,11 @@ export async function measureHttpLoad(
     ];
     // A short warm-up, not measured.
     await autocannon({ url, connections: options.connections, duration: 2, requests });
-    const cpuBefore = (await childCpu()) + (location.engine === 'postgres' ? postgresCpuSeconds() : 0);
+    const postgres = location.engine === 'postgres' ? (location.connectionString as string) : undefined;
+    const backendsBefore = postgres
+      ? cpuSecondsOf(await serverBackends(postgres))
+      : new Map<number, number>();
+    const cpuBefore = await childCpu();
     const started = performance.now();
     const result = await autocannon({
       url,
@@ -89,8 +109,15 @@ export async function measureHttpLoad(
       requests,
     });
     const wall = (performance.now() - started) / 1000;
-    const cpuAfter = (await childCpu()) + (location.engine === 'postgres' ? postgresCpuSeconds() : 0);
-    const serverCores = (cpuAfter - cpuBefore) / wall;
+    const cpuAfter = await childCpu();
+    let backendCpu = 0;
+    if (postgres) {
+      // A backend opened during the run started from zero.
+      for (const [pid, seconds] of cpuSecondsOf(await serverBackends(postgres))) {
+        backendCpu += seconds - (backendsBefore.get(pid) ?? 0);
+      }
+    }
+    const serverCores = (cpuAfter - cpuBefore + backendCpu) / wall;
     return {
       requestsPerSecond: result.requests.average,
       p50Ms: result.latency.p50,

@@ -5,11 +5,11 @@ import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { systemContext } from '../../src/server/repo';
 import type { BenchDatabaseLocation } from './database';
-import { openBenchDatabase } from './database';
+import { BENCH_SERVER_APPLICATION, openBenchDatabase } from './database';
 
 async function main(): Promise<void> {
   const location = JSON.parse(process.env.SEARCH_BENCH_LOCATION ?? '{}') as BenchDatabaseLocation;
-  const db = await openBenchDatabase(location);
+  const db = await openBenchDatabase(location, { applicationName: BENCH_SERVER_APPLICATION });
   const config = { ...loadConfig({ LOG_LEVEL: 'warn' }), port: 0 };
   const app = await buildServer({ config, db, getContext: () => systemContext() });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
