@@ -358,6 +358,22 @@ describe('sending a message', () => {
     expect(messageItems()[messageItems().length - 1]).toHaveTextContent('Thank you, doctor!');
   });
 
+  it('her message echoed by the subscription while the refetch after sending is in flight shows once', async () => {
+    const mine = message({ id: 'm-4', sent: at(40), from: 'maria', text: 'Echoed while refetching' });
+    const { api, socket } = renderMessages([page(0, THREAD), page(0, [mine, ...THREAD], 400)]);
+    await screen.findByText('Hello Maria, how are you feeling this week?');
+    await waitFor(() => expect(socket.operation).toBeDefined());
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'm-4' });
+    fireEvent.change(composer(), { target: { value: 'Echoed while refetching' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    await waitFor(() => expect(api.bodiesOf('POST fhir/R4/Communication')).toHaveLength(1));
+    act(() => socket.simulateResult({ result: { data: { CommunicationChanged: mine } } }));
+    expect(await screen.findByText('Echoed while refetching', { selector: 'p' })).toBeInTheDocument();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 600)));
+    expect(screen.getAllByText('Echoed while refetching', { selector: 'p' })).toHaveLength(1);
+    expect(messageItems()).toHaveLength(THREAD.length + 1);
+  });
+
   it('Shift+Enter does not send', async () => {
     const { api } = renderMessages([page(0, THREAD)]);
     await screen.findByText('Hello Maria, how are you feeling this week?');

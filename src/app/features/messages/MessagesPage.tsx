@@ -15,10 +15,11 @@ import type { MessageDraft } from './newMessage';
 import { useMessageThread } from './useMessageThread';
 import { useSendMessage } from './useSendMessage';
 
+// Strings, not numbers: MUI's sx reads width 1 as 100%.
 const visuallyHidden = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
   p: 0,
   m: '-1px',
   overflow: 'hidden',

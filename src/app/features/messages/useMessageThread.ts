@@ -43,9 +43,11 @@ export function useMessageThread(subject: string | undefined): MessageThread {
     variables,
     skip: !subject,
     // A cached thread shows at once, and the newest page is fetched anyway: the screen was not
-    // listening while it was away. Later cache writes (live messages) need no new request.
+    // listening while it was away. Kept as the policy (no cache-first after the first answer): Apollo
+    // drops a cache update that lands while a request of a cache-first query is in flight, so a live
+    // message arriving during the refetch after sending would not show; cache updates themselves
+    // never cause a request under this policy.
     fetchPolicy: 'cache-and-network',
-    nextFetchPolicy: 'cache-first',
   });
   const [older, setOlder] = useState<{ loading: boolean; exhausted: boolean; error?: Error }>({
     loading: false,
