@@ -165,6 +165,23 @@ describe('issue #9 search table (SPEC §2)', () => {
     expect(await screen.findByRole('link', { name: 'c' })).toBeInTheDocument();
   });
 
+  it("while rows load the grid shows a skeleton, never a flash of 'No results'", async () => {
+    const slow = { ...rowsMock({}, ['a']), delay: 1500 };
+    const { container } = renderTable('/Observation', [...schemaMocks(), slow]);
+    await screen.findByRole('toolbar', { name: 'Observation table actions' });
+    const seen = { skeleton: false, noResults: false };
+    const look = () => {
+      seen.skeleton ||= container.querySelector('.MuiDataGrid-skeletonLoadingOverlay') !== null;
+      seen.noResults ||= (container.textContent ?? '').includes('No results');
+    };
+    look();
+    const observer = new MutationObserver(look);
+    observer.observe(container, { childList: true, subtree: true, characterData: true });
+    await screen.findByRole('link', { name: 'a' }, { timeout: 10_000 });
+    observer.disconnect();
+    expect(seen).toEqual({ skeleton: true, noResults: false });
+  });
+
   it("an empty search shows 'No results' and no pager", async () => {
     renderTable('/Observation', [...schemaMocks(), rowsMock({}, [])]);
     expect(await screen.findByText('No results')).toBeInTheDocument();
