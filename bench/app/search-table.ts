@@ -65,10 +65,13 @@ async function scriptsOf(
   });
 }
 
+/** Real rows: the loading overlay's skeleton rows are '.MuiDataGrid-row' too and must not count. */
 async function rowsShown(page: Page, rows: number): Promise<void> {
-  await page.waitForFunction((n) => document.querySelectorAll('.MuiDataGrid-row').length >= n, rows, {
-    timeout: 60_000,
-  });
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)').length >= n,
+    rows,
+    { timeout: 120_000 },
+  );
 }
 
 export async function measureSearchTable(): Promise<SearchTableFigures> {

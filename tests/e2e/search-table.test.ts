@@ -56,11 +56,14 @@ async function serverObservations(query: Record<string, string>): Promise<{ ids:
   return { ids: result.resources.map((r) => r.id as string), total: result.total ?? result.resources.length };
 }
 
-const rows = () => page.locator('.MuiDataGrid-row');
+// The loading overlay's skeleton rows are '.MuiDataGrid-row' too: only real rows count.
+const rows = () => page.locator('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)');
 const rangeText = () => page.getByRole('navigation', { name: 'Pages' }).locator('p');
 
 async function waitForRows(): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('.MuiDataGrid-row').length > 0);
+  await page.waitForFunction(
+    () => document.querySelectorAll('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)').length > 0,
+  );
 }
 
 describe('issue #9 search table in Chromium', () => {
