@@ -4,7 +4,7 @@
 // The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router-dom';
-import { LoadingState } from './components/ListStates';
+import { LoadingState } from './components/LoadingState';
 import { Layout } from './components/Layout';
 import { NotFoundPanel } from './components/NotFoundPanel';
 import { accountRoutes } from './features/account/accountRoutes';

@@ -1,9 +1,9 @@
 // Error panel (SPEC §2 "Error panel"): catches a screen's render error, shows 'Something went wrong',
 // and resets when the location changes so navigating away recovers the app.
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+import { ErrorNotice } from './ErrorNotice';
 
 interface BoundaryProps {
   /** When this changes while an error is shown, the panel clears and renders its children again. */
@@ -38,10 +38,9 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
-      <Alert severity="error" role="alert" sx={{ m: 2 }}>
-        <AlertTitle>Something went wrong</AlertTitle>
-        {error.message}
-      </Alert>
+      <Box sx={{ m: 2 }}>
+        <ErrorNotice title="Something went wrong">{error.message}</ErrorNotice>
+      </Box>
     );
   }
 }

@@ -2,7 +2,6 @@
 // signed in, the main navigation (Health Record, Messages, Get Care) and the user menu.
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
@@ -10,6 +9,7 @@ import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useSession } from '../session/BloomClientContext';
 import { BloomLogo } from './BloomLogo';
+import { LinkButton } from './LinkButton';
 
 // Signed in only: their menus stay off the landing page's download (issue #7 budgets).
 const MainNav = lazy(() => import('./MainNav').then((m) => ({ default: m.MainNav })));
@@ -57,7 +57,7 @@ export function Header() {
           // Never wrap the labels: on a 320 px phone the buttons get narrower instead.
           sx={{
             ml: 'auto',
-            '& .MuiButton-root': { whiteSpace: 'nowrap', px: { xs: 1.5, sm: 2 }, minWidth: 0 },
+            '& .MuiButton-root, & > a': { whiteSpace: 'nowrap', px: { xs: 1.5, sm: 2 }, minWidth: 0 },
           }}
         >
           {profile && (
@@ -67,12 +67,10 @@ export function Header() {
           )}
           {!profile && !loading && (
             <>
-              <Button component={RouterLink} to="/signin" color="primary">
-                Log in
-              </Button>
-              <Button component={RouterLink} to="/register" variant="contained" color="primary">
+              <LinkButton to="/signin">Log in</LinkButton>
+              <LinkButton to="/register" variant="contained">
                 Sign up
-              </Button>
+              </LinkButton>
             </>
           )}
         </Stack>

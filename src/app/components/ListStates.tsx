@@ -1,18 +1,10 @@
 // Loading, empty and error states shared by every list and detail screen (issue #7 "loading and empty
 // states on every list").
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 
-export function LoadingState({ label }: { label: string }) {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-      <CircularProgress aria-label={label} />
-    </Box>
-  );
-}
+export { LoadingState } from './LoadingState';
 
 export function EmptyState({ text }: { text: string }) {
   return (

@@ -1,24 +1,31 @@
 // App-wide notifications (SPEC §9 "at most 5 notifications at once"): a stack of alerts in the corner;
 // a sixth pushes the oldest out. Each closes by itself after a while or with its close button.
-import Alert, { type AlertColor } from '@mui/material/Alert';
+import type { AlertColor } from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import type { ShownNotification } from './NotificationStack';
+
+const NotificationStack = lazy(() => import('./NotificationStack'));
 
 export const MAX_NOTIFICATIONS = 5;
 const AUTO_CLOSE_MS = 6000;
-
-interface Notification {
-  readonly id: number;
-  readonly message: string;
-  readonly severity: AlertColor;
-}
 
 type Notify = (message: string, severity?: AlertColor) => void;
 
 const NotificationsContext = createContext<Notify | undefined>(undefined);
 
 export function NotificationsProvider({ children }: { children: ReactNode }) {
-  const [items, setItems] = useState<Notification[]>([]);
+  const [items, setItems] = useState<ShownNotification[]>([]);
   const nextId = useRef(1);
 
   const close = useCallback((id: number) => setItems((current) => current.filter((n) => n.id !== id)), []);
@@ -49,11 +56,11 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
           maxWidth: 400,
         }}
       >
-        {items.map((item) => (
-          <Alert key={item.id} severity={item.severity} variant="filled" onClose={() => close(item.id)}>
-            {item.message}
-          </Alert>
-        ))}
+        {items.length > 0 && (
+          <Suspense fallback={null}>
+            <NotificationStack items={items} onClose={close} />
+          </Suspense>
+        )}
       </Stack>
     </NotificationsContext.Provider>
   );

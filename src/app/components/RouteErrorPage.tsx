@@ -1,10 +1,10 @@
 // Router-level fallback (SPEC §2, SPEC §8 "Unexpected Application Error!"): shown when routing itself or a
 // screen outside an ErrorPanel fails. Keeps a way home, and the error text for whoever reports it.
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { ErrorNotice } from './ErrorNotice';
+import { LinkButton } from './LinkButton';
 
 function describe(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`;
@@ -19,13 +19,13 @@ export function RouteErrorPage() {
       <Typography variant="h1" component="h1" sx={{ fontSize: '1.75rem', mb: 2 }}>
         Unexpected Application Error!
       </Typography>
-      <Alert severity="error" sx={{ mb: 3 }}>
-        {describe(error)}
-      </Alert>
-      {/* A plain link: a full reload gives the app a clean start. */}
-      <Button href="/" variant="contained">
+      <Box sx={{ mb: 3 }}>
+        <ErrorNotice>{describe(error)}</ErrorNotice>
+      </Box>
+      {/* A full reload gives the app a clean start. */}
+      <LinkButton to="/" reloadDocument variant="contained">
         Back to the start page
-      </Button>
+      </LinkButton>
     </Box>
   );
 }

@@ -2,7 +2,7 @@
 // Apollo. The inner Suspense keeps the provider mounted while a lazy screen's chunk arrives.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router-dom';
-import { LoadingState } from '../components/ListStates';
+import { LoadingState } from '../components/LoadingState';
 
 const loadSignedInGraphql = () => import('./SignedInGraphql');
 const SignedInGraphql = lazy(loadSignedInGraphql);

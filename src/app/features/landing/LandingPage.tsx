@@ -1,11 +1,10 @@
 // Signed-out landing page (SPEC §2 "/"): hero text, an illustration, and the Log in / Sign up actions.
 // The header and footer come from the shared layout.
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
+import { LinkButton } from '../../components/LinkButton';
 import { blush } from '../../theme';
 import { FeatureList } from './FeatureList';
 
@@ -61,18 +60,12 @@ export function LandingPage() {
               spacing={2}
               sx={{ justifyContent: { xs: 'center', md: 'flex-start' } }}
             >
-              <Button component={RouterLink} to="/register" variant="contained" size="large">
+              <LinkButton to="/register" variant="contained" size="large">
                 Sign up
-              </Button>
-              <Button
-                component={RouterLink}
-                to="/signin"
-                variant="outlined"
-                size="large"
-                sx={{ bgcolor: 'background.paper' }}
-              >
+              </LinkButton>
+              <LinkButton to="/signin" variant="outlined" size="large" sx={{ bgcolor: 'background.paper' }}>
                 Log in
-              </Button>
+              </LinkButton>
             </Stack>
           </Box>
           <Box sx={{ flex: 1, display: 'flex', justifyContent: 'center', width: '100%' }}>

@@ -1,0 +1,23 @@
+// The visible stack of notifications (SPEC §9), a lazy chunk of Notifications: pages that never notify
+// (the landing page) do not download MUI's Alert.
+import Alert, { type AlertColor } from '@mui/material/Alert';
+
+export interface ShownNotification {
+  readonly id: number;
+  readonly message: string;
+  readonly severity: AlertColor;
+}
+
+export default function NotificationStack({
+  items,
+  onClose,
+}: {
+  items: readonly ShownNotification[];
+  onClose: (id: number) => void;
+}) {
+  return items.map((item) => (
+    <Alert key={item.id} severity={item.severity} variant="filled" onClose={() => onClose(item.id)}>
+      {item.message}
+    </Alert>
+  ));
+}
