@@ -17,6 +17,7 @@ import { HomeOrLanding } from './features/home/HomeOrLanding';
 import { resourceRoutes } from './features/resource/resourceRoutes';
 import { GraphqlOutlet } from './session/GraphqlBoundary';
 import { RequireSession } from './session/RequireSession';
+import { ShareContextProvider } from './session/share/ShareContextProvider';
 
 // The sign-in screens are chunks of their own too: the landing page does not download their forms.
 const SignInPage = lazy(() =>
@@ -44,7 +45,12 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
   return [
     {
       path: '/',
-      element: <Layout />,
+      // Context sharing (issue #11) around every screen: another app's open is followed from anywhere.
+      element: (
+        <ShareContextProvider>
+          <Layout />
+        </ShareContextProvider>
+      ),
       errorElement: <RouteErrorPage />,
       children: [
         { index: true, element: <HomeOrLanding /> },

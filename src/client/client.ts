@@ -579,8 +579,9 @@ export class BloomClient extends PlatformClient {
     event: string,
     context: unknown,
     versionId?: string,
+    options?: fhircast.FhircastPublishOptions,
   ): Promise<FhircastMessage> {
-    return fhircast.fhircastPublish(this, topic, event, context, versionId);
+    return fhircast.fhircastPublish(this, topic, event, context, versionId, options);
   }
 
   fhircastGetContext(topic: string): Promise<FhircastCurrentContext> {

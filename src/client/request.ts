@@ -52,6 +52,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Upload progress: the body goes through XMLHttpRequest in a browser, a counted stream in Node. */
   onUploadProgress?: UploadProgressListener;
+  /** fetch's keepalive: the request outlives the page (a close published as the tab goes away). */
+  keepalive?: boolean;
 }
 
 export interface RequestPipelineOptions {
@@ -234,7 +236,13 @@ export class RequestPipeline {
         headers['Content-Type'] = options.contentType ?? FHIR_JSON;
       }
     }
-    const init = { method, headers, body, signal: options.signal };
+    const init = {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    };
     if (this.verbose) {
       console.log(`> ${method} ${url}`);
     }

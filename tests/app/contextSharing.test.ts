@@ -9,7 +9,7 @@ import {
   contextFor,
   userTopic,
   type SharingStatus,
-} from '../../src/app/features/resource/share/contextSharing';
+} from '../../src/app/session/share/contextSharing';
 import { FakeHub } from './fakeFhircastHub';
 
 const patient = (id: string): Patient => ({ resourceType: 'Patient', id, name: [{ family: 'Doe' }] });
@@ -194,6 +194,46 @@ describe('issue #11 share context (fake hub)', () => {
     sharing.view(patient('p2'));
     await settled();
     expect(statuses.at(-1)).toEqual({ connection: 'connected' });
+  });
+
+  it('stop closes what this window has open (sharing off, sign-out) and resolves once the hub answered', async () => {
+    sharing.start();
+    await settled();
+    sharing.view(patient('p1'));
+    let stopped = false;
+    void sharing.stop().then(() => (stopped = true));
+    await settled();
+    expect(stopped).toBe(true);
+    expect(hub.published.map((p) => [p.event, p.context])).toEqual([
+      ['Patient-open', [patientEntry('p1')]],
+      ['Patient-close', [patientEntry('p1')]],
+    ]);
+  });
+
+  it('stop closes nothing another app replaced, nor a screen that shares nothing', async () => {
+    sharing.start();
+    await settled();
+    sharing.view(patient('p1'));
+    hub.deliver('Patient-open', [patientEntry('p2')]);
+    await sharing.stop();
+    expect(hub.published.map((p) => p.event)).toEqual(['Patient-open']);
+  });
+
+  it('the page going away sends the close at once with keepalive; a page back from the cache opens again', async () => {
+    sharing.start();
+    await settled();
+    sharing.view(patient('p1'));
+    await settled();
+    sharing.pageHidden();
+    sharing.pageHidden();
+    // Sent in the same task, before any queued work (the page may be gone by then), and only once.
+    expect(hub.published.map((p) => [p.event, p.options])).toEqual([
+      ['Patient-open', undefined],
+      ['Patient-close', { keepalive: true }],
+    ]);
+    sharing.pageShown();
+    await settled();
+    expect(hub.published.map((p) => p.event)).toEqual(['Patient-open', 'Patient-close', 'Patient-open']);
   });
 
   it('stop disconnects, unsubscribes, stops retrying and publishes nothing more', async () => {

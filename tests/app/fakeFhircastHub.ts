@@ -1,14 +1,16 @@
 // A fake FHIRcast hub client for the share-context tests (issue #11): records subscriptions and
 // publishes (checked with the real client's SPEC §5 rules), and delivers events as the hub's socket would.
-import type { FhircastConnectionHandlers } from '../../src/client/fhircast';
+import type { FhircastConnectionHandlers, FhircastPublishOptions } from '../../src/client/fhircast';
 import type { FhircastMessage, FhircastSubscriptionRequest } from '../../src/fhir/fhircast';
 import { validatePublish } from '../../src/fhir/fhircast';
-import type { FhircastApi } from '../../src/app/features/resource/share/contextSharing';
+import type { FhircastApi } from '../../src/app/session/share/contextSharing';
 
 export interface Published {
   topic: string;
   event: string;
   context: unknown;
+  /** Only when the publish asked for something (keepalive). */
+  options?: FhircastPublishOptions;
 }
 
 export class FakeHub implements FhircastApi {
@@ -42,11 +44,17 @@ export class FakeHub implements FhircastApi {
     return { disconnect: () => void this.disconnects++ };
   }
 
-  async fhircastPublish(topic: string, event: string, context: unknown) {
+  async fhircastPublish(
+    topic: string,
+    event: string,
+    context: unknown,
+    versionId?: string,
+    options?: FhircastPublishOptions,
+  ) {
     // The real client's rules: a context this module builds must pass them.
-    validatePublish(topic, event, context);
+    validatePublish(topic, event, context, versionId);
     if (this.publishFailure) throw this.publishFailure;
-    this.published.push({ topic, event, context });
+    this.published.push({ topic, event, context, ...(options ? { options } : {}) });
     return {};
   }
 

@@ -9,7 +9,7 @@ import {
   ShareContextProvider,
   SHARE_CONTEXT_SETTING,
   useSharedView,
-} from '../../src/app/features/resource/share/ShareContextProvider';
+} from '../../src/app/session/share/ShareContextProvider';
 import { ShareContextSwitch } from '../../src/app/features/resource/share/ShareContextSwitch';
 import { BloomClientProvider } from '../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../src/app/session/createAppClient';
@@ -41,7 +41,10 @@ function renderShared(path: string) {
             <Outlet />
           </ShareContextProvider>
         ),
-        children: [{ path: 'Patient/:id', element: <PatientScreen /> }],
+        children: [
+          { path: 'Patient/:id', element: <PatientScreen /> },
+          { path: 'account', element: <h1>Account</h1> },
+        ],
       },
     ],
     { initialEntries: [path] },
@@ -104,12 +107,45 @@ describe('issue #11 Share context switch', () => {
       { key: 'patient', resource: { resourceType: 'Patient', id: 'p1' } },
     ]);
 
-    // Turning it off disconnects and stores 'off'.
+    // Turning it off closes the patient on screen, disconnects and stores 'off'.
     api.once(`PUT ${settingRoute}`, 200, '');
     fireEvent.click(screen.getByRole('switch', { name: 'Share context' }));
     await waitFor(() => expect(hub.disconnects).toBe(1));
     expect(api.bodiesOf(`PUT ${settingRoute}`)).toEqual(['off']);
     expect(screen.getByRole('status')).toHaveTextContent('');
+    await waitFor(() => expect(hub.published.map((p) => p.event)).toEqual(['Patient-open', 'Patient-close']));
+    expect(hub.published[1].context).toEqual([
+      { key: 'patient', resource: { resourceType: 'Patient', id: 'p2' } },
+    ]);
+  });
+
+  it("another app's open is followed from a screen that shares nothing (sharing lives around every route)", async () => {
+    storeLoginOf(api, drChen);
+    api.always(`GET ${settingRoute}`, 200, 'on');
+    const router = renderShared('/account');
+    await screen.findByRole('heading', { name: 'Account' });
+    await waitFor(() => expect(hub.handlers).toBeDefined());
+    act(() =>
+      hub.deliver('Patient-open', [
+        { key: 'patient', resource: { resourceType: 'Patient', id: 'p3' } as Patient },
+      ]),
+    );
+    expect(await screen.findByRole('heading', { name: 'Patient p3' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/Patient/p3');
+  });
+
+  it('pagehide closes the patient on screen with keepalive', async () => {
+    storeLoginOf(api, drChen);
+    api.always(`GET ${settingRoute}`, 200, 'on');
+    renderShared('/Patient/p1');
+    await waitFor(() => expect(hub.published).toHaveLength(1));
+    act(() => {
+      window.dispatchEvent(new Event('pagehide'));
+    });
+    expect(hub.published.map((p) => [p.event, p.options])).toEqual([
+      ['Patient-open', undefined],
+      ['Patient-close', { keepalive: true }],
+    ]);
   });
 
   it('§8: connection problems show as a status message, not a crash', async () => {

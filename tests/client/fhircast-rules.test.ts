@@ -17,6 +17,7 @@ interface Sent {
   url: string;
   body: unknown;
   contentType?: string;
+  options?: unknown;
 }
 
 function fakeHttp(answer: unknown = { 'hub.channel.endpoint': 'ws://hub/ws/fhircast/abc' }): FhircastHttp & {
@@ -25,8 +26,8 @@ function fakeHttp(answer: unknown = { 'hub.channel.endpoint': 'ws://hub/ws/fhirc
   const sent: Sent[] = [];
   return {
     sent,
-    async post<T>(url: string, body: unknown, contentType?: string): Promise<T> {
-      sent.push({ url, body, contentType });
+    async post<T>(url: string, body: unknown, contentType?: string, options?: unknown): Promise<T> {
+      sent.push({ url, body, contentType, ...(options ? { options } : {}) });
       return answer as T;
     },
     async get<T>(url: string): Promise<T> {
@@ -154,6 +155,14 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'hub.event': 'Patient-open',
       context: [{ key: 'patient', resource: patient }],
     });
+  });
+
+  test('keepalive is handed to the request (a close sent while the page goes away)', async () => {
+    const http = fakeHttp({});
+    const context = { key: 'patient', resource: patient };
+    await fhircastPublish(http, 't', 'Patient-close', context, undefined, { keepalive: true });
+    await fhircastPublish(http, 't', 'Patient-open', context);
+    expect(http.sent.map((sent) => sent.options)).toEqual([{ keepalive: true }, undefined]);
   });
 
   test('DiagnosticReport-update carries context.versionId', async () => {

@@ -48,6 +48,14 @@ function onlyNewToken(call: RecordedCall): Response {
 }
 
 describe('request pipeline: build and send', () => {
+  test('keepalive reaches fetch only when asked (a FHIRcast close sent as the page goes away)', async () => {
+    const { fake, pipeline } = setup({ ...maria, accessToken: newToken });
+    fake.on('POST', '/fhircast/STU3/t', () => jsonResponse({}));
+    await pipeline.request('POST', 'fhircast/STU3/t', { body: {}, keepalive: true });
+    await pipeline.request('POST', 'fhircast/STU3/t', { body: {} });
+    expect(fake.calls.map((call) => call.keepalive)).toEqual([true, undefined]);
+  });
+
   test('relative paths resolve against the base URL; bearer token, Accept and FHIR JSON body', async () => {
     const { fake, pipeline } = setup({ ...maria, accessToken: newToken });
     fake.on('POST', '/fhir/R4/Patient', () => jsonResponse(patient, 201));

@@ -1,10 +1,13 @@
 // Issue #11 E2E in Chromium: two windows (two browser contexts, two sign-ins) of the demo practitioner
 // Dr. Chen with "Share context" on, against the real API and its FHIRcast hub (SPEC §7 Remote context
 // sync): opening a patient in one brings the other to the same patient within a few seconds, both
-// ways; the switch's choice is kept per user (key-value store), so the second window starts with it on.
-import type { DiagnosticReport } from '@medplum/fhirtypes';
+// ways and from any screen of the app; the switch's choice is kept per user (key-value store), so the
+// second window starts with it on. Closing the tab and signing out close what the window had open.
+import type { DiagnosticReport, Practitioner } from '@medplum/fhirtypes';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
+import { FhircastStore } from '../../src/server/fhircast/store';
+import { userTopic } from '../../src/app/session/share/contextSharing';
 import { launchChromium } from './support/browser';
 import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { collectPageProblems } from './support/page-problems';
@@ -16,12 +19,19 @@ const contexts: BrowserContext[] = [];
 const problems: string[][] = [];
 let mariaId: string;
 let aishaId: string;
+let topic: string;
 
 beforeAll(async () => {
   browser = await launchChromium();
   bloom = await startBloom({ seed: true });
   mariaId = await demoPatientId(bloom, 'maria@bloom.example');
   aishaId = await demoPatientId(bloom, 'aisha@bloom.example');
+  const chen = await bloom.systemRepo.search<Practitioner>(
+    parseSearchRequest({ resourceType: 'Practitioner', query: { email: 'dr.chen@bloom.example' } }),
+  );
+  const chenProfile = chen.resources[0];
+  if (!chenProfile) throw new Error('the demo has no Practitioner for dr.chen@bloom.example');
+  topic = userTopic(chenProfile);
 }, 180_000);
 
 afterAll(async () => {
@@ -41,6 +51,30 @@ async function signInAsDrChen(): Promise<Page> {
   problems.push(collectPageProblems(page));
   await signInAsDemo(page, bloom, 'dr.chen@bloom.example');
   return page;
+}
+
+/** What the hub has open on Dr. Chen's topic, e.g. 'Patient/1' ('' when nothing). */
+async function hubContext(): Promise<string> {
+  const current = await new FhircastStore(bloom.db).getContext(bloom.clinicProjectId ?? '', topic);
+  const type = current['context.type'];
+  const anchor = current.context.find((entry) => entry.resource?.resourceType === type)?.resource;
+  return anchor ? `${type}/${anchor.id ?? ''}` : '';
+}
+
+async function hubContextBecomes(expected: string): Promise<void> {
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    if ((await hubContext()) === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(await hubContext()).toBe(expected);
+}
+
+/** In-app navigation (no reload): the router follows history as it does for a link. */
+async function goInApp(page: Page, pathname: string): Promise<void> {
+  await page.evaluate((path) => {
+    window.history.pushState({}, '', path);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, pathname);
 }
 
 async function connected(page: Page): Promise<void> {
@@ -66,6 +100,10 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     expect(await second.getByRole('switch', { name: 'Share context' }).isChecked()).toBe(true);
     await connected(second);
 
+    // The second window moves to a screen that shares nothing (home) and still follows from there.
+    await goInApp(second, '/');
+    await second.waitForURL(url('/'));
+    await hubContextBecomes('');
     await first.goto(url(`/Patient/${mariaId}`));
     await first.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
     await second.waitForURL(url(`/Patient/${mariaId}`), { timeout: 5_000 });
@@ -74,10 +112,7 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     // And back the other way, by following a link inside the app (no reload).
     await connected(second);
     const navigatedAt = Date.now();
-    await second.evaluate((path) => {
-      window.history.pushState({}, '', path);
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    }, `/Patient/${aishaId}`);
+    await goInApp(second, `/Patient/${aishaId}`);
     await second.getByRole('heading', { level: 1, name: 'Aisha Khan' }).waitFor();
     await first.waitForURL(url(`/Patient/${aishaId}`), { timeout: 5_000 });
     await first.getByRole('heading', { level: 1, name: 'Aisha Khan' }).waitFor();
@@ -99,5 +134,31 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     await second.waitForURL(url(`/DiagnosticReport/${reportId}`), { timeout: 5_000 });
     await second.getByRole('tab', { name: 'Details' }).waitFor();
     expect(problems.flat()).toEqual([]);
-  }, 120_000);
+  }, 240_000);
+
+  it('closing the tab and signing out with sharing on close what the window had open', async () => {
+    // The choice stored by the test above (or by an earlier run) is turned on here if needed.
+    const page = await signInAsDrChen();
+    await page.goto(url(`/Patient/${mariaId}`));
+    const toggle = page.getByRole('switch', { name: 'Share context' });
+    await toggle.waitFor();
+    if (!(await toggle.isChecked())) await toggle.check();
+    await connected(page);
+    await hubContextBecomes(`Patient/${mariaId}`);
+
+    // Closing the tab: pagehide sends the close with fetch keepalive.
+    await page.close({ runBeforeUnload: true });
+    await hubContextBecomes('');
+
+    // Signing out: the close goes out while the session can still publish.
+    const other = await signInAsDrChen();
+    await other.goto(url(`/Patient/${aishaId}`));
+    await connected(other);
+    await hubContextBecomes(`Patient/${aishaId}`);
+    await other.locator('#user-menu-button').click();
+    await other.getByRole('menuitem', { name: 'Sign out' }).click();
+    await other.getByRole('banner').getByRole('link', { name: 'Log in' }).waitFor();
+    await hubContextBecomes('');
+    expect(problems.flat()).toEqual([]);
+  }, 240_000);
 });

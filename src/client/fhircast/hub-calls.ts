@@ -2,6 +2,7 @@
 // 'Invalid response!'). Each call checks its input with the rules the hub applies (src/fhir/fhircast)
 // before anything is sent, so a bad request fails here with the same message the hub would give.
 import { getRandomString } from '../pkce';
+import type { RequestOptions } from '../request';
 import {
   FHIRCAST_MESSAGES,
   subscriptionRequestToForm,
@@ -19,7 +20,7 @@ const JSON_TYPE = 'application/json';
 
 /** What the calls need from the client: its request pipeline (auth, retries) and base URL. */
 export interface FhircastHttp {
-  post<T>(url: string, body: unknown, contentType?: string): Promise<T>;
+  post<T>(url: string, body: unknown, contentType?: string, options?: RequestOptions): Promise<T>;
   get<T>(url: string, options?: { cache?: 'default' | 'reload' | 'no-cache' }): Promise<T>;
 }
 
@@ -58,20 +59,26 @@ export async function fhircastUnsubscribe(
   await http.post(FHIRCAST_HUB_PATH, subscriptionRequestToForm(unsubscribe).toString(), FORM_CONTENT_TYPE);
 }
 
-/** Publishes `event` with `context` on `topic`; the hub answers with the message it accepted. */
+export type FhircastPublishOptions = Pick<RequestOptions, 'keepalive'>;
+
+/**
+ * Publishes `event` with `context` on `topic`; the hub answers with the message it accepted.
+ * `options.keepalive` lets the request finish after the page is gone (a close sent on pagehide).
+ */
 export async function fhircastPublish(
   http: FhircastHttp,
   topic: string,
   event: string,
   context: unknown,
   versionId?: string,
+  options?: FhircastPublishOptions,
 ): Promise<FhircastMessage> {
   const message: FhircastMessage = {
     timestamp: new Date().toISOString(),
     id: getRandomString(),
     event: validatePublish(topic, event, context, versionId),
   };
-  return http.post<FhircastMessage>(topicUrl(topic), message, JSON_TYPE);
+  return http.post<FhircastMessage>(topicUrl(topic), message, JSON_TYPE, options);
 }
 
 /** The hub's current context on `topic` (never cached: other apps change it). */

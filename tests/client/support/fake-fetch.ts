@@ -6,6 +6,8 @@ export interface RecordedCall {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
+  /** fetch's keepalive flag, when the request set it. */
+  keepalive?: boolean;
 }
 
 export type FakeHandler = (call: RecordedCall) => Response | Promise<Response>;
@@ -42,6 +44,7 @@ export function fakeFetch(): FakeFetch {
         method: init?.method ?? 'GET',
         headers: { ...((init?.headers as Record<string, string> | undefined) ?? {}) },
         body: typeof init?.body === 'string' ? init.body : undefined,
+        ...(init?.keepalive ? { keepalive: true } : {}),
       };
       calls.push(call);
       const route = routes.find((r) => matches(call, r.method, r.urlSuffix));

@@ -22,7 +22,7 @@ import { ResourceHistory } from './ResourceHistory';
 import { ResourceJson } from './ResourceJson';
 import { ResourceProblem } from './ResourceProblem';
 import { ShareContextSwitch } from './share/ShareContextSwitch';
-import { useSharedView } from './share/ShareContextProvider';
+import { useSharedView } from '../../session/share/ShareContextProvider';
 import { useResourceSchema } from './useResourceSchema';
 import { useLoaded } from './useLoaded';
 import { codeableConceptText } from './valueText';

@@ -5,27 +5,31 @@ import { useNavigate } from 'react-router-dom';
 import { useNotify } from '../../components/Notifications';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { SessionLoading } from '../../session/RequireSession';
+import { useShareContext } from '../../session/share/ShareContextProvider';
 
 export function SignOutPage() {
   const client = useBloomClient();
   const navigate = useNavigate();
   const notify = useNotify();
+  const { leave } = useShareContext();
   const started = useRef(false);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
     // A session still loading would land after the sign-out and bring the profile back: let it finish first.
+    // A shared context is closed while the session can still publish (issue #11).
     client
       .getProfileAsync()
       .catch(() => undefined)
+      .then(() => leave())
       .then(() => client.signOut())
       .then(
         () => notify('You have signed out.', 'success'),
         () => notify('You are signed out on this device; the server could not be reached.', 'warning'),
       )
       .finally(() => navigate('/', { replace: true }));
-  }, [client, navigate, notify]);
+  }, [client, leave, navigate, notify]);
 
   return <SessionLoading />;
 }

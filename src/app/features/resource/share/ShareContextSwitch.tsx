@@ -4,8 +4,8 @@ import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import type { SharingStatus } from './contextSharing';
-import { useShareContext } from './ShareContextProvider';
+import type { SharingStatus } from '../../../session/share/contextSharing';
+import { useShareContext } from '../../../session/share/ShareContextProvider';
 
 export function statusText(status: SharingStatus | undefined): string {
   if (!status) return '';

@@ -2,14 +2,15 @@
 // §7 Remote context sync): while on, viewing a Patient publishes Patient-open (Patient-close on
 // leaving), viewing a DiagnosticReport publishes DiagnosticReport-open/-close with its patient, and an
 // open published by another app on the same topic is followed (the app navigates to what it opened).
+// Turning sharing off, signing out and the page going away close what this window has open.
 // No React here: the hub calls come through a small interface, so the rules are tested with a fake.
 import type { Reference, Resource } from '@medplum/fhirtypes';
-import type { FhircastConnectionHandlers } from '../../../../client/fhircast';
+import type { FhircastConnectionHandlers, FhircastPublishOptions } from '../../../client/fhircast';
 import type {
   FhircastContextEntry,
   FhircastMessage,
   FhircastSubscriptionRequest,
-} from '../../../../fhir/fhircast';
+} from '../../../fhir/fhircast';
 
 /** The platform client's FHIRcast calls this needs (BloomClient has them all). */
 export interface FhircastApi {
@@ -22,7 +23,13 @@ export interface FhircastApi {
     request: FhircastSubscriptionRequest,
     handlers: FhircastConnectionHandlers,
   ): { disconnect(): void };
-  fhircastPublish(topic: string, event: string, context: unknown): Promise<unknown>;
+  fhircastPublish(
+    topic: string,
+    event: string,
+    context: unknown,
+    versionId?: string,
+    options?: FhircastPublishOptions,
+  ): Promise<unknown>;
 }
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
@@ -108,9 +115,19 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+interface SharedView {
+  readonly anchor: string;
+  readonly type: string;
+  readonly context: FhircastContextEntry[];
+}
+
 export class ContextSharing {
   /** What the topic has open, as far as this window knows ('Patient/1'). */
   private current: string | undefined;
+  /** What this window shows now (undefined on screens that share nothing). */
+  private shown: SharedView | undefined;
+  /** The page went away (pagehide): its close is sent; a page restored from cache opens again. */
+  private hidden = false;
   /** Opens this window published whose echo from the hub has not arrived yet. */
   private ownOpens: Array<{ anchor: string; at: number }> = [];
   private subscription: (FhircastSubscriptionRequest & { endpoint: string }) | undefined;
@@ -135,7 +152,12 @@ export class ContextSharing {
     void this.connect();
   }
 
-  stop(): void {
+  /**
+   * Closes what this window has open (sharing turned off, signing out), then leaves the topic.
+   * Resolves once the hub has answered every publish, so a sign-out may wait for it.
+   */
+  stop(): Promise<void> {
+    this.closeShown();
     this.stopped = true;
     clearTimeout(this.retryTimer);
     this.connection?.disconnect();
@@ -144,25 +166,61 @@ export class ContextSharing {
     this.subscription = undefined;
     // Best effort: the hub delivers only to connected sockets, so one left behind hears nothing.
     if (subscription) this.api.fhircastUnsubscribe(subscription).catch(() => undefined);
+    return this.publishing;
+  }
+
+  /**
+   * The page is going away (pagehide): the close goes out at once with keepalive, so it reaches the
+   * hub after the tab is gone; queued publishes would not.
+   */
+  pageHidden(): void {
+    if (this.stopped || this.hidden) return;
+    this.hidden = true;
+    const shown = this.shown;
+    if (!shown || this.current !== shown.anchor) return;
+    this.current = undefined;
+    this.api
+      .fhircastPublish(this.topic, `${shown.type}-close`, shown.context, undefined, { keepalive: true })
+      .catch(() => undefined);
+  }
+
+  /** The page came back from the back/forward cache: what it shows is opened again. */
+  pageShown(): void {
+    if (this.stopped || !this.hidden) return;
+    this.hidden = false;
+    const shown = this.shown;
+    if (shown && this.current !== shown.anchor) this.open(shown);
   }
 
   /** The window now shows `resource`; the returned function is called when it no longer does. */
   view(resource: Resource): () => void {
     const shared = contextFor(resource);
     if (!shared || this.stopped) return () => undefined;
-    const anchor = `${resource.resourceType}/${resource.id}`;
+    const view: SharedView = { anchor: `${resource.resourceType}/${resource.id}`, ...shared };
+    this.shown = view;
     // Arriving here because another app opened it: the hub already has it open.
-    if (this.current !== anchor) {
-      this.current = anchor;
-      this.ownOpens.push({ anchor, at: this.now() });
-      this.publish(`${shared.type}-open`, shared.context);
-    }
+    if (this.current !== view.anchor) this.open(view);
     return () => {
+      if (this.shown === view) this.shown = undefined;
       // Left because another app opened something else: that app's open replaced this context.
-      if (this.stopped || this.current !== anchor) return;
+      if (this.stopped || this.current !== view.anchor) return;
       this.current = undefined;
-      this.publish(`${shared.type}-close`, shared.context);
+      this.publish(`${view.type}-close`, view.context);
     };
+  }
+
+  private open(view: SharedView): void {
+    this.current = view.anchor;
+    this.ownOpens.push({ anchor: view.anchor, at: this.now() });
+    this.publish(`${view.type}-open`, view.context);
+  }
+
+  /** Publishes the close of what is on screen when the topic still has it open. */
+  private closeShown(): void {
+    const shown = this.shown;
+    if (this.stopped || this.hidden || !shown || this.current !== shown.anchor) return;
+    this.current = undefined;
+    this.publish(`${shown.type}-close`, shown.context);
   }
 
   private async connect(): Promise<void> {

@@ -1,11 +1,13 @@
-// Context sharing for the resource pages (issue #11 App): offered to clinicians (a Practitioner
+// Context sharing for the whole signed-in app (issue #11 App): offered to clinicians (a Practitioner
 // profile), on or off per user in the key-value store (SPEC §7 keyvalue/v1, so the choice follows the
 // user across browsers and sign-outs), connected to the user's own topic (userTopic) while on.
-// Pages announce what they show with useSharedView; an open from another app navigates here.
+// Mounted around every route, so an open from another app brings the clinician to it from any screen;
+// pages announce what they show with useSharedView. Turning it off, signing out (leave) and the tab
+// going away (pagehide) close what this window has open.
 import type { Resource } from '@medplum/fhirtypes';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useBloomClient, useSession } from '../../../session/BloomClientContext';
+import { useBloomClient, useSession } from '../BloomClientContext';
 import { ContextSharing, userTopic, type FhircastApi, type SharingStatus } from './contextSharing';
 
 /** The key-value entry holding 'on' or 'off'. */
@@ -20,6 +22,8 @@ export interface ShareContextState {
   readonly status: SharingStatus | undefined;
   readonly settingProblem: string | undefined;
   readonly sharing: ContextSharing | undefined;
+  /** Closes what this window has open and leaves the topic; resolves when the hub has answered. */
+  leave(): Promise<void>;
 }
 
 const unavailable: ShareContextState = {
@@ -29,7 +33,21 @@ const unavailable: ShareContextState = {
   status: undefined,
   settingProblem: undefined,
   sharing: undefined,
+  leave: () => Promise.resolve(),
 };
+
+/** A hub that does not answer holds a sign-out up no longer than this. */
+const LEAVE_LIMIT_MS = 3000;
+
+function withinLimit(promise: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void promise.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 const ShareContext = createContext<ShareContextState>(unavailable);
 
@@ -89,8 +107,15 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
     });
     connection.start();
     setSharing(connection);
+    // pagehide (not unload): it also fires for pages going into the back/forward cache.
+    const hidden = () => connection.pageHidden();
+    const shown = (event: PageTransitionEvent) => event.persisted && connection.pageShown();
+    window.addEventListener('pagehide', hidden);
+    window.addEventListener('pageshow', shown);
     return () => {
-      connection.stop();
+      window.removeEventListener('pagehide', hidden);
+      window.removeEventListener('pageshow', shown);
+      void connection.stop();
       setSharing(undefined);
       setStatus(undefined);
     };
@@ -111,6 +136,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
       status,
       settingProblem,
       sharing,
+      leave: () => (sharing ? withinLimit(sharing.stop(), LEAVE_LIMIT_MS) : Promise.resolve()),
     };
   }, [client, enabled, setting, settingProblem, sharing, status, topic]);
 
