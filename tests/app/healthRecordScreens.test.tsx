@@ -197,6 +197,8 @@ describe('SPEC §2 Observation/{id}', () => {
           result: {
             data: {
               Observation: {
+                // The server answers __typename (Apollo asks for it): the shared fragment matches on it.
+                __typename: 'Observation',
                 resourceType: 'Observation',
                 id: 'glu',
                 status: 'final',

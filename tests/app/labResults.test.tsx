@@ -94,7 +94,8 @@ describe('SPEC §2 health-record/lab-results list', () => {
   });
 });
 
-type DetailReport = NonNullable<LabResultDetailQuery['DiagnosticReport']>;
+// With the __typename the server adds to every object (Apollo asks for it).
+type DetailReport = NonNullable<LabResultDetailQuery['DiagnosticReport']> & { __typename?: string };
 
 function observation(
   id: string,
@@ -127,6 +128,8 @@ function observation(
 }
 
 const detail: DetailReport = {
+  // The shared fragments match on the __typename.
+  __typename: 'DiagnosticReport',
   resourceType: 'DiagnosticReport',
   id: 'glucose',
   status: 'final',
