@@ -1,68 +1,27 @@
 // Issue #11: two hub instances on one database (two PostgreSQL pools on one schema with
 // TEST_DATABASE_URL, else one PGlite shared by two servers). Subscriptions, contexts, events and
 // syncerrors cross instances through the database and LISTEN/NOTIFY, as live updates do.
-import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { buildServer } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
-import { migrate, openPostgres } from '../../src/server/db';
-import type { Database } from '../../src/server/db';
-import { findFreePort } from '../../src/server/free-port';
 import { systemContext } from '../../src/server/repo';
-import { openTestPGlite } from './support/test-databases';
+import { startTwoInstances, type TwoInstances } from './support/two-instances';
 import { TestSubscriber } from './fhircast/hub-socket';
 
 describe('issue #11 FHIRcast across two server instances on one database (SPEC §7)', () => {
-  const url = process.env.TEST_DATABASE_URL;
-  const schema = `fhircast_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
-  const opened: Database[] = [];
-  const apps: FastifyInstance[] = [];
-  const bases: string[] = [];
   const subscribers: TestSubscriber[] = [];
-  let publicBase: string | undefined;
-
-  async function startOn(db: Database): Promise<void> {
-    const port = await findFreePort('localhost');
-    publicBase ??= `http://localhost:${port}/`;
-    const config = loadConfig({
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-      BASE_URL: publicBase,
-      LIVE_HEARTBEAT_INTERVAL: '300',
-    });
-    const app = await buildServer({ config, db, getContext: () => systemContext('cast-project') });
-    await app.listen({ port, host: 'localhost' });
-    apps.push(app);
-    bases.push(`http://localhost:${port}/`);
-  }
+  let instances: TwoInstances | undefined;
+  let bases: string[] = [];
 
   beforeAll(async () => {
-    if (url) {
-      for (let i = 0; i < 2; i++) {
-        const db = await openPostgres({ connectionString: url, schema, maxConnections: 4 });
-        await migrate(db);
-        opened.push(db);
-        await startOn(db);
-      }
-    } else {
-      const db = await openTestPGlite();
-      opened.push(db);
-      await startOn(db);
-      await startOn(db);
-    }
+    instances = await startTwoInstances({
+      schemaPrefix: 'fhircast',
+      getContext: () => systemContext('cast-project'),
+      env: { LIVE_HEARTBEAT_INTERVAL: '300' },
+    });
+    bases = instances.bases;
   });
 
   afterAll(async () => {
     for (const s of subscribers) s.close();
-    for (const app of apps) await app.close();
-    for (const db of opened) await db.close();
-    if (url) {
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
-    }
+    await instances?.stop();
   });
 
   async function subscribeOn(

@@ -2,19 +2,12 @@
 // patient's resource, with real sign-ins and access tokens; and two server instances on one
 // database (two PostgreSQL pools on one schema with TEST_DATABASE_URL, else one PGlite shared by two
 // servers), where a write through one reaches a socket bound on the other through LISTEN/NOTIFY.
-import crypto from 'node:crypto';
 import type { AccessPolicy, Communication, Parameters, Project, Subscription } from '@medplum/fhirtypes';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { buildServer } from '../../../src/server/app';
-import { loadConfig } from '../../../src/server/config';
-import { migrate, openPostgres } from '../../../src/server/db';
-import type { Database } from '../../../src/server/db';
-import { findFreePort } from '../../../src/server/free-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
 import type { Tokens } from '../auth/support/auth-fixtures';
-import { databases, openTestPGlite } from '../support/test-databases';
+import { databases } from '../support/test-databases';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import { focusOf, isError, isStatus, LiveSocket } from './support/live-socket';
@@ -171,51 +164,16 @@ describe.each(databases())('issue #8 live updates obey access control (SPEC §6)
 });
 
 describe('issue #8 two server instances on one database', () => {
-  const url = process.env.TEST_DATABASE_URL;
-  const schema = `live_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
-  const databasesOpened: Database[] = [];
-  const apps: FastifyInstance[] = [];
-  const bases: string[] = [];
-
-  let publicBase: string | undefined;
-
-  async function startOn(db: Database): Promise<void> {
-    const port = await findFreePort('localhost');
-    // Instances behind one load balancer share BASE_URL (the tokens' issuer).
-    publicBase ??= `http://localhost:${port}/`;
-    const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', BASE_URL: publicBase });
-    const app = await buildServer({ config, db, getContext: () => systemContext() });
-    await app.listen({ port, host: 'localhost' });
-    apps.push(app);
-    bases.push(`http://localhost:${port}/`);
-  }
+  let instances: TwoInstances | undefined;
+  let bases: string[] = [];
 
   beforeAll(async () => {
-    if (url) {
-      // Two pools as two processes would have, on one schema.
-      for (let i = 0; i < 2; i++) {
-        const db = await openPostgres({ connectionString: url, schema, maxConnections: 4 });
-        await migrate(db);
-        databasesOpened.push(db);
-        await startOn(db);
-      }
-    } else {
-      const db = await openTestPGlite();
-      databasesOpened.push(db);
-      await startOn(db);
-      await startOn(db);
-    }
+    instances = await startTwoInstances({ schemaPrefix: 'live', getContext: () => systemContext() });
+    bases = instances.bases;
   });
 
   afterAll(async () => {
-    for (const app of apps) await app.close();
-    for (const db of databasesOpened) await db.close();
-    if (url) {
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
-    }
+    await instances?.stop();
   });
 
   test('a write through instance B reaches a socket bound on instance A', async () => {
