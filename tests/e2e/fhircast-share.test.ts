@@ -89,7 +89,8 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     const first = await signInAsDrChen();
     await first.goto(url(`/Patient/${aishaId}`));
     const toggle = first.getByRole('switch', { name: 'Share context' });
-    await toggle.waitFor();
+    // The first screen of a fresh browser loads its chunks cold: a loaded machine takes its time.
+    await toggle.waitFor({ timeout: 90_000 });
     expect(await toggle.isChecked()).toBe(false);
     await toggle.check();
     await connected(first);

@@ -17,7 +17,7 @@ describe('issue #11 FHIRcast across two server instances on one database (SPEC Â
       env: { LIVE_HEARTBEAT_INTERVAL: '300' },
     });
     bases = instances.bases;
-  });
+  }, 120_000);
 
   afterAll(async () => {
     for (const s of subscribers) s.close();

@@ -170,7 +170,7 @@ describe('issue #8 two server instances on one database', () => {
   beforeAll(async () => {
     instances = await startTwoInstances({ schemaPrefix: 'live', getContext: () => systemContext() });
     bases = instances.bases;
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await instances?.stop();
