@@ -46,7 +46,7 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
   const apollo = () => createGraphqlClient({ fhirBaseUrl: maria.getSettings().fhirBaseUrl, session: maria });
   const mariaRef = () => `Patient/${maria.getProfile()?.id as string}`;
 
-  test('CommunicationList: Maria’s messages oldest first, sender names and Dr. Chen’s photo, text and attachments', async () => {
+  test('CommunicationList: Maria’s messages newest first (the thread opens at the newest), sender names and Dr. Chen’s photo, text and attachments', async () => {
     const attachment = {
       contentType: 'image/png',
       url: 'https://files.example/scan.png',
@@ -69,13 +69,13 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
     const messages = (data?.CommunicationList ?? []).flatMap((m) => (m ? [m] : []));
     expect(messages.length).toBeGreaterThan(2);
     const sent = messages.map((m) => m.sent as string);
-    expect(sent).toEqual([...sent].sort());
-    expect(messages.at(-1)?.id).toBe(withAttachment.id);
-    expect(messages.at(-1)?.payload?.[1]?.contentAttachment).toEqual({
+    expect(sent).toEqual([...sent].sort().reverse());
+    expect(messages[0]?.id).toBe(withAttachment.id);
+    expect(messages[0]?.payload?.[1]?.contentAttachment).toEqual({
       __typename: 'Attachment',
       ...attachment,
     });
-    expect(messages.at(-1)?.payload?.[0]?.contentString).toBe('My scan');
+    expect(messages[0]?.payload?.[0]?.contentString).toBe('My scan');
 
     const fromDoctor = messages.find((m) => m.sender?.reference?.startsWith('Practitioner/'));
     const doctor = fromDoctor?.sender?.resource;
