@@ -1,8 +1,9 @@
 // Issue #7 Get Care in Chromium against the real API seeded with the demo clinic and the built app,
 // signed in as Maria (SPEC §2 Appointment request screen, §4 appointments, §7 slot search, §8 messages):
 // the month calendar (SUN to SAT, days enabled only where a free slot starts), a time, 'Selected Slot',
-// Send Request → 'Appointment request sent.' and /messages; the request is a Communication the API
-// holds, pointing at the chosen free Slot. At 1280 and 375 px; axe on the screen.
+// Send Request → 'Appointment request sent.' and /messages, where the request shows in the thread; the
+// request is a Communication the API holds, pointing at the chosen free Slot. At 1280 and 375 px; axe
+// on the screen.
 import type { Bundle, Communication, Slot } from '@medplum/fhirtypes';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './support/browser';
@@ -115,17 +116,16 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 
-    // Every URL the page shows from here (the router's navigations within the page included), so the
-    // step to /messages is seen even while the messages screen of another issue is not there yet.
-    const visited: string[] = [];
-    page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
-    });
     const requestedAt = Date.now();
     await page.getByRole('button', { name: 'Send Request' }).click();
     await page.getByRole('alert').filter({ hasText: 'Appointment request sent.' }).waitFor();
-    for (let tries = 0; tries < 50 && !visited.includes('/messages'); tries++) await page.waitForTimeout(100);
-    expect(visited).toContain('/messages');
+    // Issue #8: the app lands on the messages screen, where the request sits in the thread.
+    await page.waitForURL(/\/messages$/);
+    await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+    const thread = page.getByRole('list', { name: 'Messages' });
+    const shownRequest = thread.getByRole('listitem').filter({ hasText: 'Appointment request for ' }).last();
+    await shownRequest.waitFor();
+    expect(await shownRequest.textContent()).toContain(timeText);
 
     // Through the API as Maria: her newest Communication is the request for the chosen free Slot.
     const { profile } = await storedLogin(page);
@@ -154,6 +154,7 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     );
     expect(slotTime).toBe(timeText);
     expect(request?.payload?.[0]?.contentString).toContain(slotTime);
+    expect(await shownRequest.textContent()).toContain(request?.payload?.[0]?.contentString);
   }, 90_000);
 });
 

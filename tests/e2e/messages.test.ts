@@ -1,0 +1,202 @@
+// Issue #8 messages in Chromium against the real API seeded with the demo clinic and the built app
+// (SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList, Binary, live updates): Maria on
+// /messages opens at the newest message of her thread; a message Dr. Chen posts through the platform
+// client (Node, the same server) appears without a reload; she sends a text with a PNG (upload, then
+// the Communication) by keyboard; after a reload both are there and the image is rendered from its
+// signed URL. At 1280 and 375 px, with axe and no sideways scrolling.
+import type { Bundle, Communication } from '@medplum/fhirtypes';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { BloomClient } from '../../src/client';
+import { launchChromium } from './support/browser';
+import { demoApiClient } from './support/demo-sign-in';
+import {
+  seriousAxeViolations,
+  sidewaysOverflow,
+  signInAsPatient,
+  storedLogin,
+  type PatientPage,
+} from './support/patient-session';
+import { startBloom, type RunningBloom } from './support/server';
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let bloom: RunningBloom;
+let browser: Browser;
+let chen: BloomClient;
+let session: PatientPage | undefined;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom({ seed: true });
+  chen = await demoApiClient(bloom, 'dr.chen@bloom.example');
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bloom?.stop();
+});
+
+afterEach(async () => {
+  const problems = session?.problems ?? [];
+  await session?.context.close();
+  session = undefined;
+  expect(problems).toEqual([]);
+});
+
+/** Resolves once the page has sent a graphql-ws subscribe on /ws/graphql. */
+function subscriptionSent(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      if (!socket.url().endsWith('/ws/graphql')) return;
+      socket.on('framesent', (frame) => {
+        if (String(frame.payload).includes('"subscribe"')) resolve();
+      });
+    });
+  });
+}
+
+async function openMessages(page: Page, width: number): Promise<void> {
+  if (width < 768) {
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Messages' }).click();
+  } else {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Messages' }).click();
+  }
+  await page.waitForURL(/\/messages$/);
+  await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+}
+
+function naturalWidth(image: Locator): Promise<number> {
+  return image.evaluate(async (element) => {
+    const img = element as HTMLImageElement;
+    if (!img.complete) await img.decode().catch(() => undefined);
+    return img.naturalWidth;
+  });
+}
+
+/** Pixels between the bottom of the conversation's view and the end of its content. */
+function distanceFromNewest(region: Locator): Promise<number> {
+  return region.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+}
+
+describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
+  it('a message Dr. Chen posts appears live; Maria sends text and a PNG; after a reload both show, the image rendered', async () => {
+    session = await signInAsPatient(browser, bloom.appUrl, {
+      email: 'maria@bloom.example',
+      greeting: 'Hello Maria',
+      width,
+    });
+    const { page } = session;
+    const { profile: maria } = await storedLogin(page);
+    const subscribed = subscriptionSent(page);
+    await openMessages(page, width);
+    expect(await page.title()).toBe('Messages · Bloom');
+
+    const thread = page.getByRole('list', { name: 'Messages' });
+    const region = page.getByRole('region', { name: 'Conversation with your care team' });
+    await thread.getByRole('listitem').first().waitFor();
+    // The seeded thread opens at its newest message.
+    expect(await distanceFromNewest(region)).toBeLessThanOrEqual(80);
+    expect(await thread.getByText('Dr. Lily Chen').count()).toBeGreaterThan(0);
+
+    // Dr. Chen writes through the platform client once the page listens (the server registers the
+    // subscription a moment after the frame is sent).
+    await subscribed;
+    await page.waitForTimeout(1500);
+    const fromChen = `How did you sleep this week? (${width} px, ${Date.now()})`;
+    await chen.createResource<Communication>({
+      resourceType: 'Communication',
+      status: 'completed',
+      subject: { reference: maria },
+      sender: { reference: `Practitioner/${chen.getProfile()?.id}`, display: 'Dr. Lily Chen' },
+      recipient: [{ reference: maria }],
+      payload: [{ contentString: fromChen }],
+      sent: new Date().toISOString(),
+    });
+    await thread.getByText(fromChen).waitFor({ timeout: 10_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `New message from Dr. Lily Chen: ${fromChen}` })
+      .waitFor();
+
+    // Maria answers with a photo, sending with the keyboard.
+    const fromMaria = `Better, thank you. Here is the photo (${width} px).`;
+    const fileName = `bump-${width}.png`;
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: fileName, mimeType: 'image/png', buffer: PNG });
+    await page.getByText(`Attached: ${fileName}`).waitFor();
+    const field = page.getByRole('textbox', { name: 'Message to your care team' });
+    await field.fill(fromMaria);
+    await field.press('Enter');
+    const image = thread.getByRole('img', { name: fileName });
+    await image.waitFor({ timeout: 15_000 });
+    await thread.getByText(fromMaria).waitFor();
+    expect(await field.inputValue()).toBe('');
+    expect(await naturalWidth(image)).toBeGreaterThan(0);
+    expect(await distanceFromNewest(region)).toBeLessThanOrEqual(80);
+
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    // The Communication as the server holds it.
+    const found = await chen.search<Communication>('Communication', {
+      subject: maria,
+      _sort: '-_lastUpdated',
+      _count: '1',
+    });
+    const sent = (found as Bundle<Communication>).entry?.[0]?.resource;
+    expect(sent).toMatchObject({
+      status: 'completed',
+      subject: { reference: maria },
+      sender: { reference: maria },
+      recipient: [{ reference: expect.stringMatching(/^Practitioner\//) }],
+      category: [{ coding: [{ code: 'message' }] }],
+      payload: [
+        { contentString: fromMaria },
+        {
+          contentAttachment: {
+            contentType: 'image/png',
+            title: fileName,
+            url: expect.stringMatching(/\/(Binary|storage)\//),
+          },
+        },
+      ],
+    });
+
+    // After a reload both messages are there and the image loads from its signed URL.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
+    await thread.getByText(fromChen).waitFor();
+    await thread.getByText(fromMaria).waitFor();
+    const reloaded = thread.getByRole('img', { name: fileName });
+    await reloaded.waitFor();
+    expect(await naturalWidth(reloaded)).toBeGreaterThan(0);
+    expect(await distanceFromNewest(region)).toBeLessThanOrEqual(80);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  }, 120_000);
+});
+
+describe('issue #8 messages form rules', () => {
+  it('an empty message is refused in the form; nothing is created', async () => {
+    session = await signInAsPatient(browser, bloom.appUrl, {
+      email: 'maria@bloom.example',
+      greeting: 'Hello Maria',
+      width: 1280,
+    });
+    const { page } = session;
+    const { profile: maria } = await storedLogin(page);
+    await openMessages(page, 1280);
+    await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor();
+    const before = await chen.search<Communication>('Communication', { subject: maria, _summary: 'count' });
+    await page.getByRole('textbox', { name: 'Message to your care team' }).fill('   ');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Write a message or attach a file.').waitFor();
+    const after = await chen.search<Communication>('Communication', { subject: maria, _summary: 'count' });
+    expect(after.total).toBe(before.total);
+  }, 60_000);
+});
