@@ -5,41 +5,15 @@
 // request is a Communication the API holds, pointing at the chosen free Slot. At 1280 and 375 px; axe
 // on the screen.
 import type { Bundle, Communication, Slot } from '@medplum/fhirtypes';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './support/browser';
-import {
-  seriousAxeViolations,
-  sidewaysOverflow,
-  signInAsPatient,
-  storedLogin,
-  type PatientPage,
-} from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
+import type { Page } from 'playwright-core';
+import { seriousAxeViolations, sidewaysOverflow, storedLogin } from './support/patient-session';
+import { useMariaSuite } from './support/maria-suite';
 
-let bloom: RunningBloom;
-let browser: Browser;
-let session: PatientPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
-});
-
-afterEach(async () => {
-  const problems = session?.problems ?? [];
-  await session?.context.close();
-  session = undefined;
-  expect(problems).toEqual([]);
-});
+const suite = useMariaSuite();
 
 async function api<T>(page: Page, path: string): Promise<{ status: number; body: T }> {
   const { accessToken } = await storedLogin(page);
-  const response = await fetch(new URL(`fhir/R4/${path}`, bloom.apiBaseUrl), {
+  const response = await fetch(new URL(`fhir/R4/${path}`, suite.bloom.apiBaseUrl), {
     headers: { authorization: `Bearer ${accessToken}` },
   });
   return { status: response.status, body: (await response.json()) as T };
@@ -58,12 +32,7 @@ async function openGetCare(page: Page, width: number): Promise<void> {
 
 describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
   it('SPEC §2/§8: pick the first enabled day and a time, Send Request, land on /messages; the Communication exists', async () => {
-    session = await signInAsPatient(browser, bloom.appUrl, {
-      email: 'maria@bloom.example',
-      greeting: 'Hello Maria',
-      width,
-    });
-    const { page } = session;
+    const { page } = await suite.signIn(width);
     await openGetCare(page, width);
     expect(await page.title()).toBe('Get Care · Bloom');
 
@@ -160,12 +129,7 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
 
 describe("SPEC §6: what the Get Care screen reads stays Maria's", () => {
   it("Maria's unfiltered Appointment and Communication searches hold only her own; Schedule and Slots are readable", async () => {
-    session = await signInAsPatient(browser, bloom.appUrl, {
-      email: 'maria@bloom.example',
-      greeting: 'Hello Maria',
-      width: 1280,
-    });
-    const { page } = session;
+    const { page } = await suite.signIn(1280);
     const { profile } = await storedLogin(page);
     const appointments = await api<Bundle>(page, 'Appointment?_count=100');
     expect(appointments.status).toBe(200);

@@ -5,18 +5,11 @@
 // the Communication) by keyboard; after a reload both are there and the image is rendered from its
 // signed URL. At 1280 and 375 px, with axe and no sideways scrolling.
 import type { Bundle, Communication } from '@medplum/fhirtypes';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { BloomClient } from '../../src/client';
-import { launchChromium } from './support/browser';
 import { demoApiClient } from './support/demo-sign-in';
-import {
-  seriousAxeViolations,
-  sidewaysOverflow,
-  signInAsPatient,
-  storedLogin,
-  type PatientPage,
-} from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
+import { seriousAxeViolations, sidewaysOverflow, storedLogin } from './support/patient-session';
+import { useMariaSuite } from './support/maria-suite';
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -24,28 +17,12 @@ const PNG = Buffer.from(
   'base64',
 );
 
-let bloom: RunningBloom;
-let browser: Browser;
+const suite = useMariaSuite();
 let chen: BloomClient;
-let session: PatientPage | undefined;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-  chen = await demoApiClient(bloom, 'dr.chen@bloom.example');
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
-});
-
-afterEach(async () => {
-  const problems = session?.problems ?? [];
-  await session?.context.close();
-  session = undefined;
-  expect(problems).toEqual([]);
-});
+  chen = await demoApiClient(suite.bloom, 'dr.chen@bloom.example');
+}, 60_000);
 
 /** Resolves once the page has sent a graphql-ws subscribe on /ws/graphql. */
 function subscriptionSent(page: Page): Promise<void> {
@@ -85,12 +62,7 @@ function distanceFromNewest(region: Locator): Promise<number> {
 
 describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
   it('a message Dr. Chen posts appears live; Maria sends text and a PNG; after a reload both show, the image rendered', async () => {
-    session = await signInAsPatient(browser, bloom.appUrl, {
-      email: 'maria@bloom.example',
-      greeting: 'Hello Maria',
-      width,
-    });
-    const { page } = session;
+    const { page } = await suite.signIn(width);
     const { profile: maria } = await storedLogin(page);
     const subscribed = subscriptionSent(page);
     await openMessages(page, width);
@@ -183,12 +155,7 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
 
 describe('issue #8 messages form rules', () => {
   it('an empty message is refused in the form; nothing is created', async () => {
-    session = await signInAsPatient(browser, bloom.appUrl, {
-      email: 'maria@bloom.example',
-      greeting: 'Hello Maria',
-      width: 1280,
-    });
-    const { page } = session;
+    const { page } = await suite.signIn(1280);
     const { profile: maria } = await storedLogin(page);
     await openMessages(page, 1280);
     await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor();

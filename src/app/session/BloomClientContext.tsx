@@ -39,6 +39,13 @@ export function useBloomClient(): BloomClient {
   throw source.load();
 }
 
+/** The platform client if its library has loaded, without suspending (for pieces around every route,
+ * such as context sharing, that must not make the signed-out landing page download it). */
+export function useLoadedBloomClient(): BloomClient | undefined {
+  const source = useClientSource();
+  return useSyncExternalStore(source.subscribe, source.current);
+}
+
 export interface SessionState {
   /** True while a stored login's session details are still loading. */
   readonly loading: boolean;

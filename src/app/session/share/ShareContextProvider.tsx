@@ -7,7 +7,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useBloomClient, useSession } from '../BloomClientContext';
+import { useLoadedBloomClient, useSession } from '../BloomClientContext';
 import { ContextSharing, userTopic, type FhircastApi, type SharingStatus } from './contextSharing';
 
 /** The key-value entry holding 'on' or 'off'. */
@@ -62,7 +62,8 @@ export interface ShareContextProviderProps {
 }
 
 export function ShareContextProvider({ children, api }: ShareContextProviderProps) {
-  const client = useBloomClient();
+  // Not useBloomClient: that would suspend every route, and load the client on the landing page.
+  const client = useLoadedBloomClient();
   const { profile } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -70,7 +71,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
   useEffect(() => {
     pathRef.current = location.pathname;
   }, [location.pathname]);
-  const clinician = profile?.resourceType === 'Practitioner' ? profile : undefined;
+  const clinician = client && profile?.resourceType === 'Practitioner' ? profile : undefined;
   const topic = clinician ? userTopic(clinician) : undefined;
 
   const [setting, setSetting] = useState<{ topic: string; enabled: boolean }>();
@@ -80,7 +81,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
 
   // The stored choice, read again for each user.
   useEffect(() => {
-    if (!topic) return;
+    if (!topic || !client) return;
     let current = true;
     client.keyValue.get(SHARE_CONTEXT_SETTING).then(
       (value) => current && setSetting({ topic, enabled: value === 'on' }),
@@ -98,7 +99,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
   const enabled = !!topic && setting?.topic === topic && setting.enabled;
 
   useEffect(() => {
-    if (!enabled || !topic) return;
+    if (!enabled || !topic || !client) return;
     const connection = new ContextSharing(api ?? client, topic, {
       follow: (path) => {
         if (pathRef.current !== path) void navigate(path);
@@ -122,7 +123,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
   }, [api, client, enabled, navigate, topic]);
 
   const value = useMemo<ShareContextState>(() => {
-    if (!topic || setting?.topic !== topic) return unavailable;
+    if (!topic || !client || setting?.topic !== topic) return unavailable;
     return {
       available: true,
       enabled,
