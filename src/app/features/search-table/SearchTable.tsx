@@ -92,6 +92,9 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   // Selection belongs to one search: a new query string starts with none selected.
   const searchKey = location.search;
   const [selection, setSelection] = useState({ key: searchKey, model: EMPTY_SELECTION });
+  // Forget it on every change (React's reset-during-render), so the back button to an earlier
+  // search does not bring that search's old selection back.
+  if (selection.key !== searchKey) setSelection({ key: searchKey, model: EMPTY_SELECTION });
   const selectionModel = selection.key === searchKey ? selection.model : EMPTY_SELECTION;
   const selectedIds = rows
     .map((row) => row.id)

@@ -1,0 +1,188 @@
+// Issue #9's "beyond the established table" promises in Chromium against the real API with the demo
+// clinic, as Dr. Chen: rows are real links (Ctrl/Cmd-click and middle-click open a new tab); the
+// selection clears when the search changes; a dragged column width is saved in the key-value store
+// and comes back in a new sign-in; the exported Transaction Bundle is accepted by a FHIR server (this
+// one: POSTed back, its resources are created with the exported content).
+import fs from 'node:fs';
+import type { Bundle, Observation } from '@medplum/fhirtypes';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parseSearchRequest } from '../../src/fhir/search/parse';
+import { launchChromium } from './support/browser';
+import { signInAsDemo } from './support/demo-sign-in';
+import { collectPageProblems } from './support/page-problems';
+import { storedLogin } from './support/patient-session';
+import { startBloom, type RunningBloom } from './support/server';
+
+let bloom: RunningBloom;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let page: Page;
+let pageProblems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  bloom = await startBloom({ seed: true });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await bloom?.stop();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(pageProblems).toEqual([]);
+});
+
+function url(pathname: string): string {
+  return new URL(pathname, bloom.appUrl).toString();
+}
+
+async function signIn(): Promise<void> {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  pageProblems = collectPageProblems(page);
+  await signInAsDemo(page, bloom, 'dr.chen@bloom.example');
+}
+
+async function openTable(path: string): Promise<void> {
+  await page.goto(url(path));
+  // The loading overlay's skeleton rows are '.MuiDataGrid-row' too: wait for real ones.
+  await page.waitForFunction(
+    () => document.querySelectorAll('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)').length > 0,
+    undefined,
+    { timeout: 90_000 },
+  );
+}
+
+const idCells = () => page.locator('.MuiDataGrid-row [data-field="id"]');
+
+describe('issue #9 search table extras in Chromium', () => {
+  it('Ctrl/Cmd-click and middle-click on a row open it in a new tab; the table stays', async () => {
+    await signIn();
+    await openTable('/Observation');
+    const id = (await idCells().first().textContent()) ?? '';
+    const link = page.getByRole('link', { name: id, exact: true });
+    expect(await link.getAttribute('href')).toBe(`/Observation/${id}`);
+
+    for (const click of [
+      () => link.click({ modifiers: ['ControlOrMeta'] }),
+      () => link.click({ button: 'middle' }),
+    ]) {
+      const opened = context!.waitForEvent('page');
+      await click();
+      const tab = await opened;
+      await tab.waitForURL((u) => u.pathname === `/Observation/${id}`);
+      await tab.close();
+      expect(new URL(page.url()).pathname).toBe('/Observation');
+    }
+  }, 120_000);
+
+  it('the selection clears when the search changes (next page, new filter)', async () => {
+    await signIn();
+    await openTable('/Observation');
+    const checked = () => page.locator('.MuiDataGrid-row input[type="checkbox"]:checked');
+    for (const id of (await idCells().allTextContents()).slice(0, 2)) {
+      await page.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox').check();
+    }
+    expect(await checked().count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Delete...' }).isEnabled()).toBe(true);
+    const firstIds = await idCells().allTextContents();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForFunction(
+      (before) =>
+        [...document.querySelectorAll('.MuiDataGrid-row [data-field="id"]')].some(
+          (cell) => !before.includes(cell.textContent ?? ''),
+        ),
+      firstIds,
+    );
+    expect(await checked().count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete...' }).isDisabled()).toBe(true);
+    // Back on the first page nothing is selected either: the selection belonged to that search.
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has('_offset'));
+    expect(await checked().count()).toBe(0);
+  }, 120_000);
+
+  it('a dragged column width is saved per user and restored in a new sign-in', async () => {
+    await signIn();
+    await openTable('/Observation');
+    const header = page.locator('[role="columnheader"][data-field="id"]');
+    const before = (await header.boundingBox())!.width;
+    const separator = header.locator('.MuiDataGrid-columnSeparator');
+    const box = (await separator.boundingBox())!;
+    const saved = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'PUT' &&
+        response.url().includes('keyvalue/v1/bloom.search-table.Observation'),
+    );
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 6 });
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 6 });
+    await page.mouse.up();
+    const stored = JSON.parse((await saved).request().postData() ?? '{}') as { widths?: { id?: number } };
+    expect(stored.widths?.id).toBeGreaterThan(before + 80);
+    await context?.close();
+
+    // Sign in afresh (nothing kept in the browser): the server's key-value store brings it back.
+    await signIn();
+    await openTable('/Observation');
+    const after = (await page.locator('[role="columnheader"][data-field="id"]').boundingBox())!.width;
+    expect(Math.abs(after - (stored.widths?.id ?? 0))).toBeLessThanOrEqual(1);
+  }, 120_000);
+
+  it('the exported Transaction Bundle is accepted by a FHIR server and creates the resources', async () => {
+    const exported = await bloom.systemRepo.search<Observation>(
+      parseSearchRequest({ resourceType: 'Observation', query: { _count: '2', _sort: '_id' } }),
+    );
+    const originals = exported.resources;
+    expect(originals).toHaveLength(2);
+    await signIn();
+    // An _id filter of two ids (OR): the export covers exactly those two.
+    await openTable(`/Observation?_id=${originals.map((o) => o.id).join(',')}`);
+    expect(await idCells().count()).toBe(2);
+    await page.getByRole('button', { name: 'Export...' }).click();
+    const downloaded = page.waitForEvent('download');
+    await page
+      .getByRole('dialog', { name: 'Export' })
+      .getByRole('button', { name: 'Export as Transaction Bundle' })
+      .click();
+    const bundle = JSON.parse(fs.readFileSync((await (await downloaded).path()) as string, 'utf8')) as Bundle;
+    expect(bundle.type).toBe('transaction');
+    expect(bundle.entry).toHaveLength(2);
+
+    const { accessToken } = await storedLogin(page);
+    const response = await fetch(new URL('fhir/R4/', bloom.apiBaseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/fhir+json' },
+      body: JSON.stringify(bundle),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as Bundle;
+    expect(answer.type).toBe('transaction-response');
+    const created = (answer.entry ?? []).map((entry) => {
+      expect(entry.response?.status).toMatch(/^201/);
+      // An absolute or relative 'Observation/<id>/_history/<version>'.
+      return (
+        /(\w+)\/([^/]+)\/_history/
+          .exec(entry.response?.location ?? '')
+          ?.slice(1, 3)
+          .join('/') ?? ''
+      );
+    });
+    expect(created).toHaveLength(2);
+    // The entries follow the table's order, not necessarily the originals': compare as sets.
+    const summary = (o: Observation) =>
+      JSON.stringify([o.status, o.code, o.subject, o.effectiveDateTime, o.valueQuantity, o.component]);
+    const copies: Observation[] = [];
+    for (const location of created) {
+      const [type, id] = location.split('/');
+      expect(type).toBe('Observation');
+      expect(originals.map((o) => o.id)).not.toContain(id);
+      copies.push(await bloom.systemRepo.readResource<Observation>('Observation', id));
+    }
+    expect(copies.map(summary).sort()).toEqual(originals.map(summary).sort());
+  }, 120_000);
+});
