@@ -148,7 +148,9 @@ describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on 
     expect(text).toMatchObject({ status: 200, text: 'text:hello' });
     expect(text.contentType).toMatch(/^text\/plain/);
     const hl7 = await call('POST', `Bot/${bot.id}/$execute`, chen, 'MSH|^~\\&|A', 'x-application/hl7-v2+er7');
-    expect(hl7.text).toBe('text:MSH|^~\\&|A');
+    // HL7 v2 input reaches the bot as an Hl7Message object (as in Medplum), not as text.
+    const echoed = JSON.parse(hl7.text) as { echo: { segments: { name: string }[] } };
+    expect(echoed.echo.segments.map((segment) => segment.name)).toEqual(['MSH']);
     const byIdentifier = await call(
       'POST',
       `Bot/$execute?identifier=${encodeURIComponent('https://bloom.example/bots|echo-1')}`,
