@@ -40,6 +40,15 @@ export class DemoCalendar {
     return `${String(bornYear).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
   }
 
+  /** The day offset (from day zero, UTC days) of the day that `instant` falls on. */
+  dayOf(instant: string): number {
+    const time = Date.parse(instant);
+    if (Number.isNaN(time)) {
+      throw new Error(`Not a date: ${instant}`);
+    }
+    return Math.floor((time - this.dayZero.getTime()) / DAY_MS);
+  }
+
   isWeekday(days: number): boolean {
     const weekday = this.instant(days).getUTCDay();
     return weekday !== 0 && weekday !== 6;

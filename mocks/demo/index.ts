@@ -14,6 +14,8 @@ import { DemoCalendar } from './calendar';
 import { aishaTimeline, mariaTimeline } from './care-timeline';
 import { addClinic, buildDemoProject } from './clinic';
 export { DEMO_PROJECT_IDENTIFIER } from './clinic';
+export { DemoCalendar } from './calendar';
+export { buildDemoSlots, SLOT_DAYS_AHEAD } from './schedule';
 import type { DemoContext } from './demo-context';
 import { addDueDate } from './due-date';
 import { addImmunizations } from './immunizations';

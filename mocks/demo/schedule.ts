@@ -1,7 +1,9 @@
 // Dr. Chen's Schedule with one-hour Slots (SPEC §9) in business hours, 09:00-17:00 UTC Monday to
-// Friday, for the 45 days after the seeding day. Slots booked by a demo appointment are busy, and
+// Friday, for the 45 days after the seeding day (kept 45 days ahead by the server's start-up top-up,
+// src/server/seed/demo-slots.ts). Slots booked by a demo appointment are busy, and
 // so is a sprinkling of slots booked by patients outside the demo; the rest are free.
 import type { Location, Practitioner, Reference, Schedule, Slot } from '@medplum/fhirtypes';
+import type { DemoCalendar } from './calendar';
 import type { DemoContext } from './demo-context';
 
 export const CLINIC_OPENING_HOUR_UTC = 9;
@@ -38,25 +40,8 @@ export function addScheduleAndSlots(
   );
 
   const slotsByStart = new Map<string, Reference<Slot>>();
-  for (let day = 1; day <= SLOT_DAYS_AHEAD; day++) {
-    if (!calendar.isWeekday(day)) {
-      continue;
-    }
-    for (let hour = CLINIC_OPENING_HOUR_UTC; hour < CLINIC_CLOSING_HOUR_UTC; hour++) {
-      const start = calendar.at(day, hour);
-      const bookedInDemo = bookedStarts.has(start);
-      const bookedElsewhere = (day * 7 + hour) % 11 === 0;
-      const slot: Slot = {
-        resourceType: 'Slot',
-        schedule,
-        status: bookedInDemo || bookedElsewhere ? 'busy' : 'free',
-        start,
-        end: calendar.at(day, hour + 1),
-        serviceType: [{ text: 'Prenatal visit' }],
-        ...(bookedInDemo || bookedElsewhere ? { comment: 'Booked' } : {}),
-      };
-      slotsByStart.set(start, tx.add(`slot-dr-chen-${day}-${hour}`, slot));
-    }
+  for (const { key, slot } of buildDemoSlots(calendar, schedule, 1, bookedStarts)) {
+    slotsByStart.set(slot.start, tx.add(key, slot));
   }
   for (const start of bookedStarts) {
     if (!slotsByStart.has(start)) {
@@ -64,4 +49,45 @@ export function addScheduleAndSlots(
     }
   }
   return { schedule, slotsByStart };
+}
+
+export interface DemoSlot {
+  /** The slot's key in the demo bundle, e.g. 'slot-dr-chen-3-9' (day offset, hour). */
+  key: string;
+  slot: Slot;
+}
+
+/**
+ * The demo Schedule's one-hour Slots on the weekdays from day offset `fromDay` to SLOT_DAYS_AHEAD
+ * after the calendar's day zero: the seed builds days 1 onwards, the start-up top-up only the days
+ * after the last stored slot. Busy when a demo appointment books it (`bookedStarts`) or when the
+ * sprinkling of outside bookings falls on it; free otherwise.
+ */
+export function buildDemoSlots(
+  calendar: DemoCalendar,
+  schedule: Reference<Schedule>,
+  fromDay: number,
+  bookedStarts: ReadonlySet<string> = new Set(),
+): DemoSlot[] {
+  const slots: DemoSlot[] = [];
+  for (let day = Math.max(1, fromDay); day <= SLOT_DAYS_AHEAD; day++) {
+    if (!calendar.isWeekday(day)) {
+      continue;
+    }
+    for (let hour = CLINIC_OPENING_HOUR_UTC; hour < CLINIC_CLOSING_HOUR_UTC; hour++) {
+      const start = calendar.at(day, hour);
+      const busy = bookedStarts.has(start) || (day * 7 + hour) % 11 === 0;
+      const slot: Slot = {
+        resourceType: 'Slot',
+        schedule,
+        status: busy ? 'busy' : 'free',
+        start,
+        end: calendar.at(day, hour + 1),
+        serviceType: [{ text: 'Prenatal visit' }],
+        ...(busy ? { comment: 'Booked' } : {}),
+      };
+      slots.push({ key: `slot-dr-chen-${day}-${hour}`, slot });
+    }
+  }
+  return slots;
 }

@@ -10,7 +10,7 @@ import { DataDirInUseError, migrate, openDatabase } from './db';
 import { findFreePort } from './free-port';
 import type { Database } from './db';
 import { Repository, systemContext } from './repo';
-import { findAppClientId, seedDemoClinic } from './seed';
+import { findAppClientId, seedDemoClinic, topUpDemoSlots } from './seed';
 
 const DEMO_ACCOUNTS = [
   ['Maria Garcia (patient)', 'maria@bloom.example'],
@@ -64,10 +64,13 @@ async function start(): Promise<void> {
   let appClientId: string | undefined;
   if (config.seedDemo) {
     // New patients who register in the app join the demo clinic.
-    ({ projectId: registrationProjectId } = await seedDemoClinic(new Repository(db, systemContext()), {
+    const systemRepo = new Repository(db, systemContext());
+    ({ projectId: registrationProjectId } = await seedDemoClinic(systemRepo, {
       demoPassword: config.demoPassword,
       appOrigins: config.appOrigins,
     }));
+    // A clinic seeded weeks ago still has free slots 45 days ahead for Get Care.
+    await topUpDemoSlots(systemRepo);
     // The app signs in as the clinic's 'Bloom app' ClientApplication (issue #3).
     appClientId = await findAppClientId(db, registrationProjectId);
   }

@@ -30,6 +30,15 @@ describe('DemoCalendar', () => {
     expect(calendar.weekdayOnOrAfter(2)).toBe(2);
   });
 
+  test('dayOf gives the day offset an instant falls on, the inverse of at()', () => {
+    expect(calendar.dayOf('2026-03-11T00:00:00Z')).toBe(0);
+    expect(calendar.dayOf('2026-03-11T23:59:59Z')).toBe(0);
+    expect(calendar.dayOf(calendar.at(45, 16))).toBe(45);
+    expect(calendar.dayOf('2026-03-10T16:45:00+00:00')).toBe(-1);
+    expect(calendar.dayOf('2026-03-12T01:00:00+02:00')).toBe(0);
+    expect(() => calendar.dayOf('soon')).toThrow('Not a date: soon');
+  });
+
   test('birth dates give the same age whether or not the birthday has passed this year', () => {
     expect(calendar.birthDate(31, 3, 14)).toBe('1994-03-14'); // birthday in 3 days: still 31
     expect(calendar.birthDate(31, 3, 11)).toBe('1995-03-11'); // birthday today: just turned 31

@@ -10,7 +10,7 @@ import { loadConfig } from '../../../src/server/config';
 import { migrate, openPGlite, type Database } from '../../../src/server/db';
 import { findFreePort } from '../../../src/server/free-port';
 import { Repository, systemContext } from '../../../src/server/repo';
-import { findAppClientId, seedDemoClinic } from '../../../src/server/seed';
+import { findAppClientId, seedDemoClinic, topUpDemoSlots } from '../../../src/server/seed';
 import { appDistDir, ensureAppBuilt } from './app-build';
 
 export interface RunningBloom {
@@ -63,6 +63,8 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     await migrate(db);
     if (options.seed) {
       const seeded = await seedDemoClinic(systemRepo, { appOrigins: config.appOrigins });
+      // As npm start: the demo's free slots are topped up to 45 days ahead after seeding.
+      await topUpDemoSlots(systemRepo);
       clinicProjectId = seeded.projectId;
       // As npm start: the app signs in as the clinic's 'Bloom app' ClientApplication (config.json clientId).
       appClientId = await findAppClientId(db, seeded.projectId);
