@@ -2,7 +2,8 @@
 // signed-in routes sit behind RequireSession; any other path redirects to / signed out and shows the
 // not-found panel signed in.
 // The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { retryableLazy } from './components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 import { LoadingState } from './components/LoadingState';
 import { Layout } from './components/Layout';
@@ -20,19 +21,19 @@ import { RequireSession } from './session/RequireSession';
 import { ShareContextProvider } from './session/share/ShareContextProvider';
 
 // The sign-in screens are chunks of their own too: the landing page does not download their forms.
-const SignInPage = lazy(() =>
+const SignInPage = retryableLazy(() =>
   import('./features/signin/SignInPage').then((m) => ({ default: m.SignInPage })),
 );
-const RegisterPage = lazy(() =>
+const RegisterPage = retryableLazy(() =>
   import('./features/register/RegisterPage').then((m) => ({ default: m.RegisterPage })),
 );
-const ResetPasswordPage = lazy(() =>
+const ResetPasswordPage = retryableLazy(() =>
   import('./features/password/ResetPasswordPage').then((m) => ({ default: m.ResetPasswordPage })),
 );
-const SetPasswordPage = lazy(() =>
+const SetPasswordPage = retryableLazy(() =>
   import('./features/password/SetPasswordPage').then((m) => ({ default: m.SetPasswordPage })),
 );
-const SignOutPage = lazy(() =>
+const SignOutPage = retryableLazy(() =>
   import('./features/signout/SignOutPage').then((m) => ({ default: m.SignOutPage })),
 );
 

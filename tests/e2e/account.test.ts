@@ -4,8 +4,7 @@
 // the server, then a change that persists after reload); account/provider with Dr. Chen; an unknown
 // route's 'Not found' panel signed in and the redirect to / signed out. axe on every screen (no
 // critical or serious violation), a title per route, `lang` set, no sideways scrolling.
-// The error panel ('Something went wrong', reset on navigation) has no real trigger in the product, so
-// it is tested in jsdom (tests/app/errorPanel.test.tsx), not here.
+// The error panel and the router fallback are in tests/e2e/error-panel.test.ts.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/browser';
 import { seriousAxeViolations, sidewaysOverflow, signInAsPatient } from './support/patient-session';

@@ -1,9 +1,12 @@
 // Error panel (SPEC §2 "Error panel"): catches a screen's render error, shows 'Something went wrong',
-// and resets when the location changes so navigating away recovers the app.
+// and resets when the location changes so navigating away recovers the app; 'Try again' renders the
+// screen again in place (a screen whose code failed to download loads afresh, see retryableLazy).
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorNotice } from './ErrorNotice';
+import { retryFailedLoads } from './retryableLazy';
 
 interface BoundaryProps {
   /** When this changes while an error is shown, the panel clears and renders its children again. */
@@ -24,15 +27,25 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   }
 
   static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
-    // Remember where the error happened; a different resetKey means the user has moved on.
+    // Remember where the error happened: a different resetKey later means the user has moved on.
     if (state.error && state.errorKey === undefined) return { errorKey: props.resetKey };
-    if (state.error && state.errorKey !== props.resetKey) return { error: undefined, errorKey: undefined };
     return null;
+  }
+
+  override componentDidUpdate(): void {
+    const { error, errorKey } = this.state;
+    if (error && errorKey !== undefined && errorKey !== this.props.resetKey) this.reset();
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error('ErrorPanel caught', error, info.componentStack);
   }
+
+  /** Renders the screen again; a screen whose code failed to download downloads it afresh. */
+  private readonly reset = (): void => {
+    retryFailedLoads();
+    this.setState({ error: undefined, errorKey: undefined });
+  };
 
   override render(): ReactNode {
     const { error } = this.state;
@@ -40,6 +53,9 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
     return (
       <Box sx={{ m: 2 }}>
         <ErrorNotice title="Something went wrong">{error.message}</ErrorNotice>
+        <Button variant="outlined" onClick={this.reset} sx={{ mt: 2 }}>
+          Try again
+        </Button>
       </Box>
     );
   }

@@ -8,6 +8,7 @@ import ListItemText from '@mui/material/ListItemText';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
+import { ErrorPanel } from './ErrorPanel';
 
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DESKTOP_QUERY = `(min-width:${MOBILE_BREAKPOINT_PX}px)`;
@@ -93,7 +94,10 @@ export function SectionLayout({ menu, children }: { menu: ReactNode; children: R
       }}
     >
       {menu}
-      <Box sx={{ flex: 1, minWidth: 0 }}>{children}</Box>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        {/* A screen that fails shows the error panel beside the menu, which stays to move on with. */}
+        <ErrorPanel>{children}</ErrorPanel>
+      </Box>
     </Box>
   );
 }

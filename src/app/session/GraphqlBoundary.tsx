@@ -1,11 +1,12 @@
 // Loads the GraphQL layer when a signed-in screen first needs it: the landing page never downloads
 // Apollo. The inner Suspense keeps the provider mounted while a lazy screen's chunk arrives.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { retryableLazy } from '../components/retryableLazy';
 import { Outlet } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState';
 
 const loadSignedInGraphql = () => import('./SignedInGraphql');
-const SignedInGraphql = lazy(loadSignedInGraphql);
+const SignedInGraphql = retryableLazy(loadSignedInGraphql);
 
 /**
  * Starts downloading the GraphQL layer now (a stored login at start-up): it then arrives alongside the

@@ -11,7 +11,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { lazy, Suspense, useCallback, useEffect, useId, useState } from 'react';
+import { Suspense, useCallback, useEffect, useId, useState } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -19,7 +20,7 @@ import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
 // The QR encoder (~9 KB gzip) loads only when an enrolment shows its code (issue #7 budgets).
-const QrCode = lazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })));
+const QrCode = retryableLazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })));
 
 /** The answers of auth/mfa/status and auth/mfa/enroll (src/server/auth/mfa.ts MfaStatus). */
 export interface MfaStatus {

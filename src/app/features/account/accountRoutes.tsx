@@ -1,11 +1,11 @@
 // The signed-in account routes of SPEC §2: account/* redirects to account/profile; account/provider/*
 // is the Provider page. Each screen is its own chunk (React.lazy), as the health record's.
-import { lazy } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import { Navigate, type RouteObject } from 'react-router-dom';
 
-const AccountLayout = lazy(() => import('./AccountLayout'));
-const ProfilePage = lazy(() => import('./ProfilePage').then((m) => ({ default: m.ProfilePage })));
-const ProviderPage = lazy(() => import('./ProviderPage').then((m) => ({ default: m.ProviderPage })));
+const AccountLayout = retryableLazy(() => import('./AccountLayout'));
+const ProfilePage = retryableLazy(() => import('./ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const ProviderPage = retryableLazy(() => import('./ProviderPage').then((m) => ({ default: m.ProviderPage })));
 
 export const accountRoutes: RouteObject[] = [
   {

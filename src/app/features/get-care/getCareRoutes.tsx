@@ -1,8 +1,8 @@
 // Route of SPEC §2 get-care/*: the appointment request screen, its own chunk (React.lazy) so the
 // calendar library loads only here (issue #7 route-level code splitting).
-import { lazy } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 
-const GetCarePage = lazy(() => import('./GetCarePage').then((m) => ({ default: m.GetCarePage })));
+const GetCarePage = retryableLazy(() => import('./GetCarePage').then((m) => ({ default: m.GetCarePage })));
 
 export const getCareRoutes: RouteObject[] = [{ path: 'get-care/*', element: <GetCarePage /> }];

@@ -1,19 +1,31 @@
 // Routes of SPEC §2 health-record/* and Observation/{id}. Each screen is its own chunk (React.lazy):
 // the landing page never downloads them (issue #7 route-level code splitting).
-import { lazy } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { VITAL_TYPES } from './vitalTypes';
 
-const HealthRecordLayout = lazy(() => import('./HealthRecordLayout'));
-const LabResultsPage = lazy(() => import('./LabResultsPage').then((m) => ({ default: m.LabResultsPage })));
-const LabResultPage = lazy(() => import('./LabResultPage').then((m) => ({ default: m.LabResultPage })));
-const MedicationsPage = lazy(() => import('./MedicationsPage').then((m) => ({ default: m.MedicationsPage })));
-const MedicationPage = lazy(() => import('./MedicationPage').then((m) => ({ default: m.MedicationPage })));
-const VaccinesPage = lazy(() => import('./VaccinesPage').then((m) => ({ default: m.VaccinesPage })));
-const VaccinePage = lazy(() => import('./VaccinePage').then((m) => ({ default: m.VaccinePage })));
-const VitalsOverview = lazy(() => import('./VitalsOverview').then((m) => ({ default: m.VitalsOverview })));
-const VitalsPage = lazy(() => import('./VitalsPage').then((m) => ({ default: m.VitalsPage })));
-const ObservationPage = lazy(() => import('./ObservationPage').then((m) => ({ default: m.ObservationPage })));
+const HealthRecordLayout = retryableLazy(() => import('./HealthRecordLayout'));
+const LabResultsPage = retryableLazy(() =>
+  import('./LabResultsPage').then((m) => ({ default: m.LabResultsPage })),
+);
+const LabResultPage = retryableLazy(() =>
+  import('./LabResultPage').then((m) => ({ default: m.LabResultPage })),
+);
+const MedicationsPage = retryableLazy(() =>
+  import('./MedicationsPage').then((m) => ({ default: m.MedicationsPage })),
+);
+const MedicationPage = retryableLazy(() =>
+  import('./MedicationPage').then((m) => ({ default: m.MedicationPage })),
+);
+const VaccinesPage = retryableLazy(() => import('./VaccinesPage').then((m) => ({ default: m.VaccinesPage })));
+const VaccinePage = retryableLazy(() => import('./VaccinePage').then((m) => ({ default: m.VaccinePage })));
+const VitalsOverview = retryableLazy(() =>
+  import('./VitalsOverview').then((m) => ({ default: m.VitalsOverview })),
+);
+const VitalsPage = retryableLazy(() => import('./VitalsPage').then((m) => ({ default: m.VitalsPage })));
+const ObservationPage = retryableLazy(() =>
+  import('./ObservationPage').then((m) => ({ default: m.ObservationPage })),
+);
 
 export const healthRecordRoutes: RouteObject[] = [
   {

@@ -1,8 +1,8 @@
 // Route of SPEC §2 messages/*: the messaging screen, its own chunk (React.lazy), so the thread, the
 // composer and the live subscription load only here (issue #7 route-level code splitting).
-import { lazy } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 
-const MessagesPage = lazy(() => import('./MessagesPage').then((m) => ({ default: m.MessagesPage })));
+const MessagesPage = retryableLazy(() => import('./MessagesPage').then((m) => ({ default: m.MessagesPage })));
 
 export const messagesRoutes: RouteObject[] = [{ path: 'messages/*', element: <MessagesPage /> }];

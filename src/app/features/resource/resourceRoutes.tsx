@@ -1,12 +1,14 @@
 // Routes of the generic resource pages (issue #9): /:resourceType/new, /:resourceType/:id and
 // /:resourceType/:id/_history/:versionId, each a lazily loaded chunk. Static routes (Observation/:id of
 // the health record, account/..., health-record/...) outrank these dynamic ones in React Router.
-import { lazy } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 
-const ResourceLayout = lazy(() => import('./ResourceLayout'));
-const ResourcePage = lazy(() => import('./ResourcePage').then((m) => ({ default: m.ResourcePage })));
-const NewResourcePage = lazy(() => import('./NewResourcePage').then((m) => ({ default: m.NewResourcePage })));
+const ResourceLayout = retryableLazy(() => import('./ResourceLayout'));
+const ResourcePage = retryableLazy(() => import('./ResourcePage').then((m) => ({ default: m.ResourcePage })));
+const NewResourcePage = retryableLazy(() =>
+  import('./NewResourcePage').then((m) => ({ default: m.NewResourcePage })),
+);
 
 export const resourceRoutes: RouteObject[] = [
   {

@@ -1,8 +1,8 @@
 // /:resourceType (SPEC §2, issue #9). Static routes (messages, health-record, account, Observation/:id...)
 // outrank this dynamic segment in react-router's ranking, so they keep their screens.
-import { lazy } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 
-const SearchTablePage = lazy(() => import('./SearchTablePage'));
+const SearchTablePage = retryableLazy(() => import('./SearchTablePage'));
 
 export const searchTableRoutes: RouteObject[] = [{ path: ':resourceType', element: <SearchTablePage /> }];
