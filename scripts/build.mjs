@@ -1,4 +1,5 @@
-// Builds what is missing or stale: the FHIR definitions index and the app bundle (dist/app).
+// Builds what is missing or stale: the FHIR definitions index, the bots' @medplum/core bundle and the
+// app bundle (dist/app).
 // Usage: node scripts/build.mjs [--force] [--only=fhir|app]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -39,6 +40,11 @@ function buildFhirIndex() {
   run('npx', ['tsx', 'scripts/build-fhir-index.ts', ...(force ? ['--force'] : [])]);
 }
 
+function buildBotCore() {
+  // The script itself skips the work when its output is newer than @medplum/core and its inputs.
+  run('npx', ['tsx', 'scripts/build-bot-core.ts', ...(force ? ['--force'] : [])]);
+}
+
 function buildApp() {
   const output = 'dist/app/index.html';
   const inputs = ['src/app', 'src/client', 'src/graphql', 'src/fhir', 'vite.config.ts', 'package-lock.json'];
@@ -55,5 +61,9 @@ function buildApp() {
   console.log(`build: app built into dist/app in ${Date.now() - started} ms`);
 }
 
-if (!only || only === 'fhir') buildFhirIndex();
+// 'fhir' is everything the server reads from generated files (dev, bench and reindex build only it).
+if (!only || only === 'fhir') {
+  buildFhirIndex();
+  buildBotCore();
+}
 if (!only || only === 'app') buildApp();

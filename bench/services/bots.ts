@@ -1,12 +1,16 @@
 // bench/services (issue #10 Benchmark): bot execution latency over real HTTP on loopback, a bot
-// that reads nothing and one that creates and searches through its FHIR client. Cold: the first
-// $execute in a fresh process (WebAssembly compile included); warm: every later one (each still in
-// a fresh QuickJS runtime, as in production). PGlite in-process. BOT_BENCH_RUNS sets the count.
+// that reads nothing, one that creates and searches through its FHIR client, and one answering an
+// HL7 v2 message with an ACK through require('@medplum/core'). Cold: the first $execute in a fresh
+// process (WebAssembly compile included); warm: every later one (each still in a fresh QuickJS
+// runtime, as in production). PGlite in-process. BOT_BENCH_RUNS sets the count. Also the cost of
+// @medplum/core itself: the bundle's size and one sandbox run without HTTP, with and without it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Bot, Project } from '@medplum/fhirtypes';
 import { buildServer } from '../../src/server/app';
+import { MEDPLUM_CORE_BUNDLE_PATH } from '../../src/server/bots/medplum-core-exports';
+import { runInSandbox } from '../../src/server/bots/sandbox';
 import { loadConfig } from '../../src/server/config';
 import { migrate, openDatabase } from '../../src/server/db';
 import { Repository, systemContext } from '../../src/server/repo';
@@ -16,6 +20,10 @@ export interface BotLatency {
   coldMs: number;
   echo: { p50Ms: number; p99Ms: number };
   fhir: { p50Ms: number; p99Ms: number };
+  /** ADT message in, ACK out, by a bot that requires @medplum/core (loaded in every run). */
+  hl7: { p50Ms: number; p99Ms: number };
+  /** The @medplum/core bundle's size; runInSandbox alone (no HTTP) without and with requiring it. */
+  core: { bundleKb: number; plainP50Ms: number; requireP50Ms: number };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -54,21 +62,34 @@ export async function measureBotLatency(
       const p = await medplum.createResource({ resourceType: 'Patient', name: [{ family: 'Bench' + event.input.i }] });
       return (await medplum.searchResources('Patient', { _id: p.id })).length;
     };`);
-    const time = async (id: string, i: number): Promise<number> => {
+    const hl7 = await deploy(`"use strict";
+      const core_1 = require("@medplum/core");
+      exports.handler = async (medplum, event) => {
+        const msh = event.input.getSegment('MSH');
+        console.log((0, core_1.getReferenceString)({ resourceType: 'Encounter', id: msh.getField(10).toString() }));
+        return event.input.buildAck();
+      };`);
+    /** The i-th request's body and content type: JSON for most bots, an ADT message for `hl7`. */
+    const json = (i: number) => ({ contentType: 'application/json', body: JSON.stringify({ i }) });
+    const adt = (i: number) => ({
+      contentType: 'x-application/hl7-v2+er7',
+      body: `MSH|^~\\&|HIS|GEN|BLOOM|CLINIC|20261125093000||ADT^A01|V${i}|P|2.5.1\rPID|1||${i}^^^GEN^MR||Doe^Jane`,
+    });
+    const time = async (id: string, request: { contentType: string; body: string }): Promise<number> => {
       const start = performance.now();
       const response = await fetch(`${base}Bot/${id}/$execute`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ i }),
+        headers: { 'content-type': request.contentType },
+        body: request.body,
       });
       await response.text();
       if (!response.ok) throw new Error(`$execute answered ${response.status}`);
       return performance.now() - start;
     };
-    const coldMs = await time(echo, 0);
-    const series = async (id: string) => {
+    const coldMs = await time(echo, json(0));
+    const series = async (id: string, request = json) => {
       const times: number[] = [];
-      for (let i = 0; i < runs; i++) times.push(await time(id, i));
+      for (let i = 0; i < runs; i++) times.push(await time(id, request(i)));
       times.sort((a, b) => a - b);
       return { p50Ms: percentile(times, 50), p99Ms: percentile(times, 99) };
     };
@@ -77,6 +98,8 @@ export async function measureBotLatency(
       coldMs: Number(coldMs.toFixed(2)),
       echo: await series(echo),
       fhir: await series(fhir),
+      hl7: await series(hl7, adt),
+      core: await measureCoreCost(runs),
     };
     await app.close();
     return result;
@@ -86,10 +109,44 @@ export async function measureBotLatency(
   }
 }
 
+/** One sandbox run without HTTP, alternating a bot that requires @medplum/core and one that does not. */
+async function measureCoreCost(runs: number): Promise<BotLatency['core']> {
+  const once = async (code: string): Promise<number> => {
+    const start = performance.now();
+    const result = await runInSandbox({
+      code,
+      event: { input: {}, contentType: 'application/json', secrets: {} },
+      host: async () => undefined,
+      timeoutMs: 10_000,
+      memoryBytes: 64 * 1024 * 1024,
+    });
+    if (!result.ok) throw new Error(result.error);
+    return performance.now() - start;
+  };
+  const plain: number[] = [];
+  const withCore: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    plain.push(await once('exports.handler = async () => 1;'));
+    withCore.push(
+      await once('exports.handler = async () => typeof require("@medplum/core").createReference;'),
+    );
+  }
+  plain.sort((a, b) => a - b);
+  withCore.sort((a, b) => a - b);
+  return {
+    bundleKb: Number((fs.statSync(MEDPLUM_CORE_BUNDLE_PATH).size / 1024).toFixed(1)),
+    plainP50Ms: percentile(plain, 50),
+    requireP50Ms: percentile(withCore, 50),
+  };
+}
+
 export function formatBotLatency(figures: BotLatency): string {
   return (
     `bots ($execute over HTTP, PGlite, ${figures.runs} runs each): cold ${figures.coldMs} ms; ` +
     `warm echo p50 ${figures.echo.p50Ms} ms p99 ${figures.echo.p99Ms} ms; ` +
-    `warm create+search p50 ${figures.fhir.p50Ms} ms p99 ${figures.fhir.p99Ms} ms`
+    `warm create+search p50 ${figures.fhir.p50Ms} ms p99 ${figures.fhir.p99Ms} ms; ` +
+    `warm HL7 ADT→ACK with @medplum/core p50 ${figures.hl7.p50Ms} ms p99 ${figures.hl7.p99Ms} ms; ` +
+    `@medplum/core bundle ${figures.core.bundleKb} kB, sandbox run p50 ${figures.core.plainP50Ms} ms ` +
+    `without it, ${figures.core.requireP50Ms} ms requiring it`
   );
 }

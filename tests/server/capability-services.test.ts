@@ -47,6 +47,11 @@ describe('CapabilityStatement of the platform services (issue #10)', () => {
 
   test('SPEC §7 Bot $execute and $deploy, Agent $push; other types declare only $validate', () => {
     expect(operationsOf('Bot').map((op) => op.name)).toEqual(['validate', 'execute', 'deploy']);
+    const execute = statement.rest?.[0].resource
+      ?.find((resource) => resource.type === 'Bot')
+      ?.operation?.find((op) => op.name === 'execute');
+    expect(execute?.documentation).toMatch(/require\('@medplum\/core'\)/);
+    expect(execute?.documentation).toMatch(/Hl7Message/);
     expect(operationsOf('Agent').map((op) => op.name)).toEqual(['validate', 'push']);
     expect(operationsOf('Observation').map((op) => op.name)).toEqual(['validate']);
   });

@@ -1,7 +1,8 @@
 // Runs untrusted bot code in a fresh QuickJS runtime (issue #10; ARCHITECTURE: Node's `vm` is not a
-// security boundary). The code sees only what we put in: the event, a console that is captured, and
-// a FHIR client whose every call leaves the sandbox as JSON and is answered asynchronously by the
-// host. No process, require, fetch or file system exist inside. A deadline interrupts CPU loops, a
+// security boundary). The code sees only what we put in: the event, a console that is captured, a
+// FHIR client whose every call leaves the sandbox as JSON and is answered asynchronously by the
+// host, and a require (and ES module loader) that answers only '@medplum/core' (medplum-core.ts).
+// No process, fetch, timers or file system exist inside. A deadline interrupts CPU loops, a
 // wall-clock timer stops a bot that waits for ever, and the runtime's memory limit stops allocation
 // bombs; each execution gets its own runtime, so a killed run leaves nothing behind for the next.
 // QuickJS itself may keep objects alive after an interrupt or running out of memory, so a run that
@@ -17,7 +18,14 @@ import {
   shouldInterruptAfterDeadline,
 } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
-import { HL7_PRELUDE, HL7_V2_CONTENT_TYPE } from './hl7-prelude';
+import {
+  HL7_V2_CONTENT_TYPE,
+  MEDPLUM_CORE,
+  MEDPLUM_CORE_MODULE_SOURCE,
+  REQUIRE_PRELUDE,
+  medplumCoreSource,
+  unknownModuleMessage,
+} from './medplum-core';
 
 /** What the bot's FHIR client may ask of the host: method name and JSON arguments. */
 export type BotHostCall = (method: string, args: unknown[]) => Promise<unknown>;
@@ -40,12 +48,12 @@ export type SandboxResult =
  * The FHIR client handed to the bot, in the @medplum/core MedplumClient's names; HL7 v2 input as
  * an Hl7Message and an Hl7Message output as its text, as Medplum does.
  */
-const PRELUDE = `${HL7_PRELUDE}
+const PRELUDE = `${REQUIRE_PRELUDE}
 const __event = (event) => {
-  if (event && event.contentType === '${HL7_V2_CONTENT_TYPE}' && typeof event.input === 'string') event.input = Hl7Message.parse(event.input);
+  if (event && event.contentType === '${HL7_V2_CONTENT_TYPE}' && typeof event.input === 'string') event.input = require('${MEDPLUM_CORE}').Hl7Message.parse(event.input);
   return event;
 };
-const __encode = (value) => JSON.stringify(value instanceof Hl7Message ? { hl7: value.toString() } : { value });
+const __encode = (value) => JSON.stringify(__loadedCore() && value instanceof __loadedCore().Hl7Message ? { hl7: value.toString() } : { value });
 const __call = (method, ...args) => globalThis.__bloomHost(method, JSON.stringify(args)).then((text) => text === undefined ? undefined : JSON.parse(text));
 const __medplum = {
   readResource: (type, id) => __call('readResource', type, id),
@@ -74,12 +82,12 @@ function wrapBotCode(code: string, event: unknown): { code: string; type: 'globa
   if (/(^|\n)\s*export\s/.test(code)) {
     return {
       type: 'module',
-      code: `${PRELUDE}\n${code}\n;export const __result = (async () => { if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return __encode(await handler(__medplum, __event(${eventJson}))); })();`,
+      code: `${code}\n;export const __result = (async () => { if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return __encode(await handler(__medplum, __event(${eventJson}))); })();`,
     };
   }
   return {
     type: 'global',
-    code: `${PRELUDE}\n(async () => { const module = { exports: {} }; const exports = module.exports; await (async function (module, exports) {\n${code}\n})(module, exports); const handler = module.exports.handler || exports.handler; if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return __encode(await handler(__medplum, __event(${eventJson}))); })()`,
+    code: `(async () => { const module = { exports: {} }; const exports = module.exports; await (async function (module, exports) {\n${code}\n})(module, exports); const handler = module.exports.handler || exports.handler; if (typeof handler !== 'function') throw new Error('The bot does not export a handler function'); return __encode(await handler(__medplum, __event(${eventJson}))); })()`,
   };
 }
 
@@ -119,7 +127,6 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
   const vm = runtime.newContext();
   const logs: string[] = [];
   let disposed = false;
-  let timer: NodeJS.Timeout | undefined;
   /** Handles still owned here when the run ends early: disposed before the runtime is freed. */
   const owned = new Set<{ alive: boolean; dispose(): void }>();
   /** Set when the run ended in a way that lets the runtime be freed normally. */
@@ -138,7 +145,6 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     clean = error instanceof SandboxTimeout;
     return { ok: false, error: text, reason: classify(text, Date.now() > deadline), logs };
   } finally {
-    clearTimeout(timer);
     disposed = true;
     if (clean) {
       try {
@@ -186,7 +192,28 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     });
     vm.setProp(vm.global, '__bloomHost', hostFn);
     hostFn.dispose();
+    // Evaluated inside the bot's own runtime, so its time and memory count against the bot's limits.
+    const requireFn = vm.newFunction('__bloomRequire', (nameHandle) => {
+      const name = vm.getString(nameHandle);
+      if (name !== MEDPLUM_CORE) throw new Error(unknownModuleMessage(name));
+      const core = vm.evalCode(medplumCoreSource(), 'medplum-core.js');
+      return core.error ? { error: core.error } : core.value;
+    });
+    vm.setProp(vm.global, '__bloomRequire', requireFn);
+    requireFn.dispose();
+    runtime.setModuleLoader((name) =>
+      name === MEDPLUM_CORE ? MEDPLUM_CORE_MODULE_SOURCE : { error: new Error(unknownModuleMessage(name)) },
+    );
 
+    // A script of its own, before the bot: an ES module bot's imports are linked and evaluated
+    // before its body, and they need require already.
+    const prelude = vm.evalCode(PRELUDE, 'prelude.js', { type: 'global' });
+    if (prelude.error) {
+      const error = errorText(vm, prelude.error);
+      prelude.error.dispose();
+      return { ok: false, error, reason: classify(error, Date.now() > deadline), logs };
+    }
+    prelude.value.dispose();
     const wrapped = wrapBotCode(run.code, run.event);
     const evaluated = vm.evalCode(wrapped.code, 'bot.js', { type: wrapped.type });
     if (evaluated.error) {
@@ -198,7 +225,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
     owned.add(promiseHandle);
     if (wrapped.type === 'module') {
       // A module evaluates to its namespace (or a promise of it when it awaits at top level).
-      const namespace = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
+      const namespace = await settle(vm, runtime, promiseHandle, deadline);
       promiseHandle.dispose();
       if (namespace.error) {
         const error = errorText(vm, namespace.error);
@@ -209,7 +236,7 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
       owned.add(promiseHandle);
       namespace.value.dispose();
     }
-    const settled = await settle(vm, runtime, promiseHandle, deadline, (t) => (timer = t));
+    const settled = await settle(vm, runtime, promiseHandle, deadline);
     promiseHandle.dispose();
     if (settled.error) {
       const error = errorText(vm, settled.error);
@@ -273,14 +300,15 @@ async function settle(
   runtime: { executePendingJobs(): unknown },
   handle: QuickJSHandle,
   deadline: number,
-  setTimer: (timer: NodeJS.Timeout) => void,
 ): Promise<{ value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }> {
   const resolved = vm.resolvePromise(handle);
   runtime.executePendingJobs();
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) =>
-    setTimer(setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - Date.now()))),
-  );
-  const result = await Promise.race([resolved, timeout]);
+  // Cleared however the race ends: a module bot settles twice (namespace, then result).
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - Date.now()));
+  });
+  const result = await Promise.race([resolved, timeout]).finally(() => clearTimeout(timer));
   if (result === TIMED_OUT) {
     throw new SandboxTimeout('interrupted: the bot did not finish before its time limit');
   }

@@ -40,7 +40,10 @@ export const TYPE_OPERATIONS: Readonly<Record<string, Operation[]>> = {
       name: 'execute',
       definition: `${MEDPLUM}/bot-execute`,
       documentation:
-        'Bot/{id}/$execute or Bot/$execute?identifier=system|value: runs the bot in its sandbox with the request body as input and answers its output.',
+        'Bot/{id}/$execute or Bot/$execute?identifier=system|value: runs the bot in its sandbox with the request body as input and answers its output. ' +
+        "Bots are Medplum's handler(medplum, event) modules, CommonJS or ES module; require('@medplum/core') and imports of it answer a subset of the real package " +
+        '(references, display, identifiers, extensions, outcomes, FHIRPath, HL7 v2), any other module fails with 400. ' +
+        'An x-application/hl7-v2+er7 body arrives as an Hl7Message; an Hl7Message answer goes back as HL7 v2 text.',
     },
     {
       name: 'deploy',
