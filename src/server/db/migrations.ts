@@ -2,6 +2,7 @@
 // start-up. Never edit a released migration; append a new one.
 import { createSearchTables } from '../search/schema';
 import { reindexAll } from '../search/reindex';
+import { textSearchMigration } from '../search/text-migration';
 import type { Database, Queryable } from './database';
 import { idempotencyMigration } from '../idempotency/migration';
 import { keyValueMigration } from '../keyvalue/migration';
@@ -101,6 +102,7 @@ export const MIGRATIONS: readonly Migration[] = [
       await reindexAll(tx);
     },
   },
+  textSearchMigration,
   keyValueMigration,
   idempotencyMigration,
   liveNotifyMigration,

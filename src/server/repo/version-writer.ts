@@ -3,9 +3,9 @@
 // single write atomic without an explicit transaction, and a bulk write to a few round trips.
 import type { Meta, Reference, Resource } from '@medplum/fhirtypes';
 import type { Queryable } from '../db';
-import { extractIndexRows } from '../search/extract-index-rows';
 import { indexWriteCtes } from '../search/index-writer';
 import type { ResourceKey } from '../search/index-writer';
+import { indexedResources } from '../search/stored-index-rows';
 
 export function compartmentStrings(resource: Resource): string[] {
   return (resource.meta?.compartment ?? [])
@@ -40,12 +40,7 @@ export async function writeVersions(
   replaced: readonly ResourceKey[],
   mode: 'insert' | 'upsert',
 ): Promise<void> {
-  const indexed = resources.map((resource) => ({
-    resourceType: resource.resourceType,
-    id: resource.id as string,
-    rows: extractIndexRows(resource),
-  }));
-  const index = indexWriteCtes(indexed, replaced, 2);
+  const index = indexWriteCtes(indexedResources(resources), replaced, 2);
   await tx.query(
     `WITH v AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(resource_type text, id text, version_id uuid,

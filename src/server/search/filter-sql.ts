@@ -11,9 +11,11 @@ import { subsumptionKey } from './code-hierarchy';
 import type { SubsumptionDirection } from './code-hierarchy';
 import { getCompositeComponents } from './composite-components';
 import { filterTree, treeSql } from './filter-expression-sql';
+import { nearCondition } from './near-sql';
 import { INDEX_TABLES } from './schema';
 import type { IndexKind } from './schema';
 import type { SqlParams } from './sql-params';
+import { textSearchCondition } from './text-index';
 import type { SqlFilter } from './types';
 import {
   dateCompare,
@@ -113,6 +115,13 @@ export function filterCondition(
       filterCondition(ctx, resourceType, alias, f),
     );
   }
+  if (code === '_text' || code === '_content') {
+    if (filter.operator !== Operator.EQUALS) {
+      invalid(`Modifier ':${filter.operator}' is not supported on '${code}'`, `${code}:${filter.operator}`);
+    }
+    const conditions = values(filter).map((v) => textSearchCondition(ctx.params, unescapeValue(v)));
+    return probe(ctx, 'text', resourceType, alias, code, or(conditions));
+  }
   if (code.startsWith('_has:')) {
     return hasCondition(ctx, resourceType, alias, filter);
   }
@@ -131,6 +140,9 @@ export function filterCondition(
   const param = getSearchParameter(resourceType, code);
   if (!param) {
     invalid(`Unknown search parameter '${code}' for ${resourceType}`, code);
+  }
+  if (param.type === 'special' && code === 'near' && resourceType === 'Location') {
+    return nearCondition(ctx.params, alias, filter);
   }
   const kind = TABLE_OF[param.type];
   if (!kind) {

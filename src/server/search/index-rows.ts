@@ -63,6 +63,12 @@ export interface CompositeRow {
   high2: string | null;
 }
 
+/** `_text` (the narrative) or `_content` (every string of the resource), folded, for full-text search. */
+export interface TextRow {
+  code: '_text' | '_content';
+  value: string;
+}
+
 export interface IndexRows {
   token: TokenRow[];
   string: StringRow[];
@@ -72,8 +78,20 @@ export interface IndexRows {
   reference: ReferenceRow[];
   uri: UriRow[];
   composite: CompositeRow[];
+  /** Filled for stored resources only (stored-index-rows.ts), not by extractIndexRows. */
+  text: TextRow[];
 }
 
 export function emptyIndexRows(): IndexRows {
-  return { token: [], string: [], date: [], number: [], quantity: [], reference: [], uri: [], composite: [] };
+  return {
+    token: [],
+    string: [],
+    date: [],
+    number: [],
+    quantity: [],
+    reference: [],
+    uri: [],
+    composite: [],
+    text: [],
+  };
 }

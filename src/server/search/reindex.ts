@@ -1,9 +1,12 @@
 // Rebuilds the search index rows of stored resources from their current content: run after the
-// search parameter definitions change (npm run reindex), and by migration 10 for existing data.
+// search parameter definitions change (npm run reindex), and by migrations 10 and 16 (the text
+// index) for existing data.
 import type { Resource } from '@medplum/fhirtypes';
 import type { Database, Queryable } from '../db';
-import { extractIndexRows } from './extract-index-rows';
+import type { IndexRows } from './index-rows';
 import { indexWriteCtes } from './index-writer';
+import type { IndexedResource, ResourceKey } from './index-writer';
+import { indexedResources } from './stored-index-rows';
 
 export interface ReindexOptions {
   /** Only these types (default: all). */
@@ -11,17 +14,26 @@ export interface ReindexOptions {
   /** Resources per transaction (default 500). */
   batchSize?: number;
   onProgress?: (done: number) => void;
+  /** Writes these rows instead of replacing all of a resource's rows (a new index kind's backfill). */
+  addRows?: (resource: Resource) => IndexRows;
+}
+
+/** Inserts index rows in one statement, after deleting every index row of `replaced`. */
+async function writeIndexRows(
+  tx: Queryable,
+  indexed: readonly IndexedResource[],
+  replaced: readonly ResourceKey[],
+): Promise<void> {
+  const index = indexWriteCtes(indexed, replaced, 1);
+  if (index.ctes.length > 0) {
+    await tx.query(`WITH ${index.ctes.join(', ')} SELECT 1`, index.params);
+  }
 }
 
 /** Replaces the index rows of some resources in one statement. */
 export async function reindexResources(tx: Queryable, resources: readonly Resource[]): Promise<void> {
-  const indexed = resources.map((resource) => ({
-    resourceType: resource.resourceType,
-    id: resource.id as string,
-    rows: extractIndexRows(resource),
-  }));
-  const index = indexWriteCtes(indexed, indexed, 1);
-  await tx.query(`WITH ${index.ctes.join(', ')} SELECT 1`, index.params);
+  const indexed = indexedResources(resources);
+  await writeIndexRows(tx, indexed, indexed);
 }
 
 interface Row {
@@ -62,11 +74,16 @@ export async function reindexAll(
     if (rows.length === 0) {
       return done;
     }
+    const resources = rows.map((row) => row.content);
+    const { addRows } = options;
     const work = (tx: Queryable) =>
-      reindexResources(
-        tx,
-        rows.map((row) => row.content),
-      );
+      addRows
+        ? writeIndexRows(
+            tx,
+            resources.map((r) => ({ resourceType: r.resourceType, id: r.id as string, rows: addRows(r) })),
+            [],
+          )
+        : reindexResources(tx, resources);
     await ('transaction' in target ? target.transaction(work) : work(target));
     done += rows.length;
     options.onProgress?.(done);

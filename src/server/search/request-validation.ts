@@ -49,7 +49,7 @@ const RESULT_PARAMETERS = new Set([
 /** Given at most once: a second value would silently override the first. */
 const SINGLE_PARAMETERS = ['_count', '_offset', '_total', '_summary'];
 /** FHIR search parameters this server does not implement: named so the client knows why. */
-const UNSUPPORTED_PARAMETERS = new Set(['_text', '_content', '_list', '_query', '_type', '_contained']);
+const UNSUPPORTED_PARAMETERS = new Set(['_list', '_query', '_type', '_contained']);
 
 /** FHIR R4 search §3.1.1.5 modifiers by parameter type (`:not` on more than tokens, as Medplum does). */
 const MODIFIERS_BY_TYPE: Record<SearchParameterType, readonly Operator[]> = {
@@ -83,8 +83,8 @@ function filterKey(filter: Filter): string {
     : filter.code;
 }
 
-/** Parameters whose value is an expression over the others, checked by their own module. */
-const EXPRESSION_PARAMETERS = new Set(['_filter']);
+/** Parameters every type has outside the definitions: a filter expression, and full-text search. */
+const EXPRESSION_PARAMETERS = new Set(['_filter', '_text', '_content']);
 
 function isKnownFilterParameter(resourceType: string, key: string): boolean {
   if (EXPRESSION_PARAMETERS.has(key.split(':')[0])) {
@@ -131,6 +131,15 @@ function checkFilter(resourceType: string, filter: Filter): void {
     filterTree(resourceType, filter.value);
     return;
   }
+  if (filter.code === '_text' || filter.code === '_content') {
+    if (filter.operator !== Operator.EQUALS) {
+      fail(`Modifier ':${filter.operator}' is not allowed on '${filter.code}'`, filterKey(filter));
+    }
+    if (splitOrValues(filter.value).some((part) => part.trim() === '')) {
+      fail(`Search parameter '${filter.code}' needs words to search for`, filter.code);
+    }
+    return;
+  }
   const key = filterKey(filter);
   const param = resolveSearchParameter(resourceType, filter.code);
   if (!param) {
@@ -166,8 +175,16 @@ function checkFilter(resourceType: string, filter: Filter): void {
 }
 
 function checkSortRule(resourceType: string, rule: SortRule): void {
-  if (!getSearchParameter(resourceType, rule.code)) {
+  const param = getSearchParameter(resourceType, rule.code);
+  if (!param) {
     fail(`Cannot sort by '${rule.code}': not a search parameter of ${resourceType}`, '_sort');
+  }
+  // A composite's values are pairs (code and value) with no one order; its components sort.
+  if (param.type === 'composite' || param.type === 'special') {
+    fail(
+      `Cannot sort by ${param.type} parameter '${rule.code}': sort by one of its components instead`,
+      '_sort',
+    );
   }
 }
 

@@ -12,11 +12,14 @@
 //    conditions and the sort key are probed per candidate through the (resource_id) index, which
 //    stays cheap because a patient has hundreds, not millions, of rows;
 //  - the same SQL runs on PGlite and PostgreSQL with plain btrees (no GIN opclass or extension
-//    that PGlite lacks).
+//    that PGlite lacks); only _text/_content use GIN, over built-in full-text search, which both have.
 // Values are typed (timestamptz ranges [low, high), numeric, folded text) so prefixes compare in
 // SQL and use the indexes. _id and _lastUpdated are the resource table's own columns.
 import type { Queryable } from '../db';
 import type { IndexRows } from './index-rows';
+
+/** The text search configuration of _text and _content: English stemming over folded text. */
+export const TEXT_SEARCH_CONFIG = 'english';
 
 export type IndexKind = keyof IndexRows;
 
@@ -99,27 +102,41 @@ export const INDEX_TABLES: Record<IndexKind, TableSpec> = {
     ],
     valueIndexes: ['(resource_type, code, value1)'],
   },
+  // _text / _content (migration 16): folded text; the GIN index is over its tsvector (text-index.ts).
+  text: {
+    table: 'search_text',
+    columns: [['value', 'text']],
+    valueIndexes: [`USING gin (to_tsvector('${TEXT_SEARCH_CONFIG}', value))`],
+  },
 };
 
 export const INDEX_KINDS = Object.keys(INDEX_TABLES) as IndexKind[];
 
-/** Migration 10: the index tables, their value indexes and the per-resource index (writes, probes). */
+/**
+ * Migration 10: the index tables (every kind known today: on a database older than a later kind's
+ * migration, that migration finds its table made already), their indexes, and the _lastUpdated index.
+ */
 export async function createSearchTables(tx: Queryable): Promise<void> {
   for (const kind of INDEX_KINDS) {
-    const spec = INDEX_TABLES[kind];
-    const columns = spec.columns.map(([name, type]) => `${name} ${type}`).join(', ');
-    await tx.query(
-      `CREATE TABLE ${spec.table} (resource_type text NOT NULL, resource_id text NOT NULL, code text NOT NULL, ${columns})`,
-    );
-    await tx.query(
-      `CREATE INDEX ${spec.table}_resource_idx ON ${spec.table} (resource_id, resource_type, code)`,
-    );
-    for (const [i, definition] of spec.valueIndexes.entries()) {
-      await tx.query(`CREATE INDEX ${spec.table}_value${i}_idx ON ${spec.table} ${definition}`);
-    }
+    await createIndexTable(tx, kind);
   }
   // Sorting by _lastUpdated within a type, and the revinclude/include fan-out by target.
   await tx.query(
     'CREATE INDEX resource_last_updated_idx ON resource (resource_type, last_updated) WHERE NOT deleted',
   );
+}
+
+/** One index table with its per-resource index and value indexes (later migrations add kinds). */
+export async function createIndexTable(tx: Queryable, kind: IndexKind): Promise<void> {
+  const spec = INDEX_TABLES[kind];
+  const columns = spec.columns.map(([name, type]) => `${name} ${type}`).join(', ');
+  await tx.query(
+    `CREATE TABLE ${spec.table} (resource_type text NOT NULL, resource_id text NOT NULL, code text NOT NULL, ${columns})`,
+  );
+  await tx.query(
+    `CREATE INDEX ${spec.table}_resource_idx ON ${spec.table} (resource_id, resource_type, code)`,
+  );
+  for (const [i, definition] of spec.valueIndexes.entries()) {
+    await tx.query(`CREATE INDEX ${spec.table}_value${i}_idx ON ${spec.table} ${definition}`);
+  }
 }

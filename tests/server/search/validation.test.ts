@@ -52,6 +52,13 @@ describe('search request validation (issue #4: 400 naming the parameter, strict 
     ['Patient', '_count=1&_count=2', '_count', 'given more than once'],
     ['Patient', '_offset=50001', '_offset', 'at most 50000'],
     ['Patient', '_sort=-nickname', '_sort', "Cannot sort by 'nickname'"],
+    [
+      'Observation',
+      '_sort=code-value-quantity',
+      '_sort',
+      "Cannot sort by composite parameter 'code-value-quantity'",
+    ],
+    ['Location', '_sort=near', '_sort', "Cannot sort by special parameter 'near'"],
     ['Observation', '_include=Observation:status', '_include', 'not a reference parameter'],
     ['Observation', '_include=Patient:organization', '_include', 'without :iterate'],
     ['Observation', '_include=Observation:subject:Medication', '_include', 'cannot point at Medication'],
