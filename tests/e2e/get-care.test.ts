@@ -1,9 +1,9 @@
 // Issue #7 Get Care in Chromium against the real API seeded with the demo clinic and the built app,
 // signed in as Maria (SPEC §2 Appointment request screen, §4 appointments, §7 slot search, §8 messages):
 // the month calendar (SUN to SAT, days enabled only where a free slot starts), a time, 'Selected Slot',
-// Send Request → 'Appointment request sent.' and /messages, where the request shows in the thread; the
-// request is a Communication the API holds, pointing at the chosen free Slot. At 1280 and 375 px; axe
-// on the screen.
+// Send Request refused by the server → 'Failed to send request.', then Send Request → 'Appointment
+// request sent.' and /messages, where the request shows in the thread; the request is a Communication
+// the API holds, pointing at the chosen free Slot. At 1280 and 375 px; axe on the screen.
 import type { Bundle, Communication, Slot } from '@medplum/fhirtypes';
 import type { Page } from 'playwright-core';
 import { seriousAxeViolations, sidewaysOverflow, storedLogin } from './support/patient-session';
@@ -84,6 +84,26 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    // SPEC §8: the server refusing the request says so and keeps the choice for another try.
+    const communications = /\/fhir\/R4\/Communication$/;
+    await page.route(communications, (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/fhir+json',
+            body: JSON.stringify({
+              resourceType: 'OperationOutcome',
+              issue: [{ severity: 'error', code: 'exception', details: { text: 'Internal server error' } }],
+            }),
+          })
+        : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Send Request' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Failed to send request.' }).waitFor();
+    expect(page.url()).toMatch(/\/get-care$/);
+    expect(await firstTime.getAttribute('aria-pressed')).toBe('true');
+    await page.unroute(communications);
 
     const requestedAt = Date.now();
     await page.getByRole('button', { name: 'Send Request' }).click();

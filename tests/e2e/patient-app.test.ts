@@ -1,6 +1,7 @@
 // Issue #7 E2E in Chromium against the real API seeded with the demo clinic and the built app, signed
 // in as Maria: home, the health-record routes of SPEC §2 (lab results, a report with a highlighted
-// critical value, medications, vaccines upcoming/past, an Observation), at 1280 and at 375 px (menus
+// critical value and its PDF inline, medications, vaccines upcoming/past and a vaccine's detail, an
+// Observation, vitals with a weight and a blood pressure entered), at 1280 and at 375 px (menus
 // collapsed below 768 px, no sideways scrolling). axe runs on every screen and fails on any critical
 // or serious violation.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -111,7 +112,22 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await page.waitForURL(/\/Observation\/[^/]+$/);
     await page.getByText('(critical)').waitFor();
     await expectAccessible();
-  }, 90_000);
+
+    // SPEC §2 attachment viewer: the blood count's presentedForm PDF inline (frame height 400), with Download.
+    await openHealthRecordItem(width, 'Lab Results');
+    await page
+      .getByRole('link', { name: /Complete blood count/ })
+      .first()
+      .click();
+    const pdf = page.locator('iframe[title="Complete blood count.pdf"]');
+    await pdf.waitFor();
+    expect(await pdf.evaluate((frame) => frame.getBoundingClientRect().height)).toBe(400);
+    expect(await page.getByRole('link', { name: 'Download' }).getAttribute('download')).toBe(
+      'Complete blood count.pdf',
+    );
+    await expectAccessible();
+    await expectNoSidewaysScroll();
+  }, 150_000);
 
   it('medications and vaccines (upcoming and past) from the side menu', async () => {
     await signInAsMaria(width);
@@ -128,9 +144,18 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await openHealthRecordItem(width, 'Vaccines');
     await page.getByRole('list', { name: 'Past vaccines' }).waitFor();
     // Maria's Tdap is due at the 36-week visit: upcoming.
-    await page.getByRole('list', { name: 'Upcoming vaccines' }).getByRole('link').first().waitFor();
+    const upcoming = page.getByRole('list', { name: 'Upcoming vaccines' }).getByRole('link').first();
+    await upcoming.waitFor();
     await expectAccessible();
     await expectNoSidewaysScroll();
+    // vaccines/{vaccineId}: the detail is titled with the vaccine's name.
+    const vaccineName = ((await upcoming.textContent()) ?? '').trim();
+    await upcoming.click();
+    await page.waitForURL(/\/health-record\/vaccines\/[^/]+$/);
+    const heading = page.getByRole('heading', { level: 1 }).filter({ hasNotText: /^Vaccines$/ });
+    await heading.waitFor();
+    expect(vaccineName).toContain(((await heading.textContent()) ?? '').trim());
+    await expectAccessible();
   }, 90_000);
 
   it('vitals: each type shows its chart and measurements; a new weight appears on the chart; a measurement opens its detail', async () => {
@@ -163,9 +188,23 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
       })
       .waitFor();
     await expectAccessible();
+
+    // Blood pressure takes systolic and diastolic together: both reach the chart's latest reading.
+    await openHealthRecordItem(width, 'Blood Pressure');
+    await page.getByRole('textbox', { name: /^Systolic \(mm\[Hg\]\)/ }).fill('118');
+    await page.getByRole('textbox', { name: /^Diastolic \(mm\[Hg\]\)/ }).fill('76.5');
+    // A new page, not Weight's: no 'Measurement saved.' carried over before this save.
+    expect(await page.getByText('Measurement saved.').count()).toBe(0);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Measurement saved.').waitFor();
+    await page
+      .getByRole('img', { name: /^Blood Pressure chart of \d+ measurements; latest .*118.*76\.5/ })
+      .waitFor();
+
+    await openHealthRecordItem(width, 'Weight');
     await page.getByRole('table', { name: 'Weight measurements' }).getByRole('link').first().click();
     await page.waitForURL(/\/health-record\/vitals\/[^/]+$/);
     await page.getByText('lbs').first().waitFor();
     await expectAccessible();
-  }, 90_000);
+  }, 150_000);
 });

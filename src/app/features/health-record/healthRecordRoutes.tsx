@@ -41,9 +41,11 @@ export const healthRecordRoutes: RouteObject[] = [
       { path: 'vaccines/:vaccineId', element: <VaccinePage /> },
       { path: 'vitals', element: <VitalsOverview /> },
       // Static segments outrank :measurementId, so the three type pages are never read as an id.
+      // Keyed by type: moving from Weight to Blood Pressure starts a new page, not the same one with
+      // Weight's entry form state (one field's text, its 'Measurement saved.').
       ...VITAL_TYPES.map((vital) => ({
         path: `vitals/${vital.slug}`,
-        element: <VitalsPage vital={vital} />,
+        element: <VitalsPage key={vital.slug} vital={vital} />,
       })),
       { path: 'vitals/:measurementId', element: <ObservationPage /> },
     ],
