@@ -1,7 +1,8 @@
 // A subscription's criteria ('Communication?subject=Patient/1&status=completed') as the search
 // engine's SearchRequest, checked once by the engine's own validation (same 400s as a search) and
 // limited to what one resource version can decide: no chains, _has, value sets or composites,
-// which need other rows of the database (issue #8).
+// which need other rows of the database, nor _text, _content, _filter or near, which only the SQL
+// decides (issue #8).
 import { badRequest, isResourceType, OperationOutcomeError } from '../../fhir';
 import { Operator } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
@@ -10,6 +11,7 @@ import { argNameToSearchParam } from '../graphql/naming';
 import { validateSearchQuery } from '../search/request-validation';
 
 const UNDECIDABLE_OPERATORS: ReadonlySet<string> = new Set([Operator.IN, Operator.NOT_IN]);
+const SQL_ONLY_PARAMETERS: ReadonlySet<string> = new Set(['_text', '_content', '_filter']);
 
 function refuse(message: string): never {
   throw new OperationOutcomeError(badRequest(message, 'criteria'));
@@ -48,6 +50,14 @@ export function parseCriteria(criteria: unknown): SearchRequest {
     }
     if (getSearchParameter(resourceType, filter.code)?.type === 'composite') {
       refuse(`Criteria cannot use composite parameters ('${filter.code}')`);
+    }
+    // Decided in SQL only (full-text search, filter expressions, near's distance): refused here
+    // rather than failing on every write the engine tries to match.
+    if (
+      SQL_ONLY_PARAMETERS.has(filter.code) ||
+      getSearchParameter(resourceType, filter.code)?.type === 'special'
+    ) {
+      refuse(`Criteria cannot use '${filter.code}'`);
     }
   }
   if (request.include?.length || request.revInclude?.length) {

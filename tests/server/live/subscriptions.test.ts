@@ -138,6 +138,8 @@ describe.each(databases())('SPEC §7 live updates over /ws/subscriptions-r4 on %
       'Communication?nonsense-param=1',
       'Observation?date=yesterday',
       'Communication?subject.name=x',
+      'Communication?_content=hello',
+      'Location?near=48.8|2.3|1|km',
     ]) {
       const bad = await create<Subscription>({
         resourceType: 'Subscription',
