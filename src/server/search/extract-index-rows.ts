@@ -9,6 +9,7 @@ import type { DateRange } from './date-range';
 import { emptyIndexRows } from './index-rows';
 import type { CompositeRow, IndexRows, TokenRow } from './index-rows';
 import { normalizeText } from './normalize-text';
+import { elementPaths, reachesAny } from './element-paths';
 import { evaluateTyped } from './typed-values';
 import type { TypedValue } from './typed-values';
 
@@ -282,11 +283,40 @@ function compositesOf(param: SearchParameterInfo, typed: TypedValue): CompositeR
   return rows;
 }
 
-/** Every index row of a resource. */
-export function extractIndexRows(resource: Resource): IndexRows {
+/**
+ * The element paths a parameter can produce index rows from (undefined: always evaluate). A
+ * composite yields rows only where its base has its second component, so both must be paths.
+ */
+function neededPaths(param: SearchParameterInfo, resourceType: string): string[][] | undefined {
+  const bases = elementPaths(param.expression, resourceType);
+  if (!bases || param.type !== 'composite') return bases;
+  const second = getCompositeComponents(resourceType, param.code)?.[1];
+  const tails = second && elementPaths(second.expression, null);
+  return tails && bases.flatMap((base) => tails.map((tail) => [...base, ...tail]));
+}
+
+/** Per type, the parameters to index, each with the element paths it needs. */
+const indexedParams = new Map<string, { param: SearchParameterInfo; needs: string[][] | undefined }[]>();
+
+function indexedParamsOf(resourceType: string) {
+  let params = indexedParams.get(resourceType);
+  if (!params) {
+    params = getSearchParameters(resourceType)
+      .filter((param) => !COLUMN_PARAMS.has(param.code))
+      .map((param) => ({ param, needs: neededPaths(param, resourceType) }));
+    indexedParams.set(resourceType, params);
+  }
+  return params;
+}
+
+/**
+ * Every index row of a resource. A parameter whose expression reads only element paths the
+ * resource lacks is skipped without running FHIRPath (`all` runs every one: the equivalence test).
+ */
+export function extractIndexRows(resource: Resource, options: { all?: boolean } = {}): IndexRows {
   const rows = emptyIndexRows();
-  for (const param of getSearchParameters(resource.resourceType)) {
-    if (COLUMN_PARAMS.has(param.code)) {
+  for (const { param, needs } of indexedParamsOf(resource.resourceType)) {
+    if (needs && !options.all && !reachesAny(resource, needs)) {
       continue;
     }
     for (const typed of evaluateTyped(param.expression, resource)) {
