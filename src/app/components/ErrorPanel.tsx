@@ -2,10 +2,10 @@
 // and resets when the location changes so navigating away recovers the app; 'Try again' renders the
 // screen again in place (a screen whose code failed to download loads afresh, see retryableLazy).
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { ErrorNotice } from './ErrorNotice';
+import { PlainButton } from './LinkButton';
 import { retryFailedLoads } from './retryableLazy';
 
 interface BoundaryProps {
@@ -53,9 +53,11 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
     return (
       <Box sx={{ m: 2 }}>
         <ErrorNotice title="Something went wrong">{error.message}</ErrorNotice>
-        <Button variant="outlined" onClick={this.reset} sx={{ mt: 2 }}>
-          Try again
-        </Button>
+        <Box sx={{ mt: 2 }}>
+          <PlainButton type="button" variant="outlined" onClick={this.reset}>
+            Try again
+          </PlainButton>
+        </Box>
       </Box>
     );
   }

@@ -1,7 +1,7 @@
 // A router link drawn as a button (text, contained or outlined; medium or large). The signed-out pages
 // use it for Log in / Sign up: MUI's Button would bring ButtonBase and its ripple into the landing
 // page's download (issue #7 budget), and a link needs neither.
-import { alpha, styled } from '@mui/material/styles';
+import { alpha, styled, type CSSObject, type Theme } from '@mui/material/styles';
 import { Link } from 'react-router-dom';
 
 export interface LinkButtonStyle {
@@ -9,9 +9,9 @@ export interface LinkButtonStyle {
   readonly size?: 'medium' | 'large';
 }
 
-export const LinkButton = styled(Link, {
-  shouldForwardProp: (prop) => prop !== 'variant' && prop !== 'size' && prop !== 'sx',
-})<LinkButtonStyle>(({ theme }) => {
+const ownProp = (prop: string) => prop !== 'variant' && prop !== 'size' && prop !== 'sx';
+
+function buttonLook({ theme }: { theme: Theme }): CSSObject {
   const { primary } = theme.palette;
   return {
     ...theme.typography.button,
@@ -43,5 +43,17 @@ export const LinkButton = styled(Link, {
       // A solid border, as the theme gives outlined buttons (WCAG 1.4.11).
       { props: { variant: 'outlined' }, style: { borderColor: primary.main } },
     ],
-  };
-});
+  } as CSSObject;
+}
+
+export const LinkButton = styled(Link, { shouldForwardProp: ownProp })<LinkButtonStyle>(buttonLook);
+
+/**
+ * A plain <button> with the same look, for the app shell's error fallbacks (the error panel's 'Try
+ * again'): they are in the landing page's download too, so they cannot bring MUI's Button either.
+ */
+export const PlainButton = styled('button', { shouldForwardProp: ownProp })<LinkButtonStyle>((props) => ({
+  ...buttonLook(props),
+  backgroundColor: 'transparent',
+  cursor: 'pointer',
+}));
