@@ -55,6 +55,8 @@ module.exports = {
             displayName: 'e2e',
             testEnvironment: 'node',
             testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+            // Each file's server opens a copy of the same migrated PGlite template as the node tests.
+            globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',
           },
         ]
       : []),

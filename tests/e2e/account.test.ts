@@ -5,44 +5,15 @@
 // route's 'Not found' panel signed in and the redirect to / signed out. axe on every screen (no
 // critical or serious violation), a title per route, `lang` set, no sideways scrolling.
 // The error panel and the router fallback are in tests/e2e/error-panel.test.ts.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './support/browser';
-import { seriousAxeViolations, sidewaysOverflow, signInAsPatient } from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
+import type { Page } from 'playwright-core';
+import { useDemoSuite } from './support/demo-suite';
+import { seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
 
-let bloom: RunningBloom;
-let browser: Browser;
-let context: BrowserContext | undefined;
+const suite = useDemoSuite();
 let page: Page;
-let pageProblems: string[];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
 
 async function signInAsMaria(width: number): Promise<void> {
-  const session = await signInAsPatient(browser, bloom.appUrl, {
-    email: 'maria@bloom.example',
-    greeting: 'Hello Maria',
-    width,
-  });
-  ({ context, page, problems: pageProblems } = session);
+  ({ page } = await suite.signIn('maria', width));
 }
 
 async function expectAccessible(): Promise<void> {
@@ -123,7 +94,7 @@ describe.each([1280, 375])('issue #7 account pages at %i px', (width) => {
 
   it('SPEC §2 provider: Dr. Chen with photo, phone and the clinic, from the Account menu', async () => {
     await signInAsMaria(width);
-    await page.goto(url('/account'));
+    await page.goto(suite.url('/account'));
     await page.waitForURL(/\/account\/profile$/);
     await openAccountItem(width, 'Provider');
     await page.waitForURL(/\/account\/provider$/);
@@ -139,21 +110,16 @@ describe.each([1280, 375])('issue #7 account pages at %i px', (width) => {
 
   it("an unknown route shows 'Not found' in the frame signed in, and goes to / signed out", async () => {
     await signInAsMaria(width);
-    await page.goto(url('/no/such/page'));
+    await page.goto(suite.url('/no/such/page'));
     await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
     await page.getByRole('banner').waitFor();
     await expectScreen('Not found · Bloom');
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await page.getByRole('heading', { level: 1, name: 'Hello Maria' }).waitFor();
 
-    const signedOut = await browser.newContext({ viewport: { width, height: 900 } });
-    try {
-      const other = await signedOut.newPage();
-      await other.goto(url('/no/such/page'));
-      await other.waitForURL(url('/'));
-      await other.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
-    } finally {
-      await signedOut.close();
-    }
+    const { page: other } = await suite.openWindow(width);
+    await other.goto(suite.url('/no/such/page'));
+    await other.waitForURL(suite.url('/'));
+    await other.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
   }, 60_000);
 });

@@ -6,30 +6,23 @@
 // failing to download (outside every error panel) shows the router fallback, whose link home recovers.
 // At 1280 and 375 px; axe and no sideways scrolling on each error state.
 import type { Page } from 'playwright-core';
-import { seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
-import { useMariaSuite } from './support/maria-suite';
+import {
+  openHealthRecordItem,
+  openMainNavItem,
+  seriousAxeViolations,
+  sidewaysOverflow,
+} from './support/patient-session';
+import { useDemoSuite } from './support/demo-suite';
 
-const suite = useMariaSuite();
+const suite = useDemoSuite();
 
 /** The Medications screen's own chunk (React.lazy in healthRecordRoutes), e.g. /assets/MedicationsPage-Ab12.js. */
 const MEDICATIONS_CHUNK = /\/assets\/MedicationsPage-[\w-]+\.js$/;
 /** The header's main navigation (React.lazy in Header), rendered outside every error panel. */
 const MAIN_NAV_CHUNK = /\/assets\/MainNav-[\w-]+\.js$/;
 
-async function openHealthRecordItem(page: Page, width: number, name: string): Promise<void> {
-  if (width < 768) {
-    await page.getByRole('button', { name: 'Health Record menu' }).click();
-  }
-  await page.getByRole('navigation', { name: 'Health Record' }).getByRole('link', { name }).click();
-}
-
 async function openHealthRecord(page: Page, width: number): Promise<void> {
-  if (width < 768) {
-    await page.getByRole('button', { name: 'Menu', exact: true }).click();
-    await page.getByRole('menuitem', { name: 'Health Record' }).click();
-  } else {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Health Record' }).click();
-  }
+  await openMainNavItem(page, width, 'Health Record');
   await page.getByRole('heading', { level: 1, name: 'Lab Results' }).waitFor();
 }
 
@@ -48,7 +41,7 @@ function takeExpectedProblems(problems: string[]): string[] {
 
 describe.each([1280, 375])('issue #7 error panel at %i px', (width) => {
   it("a screen whose code fails to load shows 'Something went wrong' in the frame; Try again and navigation recover", async () => {
-    const { page, problems } = await suite.signIn(width);
+    const { page, problems } = await suite.signIn('maria', width);
     await openHealthRecord(page, width);
 
     let aborted = 0;
@@ -87,7 +80,7 @@ describe.each([1280, 375])('issue #7 error panel at %i px', (width) => {
   }, 90_000);
 
   it('after a failure, navigating to another screen and back recovers without a reload', async () => {
-    const { page, problems } = await suite.signIn(width);
+    const { page, problems } = await suite.signIn('maria', width);
     await openHealthRecord(page, width);
     await page.route(MEDICATIONS_CHUNK, (route) => route.abort('internetdisconnected'));
     await openHealthRecordItem(page, width, 'Medications');
@@ -114,7 +107,7 @@ describe.each([1280, 375])('issue #7 error panel at %i px', (width) => {
   }, 90_000);
 
   it("the header's code failing to load shows the router fallback; its link home recovers", async () => {
-    const { page, problems } = await suite.signIn(width);
+    const { page, problems } = await suite.signIn('maria', width);
     await page.route(MAIN_NAV_CHUNK, (route) => route.abort('internetdisconnected'));
     // A fresh start of the app (the stored login signs Maria in) with the navigation's code unreachable.
     await page.reload();

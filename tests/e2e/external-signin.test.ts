@@ -4,28 +4,21 @@
 // provider's own pages, and lands on the app's home page signed in through the app's ClientApplication
 // (config.json clientId). An account the clinic does not know comes back to /signin with the error.
 import type { DomainConfiguration } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startExternalIdp, type RunningIdp } from '../server/auth/support/external-idp';
-import { launchChromium } from './support/browser';
-import { startBloom, type RunningBloom } from './support/server';
-import { collectPageProblems } from './support/page-problems';
+import { useDemoSuite } from './support/demo-suite';
 
-let bloom: RunningBloom;
+const suite = useDemoSuite();
 let idp: RunningIdp;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let pageProblems: string[];
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
   idp = await startExternalIdp(
     [
       {
         client_id: 'bloom-e2e-pkce',
         client_secret: 'e2e-secret',
-        redirect_uris: [`${bloom.apiBaseUrl}auth/external`],
+        redirect_uris: [`${suite.bloom.apiBaseUrl}auth/external`],
       },
     ],
     {
@@ -33,7 +26,7 @@ beforeAll(async () => {
       stranger: { email: 'stranger@bloom.example', email_verified: true },
     },
   );
-  await bloom.systemRepo.createResource<DomainConfiguration>({
+  await suite.bloom.systemRepo.createResource<DomainConfiguration>({
     resourceType: 'DomainConfiguration',
     domain: 'bloom.example',
     identityProvider: {
@@ -45,27 +38,18 @@ beforeAll(async () => {
       usePkce: true,
     },
   });
-}, 180_000);
+}, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await idp?.stop();
-  await bloom?.stop();
 });
 
 beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
-});
-
-afterEach(async () => {
-  await context?.close();
-  expect(pageProblems).toEqual([]);
+  ({ page } = await suite.openWindow(1280));
 });
 
 async function signInAtProvider(account: string): Promise<void> {
-  await page.goto(new URL('/signin', bloom.appUrl).toString());
+  await page.goto(suite.url('/signin'));
   await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText('or', { exact: true }).waitFor();

@@ -4,26 +4,20 @@
 // ways and from any screen of the app; the switch's choice is kept per user (key-value store), so the
 // second window starts with it on. Closing the tab and signing out close what the window had open.
 import type { DiagnosticReport, Practitioner } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { FhircastStore } from '../../src/server/fhircast/store';
 import { userTopic } from '../../src/app/session/share/contextSharing';
-import { launchChromium } from './support/browser';
-import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
-import { collectPageProblems } from './support/page-problems';
-import { startBloom, type RunningBloom } from './support/server';
+import { demoPatientId } from './support/demo-sign-in';
+import { useDemoSuite } from './support/demo-suite';
 
-let bloom: RunningBloom;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const problems: string[][] = [];
+const suite = useDemoSuite();
 let mariaId: string;
 let aishaId: string;
 let topic: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
+  const { bloom } = suite;
   mariaId = await demoPatientId(bloom, 'maria@bloom.example');
   aishaId = await demoPatientId(bloom, 'aisha@bloom.example');
   const chen = await bloom.systemRepo.search<Practitioner>(
@@ -32,30 +26,23 @@ beforeAll(async () => {
   const chenProfile = chen.resources[0];
   if (!chenProfile) throw new Error('the demo has no Practitioner for dr.chen@bloom.example');
   topic = userTopic(chenProfile);
-}, 180_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await bloom?.stop();
 });
 
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
+/** Every window's problems, checked inside the tests as well as after each. */
+const problems: string[][] = [];
 
 async function signInAsDrChen(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  problems.push(collectPageProblems(page));
-  await signInAsDemo(page, bloom, 'dr.chen@bloom.example');
-  return page;
+  const window = await suite.signIn('dr-chen');
+  problems.push(window.problems);
+  return window.page;
 }
 
 /** What the hub has open on Dr. Chen's topic, e.g. 'Patient/1' ('' when nothing). */
 async function hubContext(): Promise<string> {
-  const current = await new FhircastStore(bloom.db).getContext(bloom.clinicProjectId ?? '', topic);
+  const current = await new FhircastStore(suite.bloom.db).getContext(
+    suite.bloom.clinicProjectId ?? '',
+    topic,
+  );
   const type = current['context.type'];
   const anchor = current.context.find((entry) => entry.resource?.resourceType === type)?.resource;
   return anchor ? `${type}/${anchor.id ?? ''}` : '';
@@ -87,7 +74,7 @@ async function connected(page: Page): Promise<void> {
 describe('issue #11 FHIRcast context sharing between two windows (Chromium)', () => {
   it('SPEC §7: opening a patient in one window brings the other to the same patient within seconds', async () => {
     const first = await signInAsDrChen();
-    await first.goto(url(`/Patient/${aishaId}`));
+    await first.goto(suite.url(`/Patient/${aishaId}`));
     const toggle = first.getByRole('switch', { name: 'Share context' });
     // The first screen of a fresh browser loads its chunks cold: a loaded machine takes its time.
     await toggle.waitFor({ timeout: 90_000 });
@@ -97,17 +84,17 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
 
     // The second window: the stored choice turns sharing on there as well.
     const second = await signInAsDrChen();
-    await second.goto(url(`/Patient/${aishaId}`));
+    await second.goto(suite.url(`/Patient/${aishaId}`));
     expect(await second.getByRole('switch', { name: 'Share context' }).isChecked()).toBe(true);
     await connected(second);
 
     // The second window moves to a screen that shares nothing (home) and still follows from there.
     await goInApp(second, '/');
-    await second.waitForURL(url('/'));
+    await second.waitForURL(suite.url('/'));
     await hubContextBecomes('');
-    await first.goto(url(`/Patient/${mariaId}`));
+    await first.goto(suite.url(`/Patient/${mariaId}`));
     await first.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
-    await second.waitForURL(url(`/Patient/${mariaId}`), { timeout: 5_000 });
+    await second.waitForURL(suite.url(`/Patient/${mariaId}`), { timeout: 5_000 });
     await second.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
 
     // And back the other way, by following a link inside the app (no reload).
@@ -115,24 +102,24 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     const navigatedAt = Date.now();
     await goInApp(second, `/Patient/${aishaId}`);
     await second.getByRole('heading', { level: 1, name: 'Aisha Khan' }).waitFor();
-    await first.waitForURL(url(`/Patient/${aishaId}`), { timeout: 5_000 });
+    await first.waitForURL(suite.url(`/Patient/${aishaId}`), { timeout: 5_000 });
     await first.getByRole('heading', { level: 1, name: 'Aisha Khan' }).waitFor();
     // A figure for the report, never asserted: in-app navigation in one window → the other showing it.
     console.log(`FHIRcast follow, navigation to the other window's heading: ${Date.now() - navigatedAt} ms`);
 
     // Both stay there: no echo sends either window back.
     await first.waitForTimeout(1500);
-    expect(first.url()).toBe(url(`/Patient/${aishaId}`));
-    expect(second.url()).toBe(url(`/Patient/${aishaId}`));
+    expect(first.url()).toBe(suite.url(`/Patient/${aishaId}`));
+    expect(second.url()).toBe(suite.url(`/Patient/${aishaId}`));
 
     // A DiagnosticReport (DiagnosticReport-open with its patient) is followed the same way.
-    const reports = await bloom.systemRepo.search<DiagnosticReport>(
+    const reports = await suite.bloom.systemRepo.search<DiagnosticReport>(
       parseSearchRequest({ resourceType: 'DiagnosticReport', query: { subject: `Patient/${mariaId}` } }),
     );
     const reportId = reports.resources[0]?.id;
     if (!reportId) throw new Error('the demo has no DiagnosticReport for Maria');
-    await first.goto(url(`/DiagnosticReport/${reportId}`));
-    await second.waitForURL(url(`/DiagnosticReport/${reportId}`), { timeout: 5_000 });
+    await first.goto(suite.url(`/DiagnosticReport/${reportId}`));
+    await second.waitForURL(suite.url(`/DiagnosticReport/${reportId}`), { timeout: 5_000 });
     await second.getByRole('tab', { name: 'Details' }).waitFor();
     expect(problems.flat()).toEqual([]);
   }, 240_000);
@@ -140,7 +127,7 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
   it('closing the tab and signing out with sharing on close what the window had open', async () => {
     // The choice stored by the test above (or by an earlier run) is turned on here if needed.
     const page = await signInAsDrChen();
-    await page.goto(url(`/Patient/${mariaId}`));
+    await page.goto(suite.url(`/Patient/${mariaId}`));
     const toggle = page.getByRole('switch', { name: 'Share context' });
     await toggle.waitFor();
     if (!(await toggle.isChecked())) await toggle.check();
@@ -153,7 +140,7 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
 
     // Signing out: the close goes out while the session can still publish.
     const other = await signInAsDrChen();
-    await other.goto(url(`/Patient/${aishaId}`));
+    await other.goto(suite.url(`/Patient/${aishaId}`));
     await connected(other);
     await hubContextBecomes(`Patient/${aishaId}`);
     await other.locator('#user-menu-button').click();

@@ -6,10 +6,15 @@
 // the API holds, pointing at the chosen free Slot. At 1280 and 375 px; axe on the screen.
 import type { Bundle, Communication, Slot } from '@medplum/fhirtypes';
 import type { Page } from 'playwright-core';
-import { seriousAxeViolations, sidewaysOverflow, storedLogin } from './support/patient-session';
-import { useMariaSuite } from './support/maria-suite';
+import {
+  openMainNavItem,
+  seriousAxeViolations,
+  sidewaysOverflow,
+  storedLogin,
+} from './support/patient-session';
+import { useDemoSuite } from './support/demo-suite';
 
-const suite = useMariaSuite();
+const suite = useDemoSuite();
 
 async function api<T>(page: Page, path: string): Promise<{ status: number; body: T }> {
   const { accessToken } = await storedLogin(page);
@@ -20,19 +25,14 @@ async function api<T>(page: Page, path: string): Promise<{ status: number; body:
 }
 
 async function openGetCare(page: Page, width: number): Promise<void> {
-  if (width < 768) {
-    await page.getByRole('button', { name: 'Menu', exact: true }).click();
-    await page.getByRole('menuitem', { name: 'Get Care' }).click();
-  } else {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Get Care' }).click();
-  }
+  await openMainNavItem(page, width, 'Get Care');
   await page.waitForURL(/\/get-care$/);
   await page.getByRole('heading', { level: 1, name: 'Get Care' }).waitFor();
 }
 
 describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
   it('SPEC §2/§8: pick the first enabled day and a time, Send Request, land on /messages; the Communication exists', async () => {
-    const { page } = await suite.signIn(width);
+    const { page } = await suite.signIn('maria', width);
     await openGetCare(page, width);
     expect(await page.title()).toBe('Get Care · Bloom');
 
@@ -149,7 +149,7 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
 
 describe("SPEC §6: what the Get Care screen reads stays Maria's", () => {
   it("Maria's unfiltered Appointment and Communication searches hold only her own; Schedule and Slots are readable", async () => {
-    const { page } = await suite.signIn(1280);
+    const { page } = await suite.signIn('maria', 1280);
     const { profile } = await storedLogin(page);
     const appointments = await api<Bundle>(page, 'Appointment?_count=100');
     expect(appointments.status).toBe(200);

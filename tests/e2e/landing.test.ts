@@ -3,62 +3,36 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './support/browser';
-import { startBloom, type RunningBloom } from './support/server';
+import type { Page } from 'playwright-core';
+import { useDemoSuite } from './support/demo-suite';
 
 const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e');
 
-let bloom: RunningBloom;
-let browser: Browser;
-let context: BrowserContext;
+// No demo clinic; every console error fails a test, a failed load too (e.g. a CSP violation).
+const suite = useDemoSuite({ seed: false, failedLoadsAreProblems: true });
 let page: Page;
-/** Console errors and uncaught exceptions of the current page, e.g. a CSP violation. */
+/** Console errors and uncaught exceptions of the current page, checked after every test. */
 let pageProblems: string[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom();
+beforeAll(() => {
   fs.mkdirSync(screenshotDir, { recursive: true });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
 });
 
 async function openPage(width: number, height: number): Promise<Page> {
-  context = await browser.newContext({ viewport: { width, height } });
-  page = await context.newPage();
-  pageProblems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageProblems.push(message.text());
-  });
-  page.on('pageerror', (error) => pageProblems.push(error.message));
+  ({ page, problems: pageProblems } = await suite.openWindow(width, height));
   return page;
-}
-
-afterEach(async () => {
-  await context?.close();
-  // Checked after every test: nothing was blocked by the Content-Security-Policy and nothing threw.
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
 }
 
 describe('SPEC §2 signed-out app in Chromium', () => {
   it('serves /config.json with the API base URL the app will use', async () => {
-    const response = await fetch(url('/config.json'));
+    const response = await fetch(suite.url('/config.json'));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ baseUrl: bloom.apiBaseUrl });
-    pageProblems = [];
+    expect(await response.json()).toEqual({ baseUrl: suite.bloom.apiBaseUrl });
   });
 
   it('shows the landing page: header, hero text, an illustration, footer with the current year', async () => {
     await openPage(1280, 900);
-    await page.goto(url('/'));
+    await page.goto(suite.url('/'));
     await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
     await expect(
       page.getByRole('banner').getByRole('link', { name: 'Bloom home' }).isVisible(),
@@ -75,9 +49,9 @@ describe('SPEC §2 signed-out app in Chromium', () => {
 
   it('follows Log in to /signin, goes back, and follows Sign up to /register', async () => {
     await openPage(1280, 900);
-    await page.goto(url('/'));
+    await page.goto(suite.url('/'));
     await page.getByRole('banner').getByRole('link', { name: 'Log in' }).click();
-    await page.waitForURL(url('/signin'));
+    await page.waitForURL(suite.url('/signin'));
     await page.getByRole('heading', { name: 'Sign in to Bloom' }).waitFor();
     expect(await page.title()).toBe('Sign in · Bloom');
     const email = page.getByRole('textbox', { name: /^Email/ });
@@ -86,11 +60,11 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     await expect(page.getByRole('button', { name: 'Next' }).isVisible()).resolves.toBe(true);
 
     await page.goBack();
-    await page.waitForURL(url('/'));
+    await page.waitForURL(suite.url('/'));
     await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
 
     await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click();
-    await page.waitForURL(url('/register'));
+    await page.waitForURL(suite.url('/register'));
     await page.getByRole('heading', { name: 'Register with Bloom' }).waitFor();
     for (const label of [/^First name/, /^Last name/, /^Email/, /^Password/]) {
       await expect(page.getByLabel(label).isVisible()).resolves.toBe(true);
@@ -101,8 +75,8 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     'an unknown path (%s) lands on /',
     async (pathname) => {
       await openPage(1280, 900);
-      await page.goto(url(pathname));
-      await page.waitForURL(url('/'));
+      await page.goto(suite.url(pathname));
+      await page.waitForURL(suite.url('/'));
       await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
     },
@@ -110,9 +84,11 @@ describe('SPEC §2 signed-out app in Chromium', () => {
 
   it('SPEC §7 the sign-in form reaches the API across origins (CORS and CSP allow it)', async () => {
     await openPage(375, 812);
-    await page.goto(url('/signin'));
+    await page.goto(suite.url('/signin'));
     await page.getByRole('textbox', { name: /^Email/ }).fill('maria@bloom.example');
-    const answer = page.waitForResponse((response) => response.url() === `${bloom.apiBaseUrl}auth/method`);
+    const answer = page.waitForResponse(
+      (response) => response.url() === `${suite.bloom.apiBaseUrl}auth/method`,
+    );
     await page.getByRole('button', { name: 'Next' }).click();
     const response = await answer;
     if (response.status() < 400) {
@@ -131,12 +107,13 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     const outcome = (await response.json()) as { issue: { details?: { text?: string } }[] };
     expect(text).toContain(outcome.issue[0].details?.text);
     // Chromium logs every 4xx fetch as a console error; that one is expected here.
-    pageProblems = pageProblems.filter((problem) => !/status of 4\d\d/.test(problem));
+    const unexpected = pageProblems.filter((problem) => !/status of 4\d\d/.test(problem));
+    pageProblems.splice(0, pageProblems.length, ...unexpected);
   });
 
   it('shows a visible focus ring when moving through the actions with the keyboard', async () => {
     await openPage(1280, 900);
-    await page.goto(url('/'));
+    await page.goto(suite.url('/'));
     await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
     const visited: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -160,7 +137,7 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     'fits a %i px phone: Log in and Sign up on one line, no horizontal scroll',
     async (width) => {
       await openPage(width, 812);
-      await page.goto(url('/'));
+      await page.goto(suite.url('/'));
       await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
       const header = page.getByRole('banner');
       for (const name of ['Log in', 'Sign up']) {
@@ -178,7 +155,7 @@ describe('SPEC §2 signed-out app in Chromium', () => {
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
       await page.screenshot({ path: path.join(screenshotDir, `landing-${width}.png`), fullPage: true });
       for (const pathname of ['/signin', '/register']) {
-        await page.goto(url(pathname));
+        await page.goto(suite.url(pathname));
         await page
           .getByRole('button', { name: pathname === '/signin' ? 'Next' : 'Create account' })
           .waitFor();

@@ -8,8 +8,13 @@ import type { Bundle, Communication } from '@medplum/fhirtypes';
 import type { Locator, Page } from 'playwright-core';
 import type { BloomClient } from '../../src/client';
 import { demoApiClient } from './support/demo-sign-in';
-import { seriousAxeViolations, sidewaysOverflow, storedLogin } from './support/patient-session';
-import { useMariaSuite } from './support/maria-suite';
+import {
+  openMainNavItem,
+  seriousAxeViolations,
+  sidewaysOverflow,
+  storedLogin,
+} from './support/patient-session';
+import { useDemoSuite } from './support/demo-suite';
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -17,7 +22,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-const suite = useMariaSuite();
+const suite = useDemoSuite();
 let chen: BloomClient;
 
 beforeAll(async () => {
@@ -37,12 +42,7 @@ function subscriptionSent(page: Page): Promise<void> {
 }
 
 async function openMessages(page: Page, width: number): Promise<void> {
-  if (width < 768) {
-    await page.getByRole('button', { name: 'Menu', exact: true }).click();
-    await page.getByRole('menuitem', { name: 'Messages' }).click();
-  } else {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Messages' }).click();
-  }
+  await openMainNavItem(page, width, 'Messages');
   await page.waitForURL(/\/messages$/);
   await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
 }
@@ -62,7 +62,7 @@ function distanceFromNewest(region: Locator): Promise<number> {
 
 describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
   it('a message Dr. Chen posts appears live; Maria sends text and a PNG; after a reload both show, the image rendered', async () => {
-    const { page } = await suite.signIn(width);
+    const { page } = await suite.signIn('maria', width);
     const { profile: maria } = await storedLogin(page);
     const subscribed = subscriptionSent(page);
     await openMessages(page, width);
@@ -155,7 +155,7 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
 
 describe('issue #8 messages form rules', () => {
   it('an empty message is refused in the form; nothing is created', async () => {
-    const { page } = await suite.signIn(1280);
+    const { page } = await suite.signIn('maria', 1280);
     const { profile: maria } = await storedLogin(page);
     await openMessages(page, 1280);
     await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor();

@@ -4,45 +4,20 @@
 // Observation, vitals with a weight and a blood pressure entered), at 1280 and at 375 px (menus
 // collapsed below 768 px, no sideways scrolling). axe runs on every screen and fails on any critical
 // or serious violation.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './support/browser';
-import { seriousAxeViolations, sidewaysOverflow, signInAsPatient } from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
+import type { Page } from 'playwright-core';
+import { useDemoSuite } from './support/demo-suite';
+import {
+  openHealthRecordItem,
+  openMainNavItem,
+  seriousAxeViolations,
+  sidewaysOverflow,
+} from './support/patient-session';
 
-let bloom: RunningBloom;
-let browser: Browser;
-let context: BrowserContext | undefined;
+const suite = useDemoSuite();
 let page: Page;
-let pageProblems: string[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
-
-async function signInAsMaria(width: number): Promise<Page> {
-  const session = await signInAsPatient(browser, bloom.appUrl, {
-    email: 'maria@bloom.example',
-    greeting: 'Hello Maria',
-    width,
-  });
-  ({ context, page, problems: pageProblems } = session);
-  return page;
+async function signInAsMaria(width: number): Promise<void> {
+  ({ page } = await suite.signIn('maria', width));
 }
 
 /** axe on the current screen: critical and serious violations fail the test. */
@@ -52,14 +27,6 @@ async function expectAccessible(): Promise<void> {
 
 async function expectNoSidewaysScroll(): Promise<void> {
   expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-}
-
-async function openHealthRecordItem(width: number, name: string): Promise<void> {
-  if (width < 768) {
-    const toggle = page.getByRole('button', { name: 'Health Record menu' });
-    await toggle.click();
-  }
-  await page.getByRole('navigation', { name: 'Health Record' }).getByRole('link', { name }).click();
 }
 
 describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
@@ -76,15 +43,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
 
   it('header navigation reaches the health record; the lab report highlights a critical value', async () => {
     await signInAsMaria(width);
-    if (width < 768) {
-      await page.getByRole('button', { name: 'Menu', exact: true }).click();
-      await page.getByRole('menuitem', { name: 'Health Record' }).click();
-    } else {
-      await page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Health Record' })
-        .click();
-    }
+    await openMainNavItem(page, width, 'Health Record');
     await page.waitForURL(/\/health-record\/lab-results$/);
     await page.getByRole('heading', { level: 1, name: 'Lab Results' }).waitFor();
     expect(await page.title()).toBe('Lab Results · Bloom');
@@ -114,7 +73,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await expectAccessible();
 
     // SPEC §2 attachment viewer: the blood count's presentedForm PDF inline (frame height 400), with Download.
-    await openHealthRecordItem(width, 'Lab Results');
+    await openHealthRecordItem(page, width, 'Lab Results');
     await page
       .getByRole('link', { name: /Complete blood count/ })
       .first()
@@ -131,9 +90,9 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
 
   it('medications and vaccines (upcoming and past) from the side menu', async () => {
     await signInAsMaria(width);
-    await page.goto(url('/health-record'));
+    await page.goto(suite.url('/health-record'));
     await page.waitForURL(/\/health-record\/lab-results$/);
-    await openHealthRecordItem(width, 'Medications');
+    await openHealthRecordItem(page, width, 'Medications');
     await page.getByRole('list', { name: 'Medications' }).getByRole('link').first().waitFor();
     expect(await page.title()).toBe('Medications · Bloom');
     await expectAccessible();
@@ -141,7 +100,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await page.getByText('Dosage').waitFor();
     await expectAccessible();
 
-    await openHealthRecordItem(width, 'Vaccines');
+    await openHealthRecordItem(page, width, 'Vaccines');
     await page.getByRole('list', { name: 'Past vaccines' }).waitFor();
     // Maria's Tdap is due at the 36-week visit: upcoming.
     const upcoming = page.getByRole('list', { name: 'Upcoming vaccines' }).getByRole('link').first();
@@ -160,10 +119,10 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
 
   it('vitals: each type shows its chart and measurements; a new weight appears on the chart; a measurement opens its detail', async () => {
     await signInAsMaria(width);
-    await page.goto(url('/health-record/vitals'));
+    await page.goto(suite.url('/health-record/vitals'));
     await page.getByRole('heading', { level: 1, name: 'Vitals' }).waitFor();
     for (const title of ['Blood Pressure', 'Heart Rate', 'Weight']) {
-      await openHealthRecordItem(width, title);
+      await openHealthRecordItem(page, width, title);
       await page.getByRole('img', { name: new RegExp(`^${title} chart of \\d+ measurements`) }).waitFor();
       const rows = page.getByRole('table', { name: `${title} measurements` }).getByRole('row');
       expect(await rows.count()).toBeGreaterThan(2);
@@ -190,7 +149,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
     await expectAccessible();
 
     // Blood pressure takes systolic and diastolic together: both reach the chart's latest reading.
-    await openHealthRecordItem(width, 'Blood Pressure');
+    await openHealthRecordItem(page, width, 'Blood Pressure');
     await page.getByRole('textbox', { name: /^Systolic \(mm\[Hg\]\)/ }).fill('118');
     await page.getByRole('textbox', { name: /^Diastolic \(mm\[Hg\]\)/ }).fill('76.5');
     // A new page, not Weight's: no 'Measurement saved.' carried over before this save.
@@ -201,7 +160,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
       .getByRole('img', { name: /^Blood Pressure chart of \d+ measurements; latest .*118.*76\.5/ })
       .waitFor();
 
-    await openHealthRecordItem(width, 'Weight');
+    await openHealthRecordItem(page, width, 'Weight');
     await page.getByRole('table', { name: 'Weight measurements' }).getByRole('link').first().click();
     await page.waitForURL(/\/health-record\/vitals\/[^/]+$/);
     await page.getByText('lbs').first().waitFor();

@@ -4,50 +4,24 @@
 // (a bad birth date refused under its field first), and Maria opening Aisha's record gets the
 // not-found panel. axe runs on each screen and fails on critical/serious violations.
 import type { DiagnosticReport, Patient } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
-import { launchChromium } from './support/browser';
-import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
-import { collectPageProblems } from './support/page-problems';
+import { demoPatientId } from './support/demo-sign-in';
+import { useDemoSuite, type DemoAccountKey } from './support/demo-suite';
 import { seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
 
-let bloom: RunningBloom;
-let browser: Browser;
-let context: BrowserContext | undefined;
+const suite = useDemoSuite();
 let page: Page;
-let pageProblems: string[];
 let mariaId: string;
 let aishaId: string;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-  mariaId = await demoPatientId(bloom, 'maria@bloom.example');
-  aishaId = await demoPatientId(bloom, 'aisha@bloom.example');
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
+  mariaId = await demoPatientId(suite.bloom, 'maria@bloom.example');
+  aishaId = await demoPatientId(suite.bloom, 'aisha@bloom.example');
 });
 
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
-
-async function signIn(email: string, width = 1280): Promise<Page> {
-  context = await browser.newContext({ viewport: { width, height: 900 } });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
-  await signInAsDemo(page, bloom, email);
-  return page;
+async function signIn(account: DemoAccountKey, width = 1280): Promise<void> {
+  ({ page } = await suite.signIn(account, width));
 }
 
 async function expectAccessible(): Promise<void> {
@@ -62,8 +36,8 @@ describe('issue #9 generic resource pages (Chromium)', () => {
   it.each([1280, 375])(
     'SPEC §2: Dr. Chen opens /Patient/{maria} at %i px: fields by definition, links, JSON, history, a version',
     async (width) => {
-      await signIn('dr.chen@bloom.example', width);
-      await page.goto(url(`/Patient/${mariaId}`));
+      await signIn('dr-chen', width);
+      await page.goto(suite.url(`/Patient/${mariaId}`));
       await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
       expect(await page.title()).toBe('Maria Garcia · Bloom');
       await expect(field('Birth Date').textContent()).resolves.toMatch(/\d{4}/);
@@ -98,11 +72,12 @@ describe('issue #9 generic resource pages (Chromium)', () => {
       await page.getByText('You are viewing an earlier version').waitFor();
       await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
     },
+    90_000,
   );
 
   it('SPEC §5: /Patient/new refuses a bad birth date under its field, then creates and opens the Patient', async () => {
-    await signIn('dr.chen@bloom.example');
-    await page.goto(url('/Patient/new'));
+    await signIn('dr-chen');
+    await page.goto(suite.url('/Patient/new'));
     await page.getByRole('heading', { level: 1, name: 'New Patient' }).waitFor();
     await page.getByRole('textbox', { name: 'Birth Date' }).fill('14 March 1990');
     // A required binding is offered as its codes (ValueSet/$expand).
@@ -121,7 +96,7 @@ describe('issue #9 generic resource pages (Chromium)', () => {
     expect(await birthDate.getAttribute('aria-invalid')).toBe('true');
     const describedBy = await birthDate.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/date/i);
-    expect(page.url()).toBe(url('/Patient/new'));
+    expect(page.url()).toBe(suite.url('/Patient/new'));
     await expectAccessible();
 
     await birthDate.fill('1990-03-14');
@@ -129,37 +104,37 @@ describe('issue #9 generic resource pages (Chromium)', () => {
     await page.waitForURL(/\/Patient\/[A-Za-z0-9\-.]+$/);
     await page.getByRole('heading', { level: 1, name: 'Rosa Delgado' }).waitFor();
     const id = page.url().split('/').pop() ?? '';
-    const stored = await bloom.systemRepo.readResource<Patient>('Patient', id);
+    const stored = await suite.bloom.systemRepo.readResource<Patient>('Patient', id);
     expect(stored).toMatchObject({
       birthDate: '1990-03-14',
       gender: 'female',
       name: [{ family: 'Delgado' }],
     });
-  });
+  }, 90_000);
 
   it("SPEC §6: Maria opening Aisha's Patient gets the not-found panel; her own page shows", async () => {
-    await signIn('maria@bloom.example');
-    await page.goto(url(`/Patient/${aishaId}`));
+    await signIn('maria');
+    await page.goto(suite.url(`/Patient/${aishaId}`));
     const panel = page.getByRole('alert');
     await panel.getByRole('heading', { name: 'Not found' }).waitFor();
     expect(await panel.textContent()).toContain(
       `Patient/${aishaId} does not exist, or your account may not see it.`,
     );
     await expectAccessible();
-    await page.goto(url(`/Patient/${mariaId}`));
+    await page.goto(suite.url(`/Patient/${mariaId}`));
     await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
     // Patients are not offered context sharing (issue #11: a clinician's switch).
     expect(await page.getByRole('switch', { name: 'Share context' }).count()).toBe(0);
-  });
+  }, 90_000);
 
   it('SPEC §2 Links: a DiagnosticReport page links its results, which open the health-record Observation screen', async () => {
-    const reports = await bloom.systemRepo.search<DiagnosticReport>(
+    const reports = await suite.bloom.systemRepo.search<DiagnosticReport>(
       parseSearchRequest({ resourceType: 'DiagnosticReport', query: { subject: `Patient/${mariaId}` } }),
     );
     const report = reports.resources.find((r) => (r.result?.length ?? 0) > 0);
     if (!report?.id) throw new Error('the demo has no DiagnosticReport with results for Maria');
-    await signIn('dr.chen@bloom.example');
-    await page.goto(url(`/DiagnosticReport/${report.id}`));
+    await signIn('dr-chen');
+    await page.goto(suite.url(`/DiagnosticReport/${report.id}`));
     await page.getByRole('heading', { level: 1 }).waitFor();
     await expect(field('Status').textContent()).resolves.toBe(report.status);
     await expect(field('Subject').getByRole('link').getAttribute('href')).resolves.toBe(
@@ -171,15 +146,15 @@ describe('issue #9 generic resource pages (Chromium)', () => {
     expect(await page.getByRole('switch', { name: 'Share context' }).isChecked()).toBe(false);
     await expectAccessible();
     await firstResult.click();
-    await page.waitForURL(url(href ?? ''));
+    await page.waitForURL(suite.url(href ?? ''));
     // Observation/{id} stays the health record's screen (a static route wins over /:resourceType/:id).
     await page.getByRole('navigation', { name: 'Health Record' }).waitFor();
-  });
+  }, 90_000);
 
   it('an unknown resource type shows the Not found panel', async () => {
-    await signIn('dr.chen@bloom.example');
-    await page.goto(url('/Nonsense/123'));
+    await signIn('dr-chen');
+    await page.goto(suite.url('/Nonsense/123'));
     await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
     await page.getByText('The resource type "Nonsense" does not exist here.').waitFor();
-  });
+  }, 90_000);
 });

@@ -5,49 +5,21 @@
 // one: POSTed back, its resources are created with the exported content).
 import fs from 'node:fs';
 import type { Bundle, Observation } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
-import { launchChromium } from './support/browser';
-import { signInAsDemo } from './support/demo-sign-in';
-import { collectPageProblems } from './support/page-problems';
+import { useDemoSuite } from './support/demo-suite';
 import { storedLogin } from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
 
-let bloom: RunningBloom;
-let browser: Browser;
-let context: BrowserContext | undefined;
+const suite = useDemoSuite();
+let context: BrowserContext;
 let page: Page;
-let pageProblems: string[];
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
 
 async function signIn(): Promise<void> {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
-  await signInAsDemo(page, bloom, 'dr.chen@bloom.example');
+  ({ context, page } = await suite.signIn('dr-chen'));
 }
 
 async function openTable(path: string): Promise<void> {
-  await page.goto(url(path));
+  await page.goto(suite.url(path));
   // The loading overlay's skeleton rows are '.MuiDataGrid-row' too: wait for real ones.
   await page.waitForFunction(
     () => document.querySelectorAll('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)').length > 0,
@@ -70,7 +42,7 @@ describe('issue #9 search table extras in Chromium', () => {
       () => link.click({ modifiers: ['ControlOrMeta'] }),
       () => link.click({ button: 'middle' }),
     ]) {
-      const opened = context!.waitForEvent('page');
+      const opened = context.waitForEvent('page');
       await click();
       const tab = await opened;
       await tab.waitForURL((u) => u.pathname === `/Observation/${id}`);
@@ -124,7 +96,7 @@ describe('issue #9 search table extras in Chromium', () => {
     await page.mouse.up();
     const stored = JSON.parse((await saved).request().postData() ?? '{}') as { widths?: { id?: number } };
     expect(stored.widths?.id).toBeGreaterThan(before + 80);
-    await context?.close();
+    await context.close();
 
     // Sign in afresh (nothing kept in the browser): the server's key-value store brings it back.
     await signIn();
@@ -134,7 +106,7 @@ describe('issue #9 search table extras in Chromium', () => {
   }, 120_000);
 
   it('the exported Transaction Bundle is accepted by a FHIR server and creates the resources', async () => {
-    const exported = await bloom.systemRepo.search<Observation>(
+    const exported = await suite.bloom.systemRepo.search<Observation>(
       parseSearchRequest({ resourceType: 'Observation', query: { _count: '2', _sort: '_id' } }),
     );
     const originals = exported.resources;
@@ -154,7 +126,7 @@ describe('issue #9 search table extras in Chromium', () => {
     expect(bundle.entry).toHaveLength(2);
 
     const { accessToken } = await storedLogin(page);
-    const response = await fetch(new URL('fhir/R4/', bloom.apiBaseUrl), {
+    const response = await fetch(new URL('fhir/R4/', suite.bloom.apiBaseUrl), {
       method: 'POST',
       headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/fhir+json' },
       body: JSON.stringify(bundle),
@@ -181,7 +153,7 @@ describe('issue #9 search table extras in Chromium', () => {
       const [type, id] = location.split('/');
       expect(type).toBe('Observation');
       expect(originals.map((o) => o.id)).not.toContain(id);
-      copies.push(await bloom.systemRepo.readResource<Observation>('Observation', id));
+      copies.push(await suite.bloom.systemRepo.readResource<Observation>('Observation', id));
     }
     expect(copies.map(summary).sort()).toEqual(originals.map(summary).sort());
   }, 120_000);

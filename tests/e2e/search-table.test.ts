@@ -5,49 +5,21 @@
 // /Observation shows only her own.
 import fs from 'node:fs';
 import type { Observation } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
-import { launchChromium } from './support/browser';
-import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
-import { collectPageProblems } from './support/page-problems';
+import { demoPatientId } from './support/demo-sign-in';
+import { useDemoSuite, type DemoAccountKey } from './support/demo-suite';
 import { seriousAxeViolations } from './support/patient-session';
-import { startBloom, type RunningBloom } from './support/server';
 
-let bloom: RunningBloom;
-let browser: Browser;
-let context: BrowserContext | undefined;
+const suite = useDemoSuite();
 let page: Page;
-let pageProblems: string[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
-
-async function signIn(email: string, width = 1280): Promise<void> {
-  context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
-  await signInAsDemo(page, bloom, email);
+async function signIn(account: DemoAccountKey, width = 1280): Promise<void> {
+  ({ page } = await suite.signIn(account, width));
 }
 
 async function serverObservations(query: Record<string, string>): Promise<{ ids: string[]; total: number }> {
-  const result = await bloom.systemRepo.search<Observation>(
+  const result = await suite.bloom.systemRepo.search<Observation>(
     parseSearchRequest({
       resourceType: 'Observation',
       query: { _count: '1000', _total: 'accurate', ...query },
@@ -68,12 +40,12 @@ async function waitForRows(): Promise<void> {
 
 describe('issue #9 search table in Chromium', () => {
   it('Dr. Chen: filter, fields, sort, paging, CSV export and delete on /Observation', async () => {
-    await signIn('dr.chen@bloom.example');
+    await signIn('dr-chen');
     const all = await serverObservations({});
     const finals = await serverObservations({ status: 'final' });
     expect(finals.total).toBeGreaterThan(20);
 
-    await page.goto(url('/Observation'));
+    await page.goto(suite.url('/Observation'));
     await page.getByRole('heading', { level: 1, name: 'Observation' }).waitFor();
     await waitForRows();
     expect(await rows().count()).toBe(20);
@@ -192,13 +164,13 @@ describe('issue #9 search table in Chromium', () => {
   }, 180_000);
 
   it('Maria: /Observation shows only her own', async () => {
-    const mariaId = await demoPatientId(bloom, 'maria@bloom.example');
+    const mariaId = await demoPatientId(suite.bloom, 'maria@bloom.example');
     const hers = await serverObservations({ subject: `Patient/${mariaId}` });
     const all = await serverObservations({});
     expect(hers.total).toBeGreaterThan(0);
     expect(hers.total).toBeLessThan(all.total);
-    await signIn('maria@bloom.example');
-    await page.goto(url('/Observation?_count=100'));
+    await signIn('maria');
+    await page.goto(suite.url('/Observation?_count=100'));
     await waitForRows();
     await expect(rangeText().textContent()).resolves.toBe(`1-${Math.min(100, hers.total)} of ${hers.total}`);
     const ids = await rows().locator('[data-field="id"]').allTextContents();
@@ -207,8 +179,8 @@ describe('issue #9 search table in Chromium', () => {
   }, 120_000);
 
   it('keyboard: arrows move between cells, Enter opens the row; under 768 px Export, Delete and Bulk hide', async () => {
-    await signIn('dr.chen@bloom.example');
-    await page.goto(url('/Observation'));
+    await signIn('dr-chen');
+    await page.goto(suite.url('/Observation'));
     await waitForRows();
     await rows().first().locator('[data-field="__check__"]').click();
     await page.keyboard.press('ArrowDown');
@@ -228,10 +200,10 @@ describe('issue #9 search table in Chromium', () => {
     expect(focused.rowIndex).toBe(1);
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === focused.href);
-    await context?.close();
+    await page.context().close();
 
-    await signIn('dr.chen@bloom.example', 375);
-    await page.goto(url('/Observation'));
+    await signIn('dr-chen', 375);
+    await page.goto(suite.url('/Observation'));
     await waitForRows();
     expect(await page.getByRole('button', { name: 'Fields' }).isVisible()).toBe(true);
     for (const name of ['Export...', 'Delete...', 'Bulk...']) {
@@ -243,10 +215,10 @@ describe('issue #9 search table in Chromium', () => {
   }, 90_000);
 
   it('an unknown resource type shows Not found', async () => {
-    await signIn('dr.chen@bloom.example');
-    await page.goto(url('/NoSuchType'));
+    await signIn('dr-chen');
+    await page.goto(suite.url('/NoSuchType'));
     await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
-    await page.goto(url('/lowercase'));
+    await page.goto(suite.url('/lowercase'));
     await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
   }, 60_000);
 });

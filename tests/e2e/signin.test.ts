@@ -8,47 +8,27 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Practitioner, Project, ProjectMembership } from '@medplum/fhirtypes';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { BloomClient, MemoryStorage, PrefixedStorage } from '../../src/client';
 import { findUserByEmail } from '../../src/server/repo/lookups';
-import { launchChromium } from './support/browser';
-import { startBloom, type RunningBloom } from './support/server';
-import { collectPageProblems } from './support/page-problems';
+import { demoApiClient } from './support/demo-sign-in';
+import { useDemoSuite } from './support/demo-suite';
 
 const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e', 'signin');
 const PASSWORD = 'bloom-demo';
 const widths = [375, 1280] as const;
 
-let bloom: RunningBloom;
-let browser: Browser;
+const suite = useDemoSuite();
 let context: BrowserContext;
 let page: Page;
 let pageProblems: string[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  bloom = await startBloom({ seed: true });
+beforeAll(() => {
   fs.mkdirSync(screenshotDir, { recursive: true });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await bloom?.stop();
 });
-
-afterEach(async () => {
-  await context?.close();
-  expect(pageProblems).toEqual([]);
-});
-
-function url(pathname: string): string {
-  return new URL(pathname, bloom.appUrl).toString();
-}
 
 async function openPage(width: number): Promise<Page> {
-  context = await browser.newContext({ viewport: { width, height: 900 } });
-  page = await context.newPage();
-  pageProblems = collectPageProblems(page);
+  ({ context, page, problems: pageProblems } = await suite.openWindow(width));
   return page;
 }
 
@@ -77,32 +57,20 @@ async function expectHome(name: string): Promise<void> {
   expect(new URL(page.url()).pathname).toBe('/');
 }
 
-/** A signed-in API client (Node, memory storage) for test setup through the real endpoints. */
-async function apiClientFor(email: string): Promise<BloomClient> {
-  const client = new BloomClient({
-    baseUrl: bloom.apiBaseUrl,
-    storage: new PrefixedStorage(new MemoryStorage()),
-  });
-  const response = await client.startLogin({ email, password: PASSWORD });
-  if (!response.code) throw new Error(`API sign-in of ${email} did not give a code`);
-  await client.processCode(response.code, { redirectUri: bloom.appUrl.replace(/\/$/, '') });
-  return client;
-}
-
 function totp(secret: string): TOTP {
   return new TOTP({ secret: Secret.fromBase32(secret) });
 }
 
 describe('issue #3 sign-in screens in Chromium', () => {
   it('registers a new patient in Bloom Clinic, lands on the home page, then signs out', async () => {
-    expect(bloom.clinicProjectId).toBeDefined();
+    expect(suite.bloom.clinicProjectId).toBeDefined();
     await openPage(1280);
     // The app host's /config.json carries only baseUrl; the clinic's project is added here as a server
     // exposing it would (see the report: the server should put projectId in config.json).
     await page.route('**/config.json', (route) =>
-      route.fulfill({ json: { baseUrl: bloom.apiBaseUrl, projectId: bloom.clinicProjectId } }),
+      route.fulfill({ json: { baseUrl: suite.bloom.apiBaseUrl, projectId: suite.bloom.clinicProjectId } }),
     );
-    await page.goto(url('/register'));
+    await page.goto(suite.url('/register'));
     await page.getByLabel(/^First name/).fill('Nadia');
     await page.getByLabel(/^Last name/).fill('Okafor');
     await page.getByLabel(/^Email/).fill('nadia.okafor@bloom.example');
@@ -113,7 +81,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
     // Signed in as a Patient of Bloom Clinic.
     const profile = await page.evaluate(() => JSON.parse(localStorage.getItem('@bloom/activeLogin') ?? '{}'));
     expect(profile.profile.reference).toMatch(/^Patient\//);
-    expect(profile.project.reference).toBe(`Project/${bloom.clinicProjectId}`);
+    expect(profile.project.reference).toBe(`Project/${suite.bloom.clinicProjectId}`);
 
     await page.getByRole('button', { name: /Nadia$/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -129,7 +97,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
     "signs in with a password as maria@bloom.example and is greeted 'Maria' (%i px)",
     async (width) => {
       await openPage(width);
-      await page.goto(url('/signin'));
+      await page.goto(suite.url('/signin'));
       await enterEmail('maria@bloom.example', width);
       await enterPassword(PASSWORD, width);
       await expectHome('Maria');
@@ -142,7 +110,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
 
   it.each(widths)("a wrong password shows the server's error (%i px)", async (width) => {
     await openPage(width);
-    await page.goto(url('/signin'));
+    await page.goto(suite.url('/signin'));
     await enterEmail('maria@bloom.example');
     await enterPassword('not-the-password');
     const alert = page.getByRole('alert');
@@ -161,7 +129,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
   });
 
   it('enrols MFA through the API and signs in with a TOTP computed in the test; a wrong code shows the Error box', async () => {
-    const api = await apiClientFor('aisha@bloom.example');
+    const api = await demoApiClient(suite.bloom, 'aisha@bloom.example');
     const status = await api.get<{ enrolled: boolean; secret: string; enrollUri: string }>('auth/mfa/status');
     expect(status.enrolled).toBe(false);
     expect(status.enrollUri).toMatch(/^otpauth:\/\/totp\//);
@@ -169,7 +137,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
 
     for (const width of widths) {
       await openPage(width);
-      await page.goto(url('/signin'));
+      await page.goto(suite.url('/signin'));
       await enterEmail('aisha@bloom.example');
       await enterPassword(PASSWORD);
       await page.getByRole('heading', { name: 'Enter MFA code' }).waitFor();
@@ -188,17 +156,20 @@ describe('issue #3 sign-in screens in Chromium', () => {
       await context.close();
       expect(pageProblems).toEqual([]);
     }
-  });
+  }, 90_000);
 
   it('a user with two memberships chooses a profile (search, Nothing found...) and lands on home', async () => {
     // Setup through the server's own (system) repository: a second project where dr.chen also practises.
-    const user = await findUserByEmail(bloom.db, 'dr.chen@bloom.example');
+    const user = await findUserByEmail(suite.bloom.db, 'dr.chen@bloom.example');
     expect(user?.id).toBeDefined();
-    const project = await bloom.systemRepo.createResource<Project>({
+    const project = await suite.bloom.systemRepo.createResource<Project>({
       resourceType: 'Project',
       name: 'Riverside Birth Center',
     });
-    const projectRepo = bloom.systemRepo.withContext({ ...bloom.systemRepo.context, project: project.id });
+    const projectRepo = suite.bloom.systemRepo.withContext({
+      ...suite.bloom.systemRepo.context,
+      project: project.id,
+    });
     const practitioner = await projectRepo.createResource<Practitioner>({
       resourceType: 'Practitioner',
       name: [{ prefix: ['Dr.'], given: ['Li'], family: 'Chen' }],
@@ -212,7 +183,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
 
     for (const width of widths) {
       await openPage(width);
-      await page.goto(url('/signin'));
+      await page.goto(suite.url('/signin'));
       await enterEmail('dr.chen@bloom.example');
       await enterPassword(PASSWORD);
       await page.getByRole('heading', { name: 'Choose profile' }).waitFor();
@@ -233,12 +204,12 @@ describe('issue #3 sign-in screens in Chromium', () => {
       await context.close();
       expect(pageProblems).toEqual([]);
     }
-  });
+  }, 90_000);
 
   it('a user without memberships creates a project; an empty name is refused (SPEC §2 step 6)', async () => {
     // A user registered without a project: auth/newuser only.
     const setup = new BloomClient({
-      baseUrl: bloom.apiBaseUrl,
+      baseUrl: suite.bloom.apiBaseUrl,
       storage: new PrefixedStorage(new MemoryStorage()),
     });
     await setup.startNewUser({
@@ -249,7 +220,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
     });
     for (const width of widths) {
       await openPage(width);
-      await page.goto(url('/signin'));
+      await page.goto(suite.url('/signin'));
       await enterEmail('rosa.lind@bloom.example');
       await enterPassword('a-long-unusual-passphrase-42');
       await page.getByRole('heading', { name: 'Create project' }).waitFor();
@@ -264,12 +235,12 @@ describe('issue #3 sign-in screens in Chromium', () => {
       await context.close();
       expect(pageProblems).toEqual([]);
     }
-  });
+  }, 90_000);
 
   it('with ?scope=, chooses scopes with Set scope (SPEC §2 step 5)', async () => {
     for (const width of widths) {
       await openPage(width);
-      await page.goto(url('/signin?scope=openid%20profile%20offline_access'));
+      await page.goto(suite.url('/signin?scope=openid%20profile%20offline_access'));
       await enterEmail('maria@bloom.example');
       await enterPassword(PASSWORD);
       await page.getByRole('heading', { name: 'Choose scope' }).waitFor();
@@ -281,11 +252,11 @@ describe('issue #3 sign-in screens in Chromium', () => {
       await context.close();
       expect(pageProblems).toEqual([]);
     }
-  });
+  }, 90_000);
 
   it('forgot password: the emailed link sets a new password, which then signs in (SPEC §2, issue #3)', async () => {
     const setup = new BloomClient({
-      baseUrl: bloom.apiBaseUrl,
+      baseUrl: suite.bloom.apiBaseUrl,
       storage: new PrefixedStorage(new MemoryStorage()),
     });
     await setup.startNewUser({
@@ -295,7 +266,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
       password: 'a-long-unusual-passphrase-42',
     });
     await openPage(375);
-    await page.goto(url('/signin'));
+    await page.goto(suite.url('/signin'));
     await enterEmail('ines.moreau@bloom.example');
     await page.getByRole('link', { name: 'Forgot password' }).click();
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
@@ -305,7 +276,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
     await page.getByText(/a reset link is on its way/).waitFor();
 
     // The server had no SMTP: the email is in DATA_DIR/outbox/.
-    const outbox = path.join(bloom.dataDir, 'outbox');
+    const outbox = path.join(suite.bloom.dataDir, 'outbox');
     const files = fs.readdirSync(outbox).filter((name) => name.endsWith('.eml'));
     const email = files
       .map((name) => fs.readFileSync(path.join(outbox, name), 'utf8'))
@@ -313,14 +284,14 @@ describe('issue #3 sign-in screens in Chromium', () => {
     const link = email?.match(/https?:\/\/\S+\/setpassword\/\S+/)?.[0];
     expect(link).toBeDefined();
     // The link names the app origin the server knows; open the same path on this app.
-    await page.goto(url(new URL(link as string).pathname));
+    await page.goto(suite.url(new URL(link as string).pathname));
     await page.getByLabel(/^New password/).fill('another-unusual-passphrase-7');
     await page.getByLabel(/^Confirm new password/).fill('another-unusual-passphrase-7');
     await shot('9-set-password', 375);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByText('Your password has been set.').waitFor();
     // The link works once.
-    await page.goto(url(new URL(link as string).pathname));
+    await page.goto(suite.url(new URL(link as string).pathname));
     await page.getByLabel(/^New password/).fill('third-unusual-passphrase-9');
     await page.getByLabel(/^Confirm new password/).fill('third-unusual-passphrase-9');
     await page.getByRole('button', { name: 'Set password' }).click();

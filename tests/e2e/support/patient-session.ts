@@ -1,32 +1,24 @@
-// Shared steps of the patient e2e walks (issue #7): sign in as a demo patient through the real sign-in
-// screens, run axe on the current screen (critical and serious violations fail), check that nothing
-// scrolls sideways, and read the signed-in app's access token to call the API as that patient.
+// Shared steps and checks of the e2e walks (issue #7): follow the header's main navigation and the
+// Health Record menu, run axe on
+// the current screen (critical and serious violations fail), check that nothing scrolls sideways, and
+// read the signed-in app's access token to call the API as the signed-in account.
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { collectPageProblems } from './page-problems';
+import type { Page } from 'playwright-core';
 
-export interface PatientPage {
-  readonly context: BrowserContext;
-  readonly page: Page;
-  /** Console errors and uncaught exceptions seen so far (collectPageProblems). */
-  readonly problems: string[];
+/** Follows a link of the header's main navigation: in the Menu below 768 px, in the bar above. */
+export async function openMainNavItem(page: Page, width: number, name: string): Promise<void> {
+  if (width < 768) {
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await page.getByRole('menuitem', { name }).click();
+  } else {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  }
 }
 
-export async function signInAsPatient(
-  browser: Browser,
-  appUrl: string,
-  { email, greeting, width }: { email: string; greeting: string; width: number },
-): Promise<PatientPage> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const problems = collectPageProblems(page);
-  await page.goto(new URL('/signin', appUrl).toString());
-  await page.getByRole('textbox', { name: /^Email/ }).fill(email);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel(/^Password/).fill('bloom-demo');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: greeting }).waitFor();
-  return { context, page, problems };
+/** Follows a link of the Health Record side menu (behind its toggle below 768 px). */
+export async function openHealthRecordItem(page: Page, width: number, name: string): Promise<void> {
+  if (width < 768) await page.getByRole('button', { name: 'Health Record menu' }).click();
+  await page.getByRole('navigation', { name: 'Health Record' }).getByRole('link', { name }).click();
 }
 
 /** The axe violations of impact critical or serious on the current screen, as "rule: targets". */

@@ -11,6 +11,7 @@ import { migrate, openPGlite, type Database } from '../../../src/server/db';
 import { findFreePort } from '../../../src/server/free-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { findAppClientId, seedDemoClinic, topUpDemoSlots } from '../../../src/server/seed';
+import { migratedTemplate } from '../../server/support/pglite-template';
 import { appDistDir, ensureAppBuilt } from './app-build';
 
 export interface RunningBloom {
@@ -49,7 +50,9 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
   });
-  const db: Database = await openPGlite();
+  // Under jest a copy of the global setup's migrated template (initdb costs seconds a database);
+  // outside it (bench/app) a fresh one. Either way this server's own database.
+  const db: Database = await openPGlite({ loadDataDir: migratedTemplate() });
   const servers: FastifyInstance[] = [];
   const stop = async () => {
     for (const server of servers.reverse()) await server.close();

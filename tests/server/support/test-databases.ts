@@ -2,11 +2,10 @@
 // PostgreSQL when TEST_DATABASE_URL is set, each test file in its own schema so parallel jest
 // workers never see each other's rows.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import pg from 'pg';
 import { migrate, openPGlite, openPostgres } from '../../../src/server/db';
 import type { Database, DatabaseEngine, Queryable, SqlValue } from '../../../src/server/db';
-import { PGLITE_TEMPLATE_ENV } from './pglite-template';
+import { migratedTemplate } from './pglite-template';
 
 export interface TestDatabaseKind {
   engine: DatabaseEngine;
@@ -26,13 +25,13 @@ export function databases(): [DatabaseEngine, TestDatabaseKind][] {
 }
 
 export async function openTestPGlite(): Promise<Database> {
-  const template = process.env[PGLITE_TEMPLATE_ENV];
-  if (!template || !fs.existsSync(template)) {
+  const template = migratedTemplate();
+  if (!template) {
     throw new Error(
       'The PGlite template is missing: run server tests through jest (tests/setup/node-global-setup.ts)',
     );
   }
-  const db = await openPGlite({ loadDataDir: new Blob([fs.readFileSync(template)]) });
+  const db = await openPGlite({ loadDataDir: template });
   // The template is already migrated; this proves migrate() is idempotent on every open.
   await migrate(db);
   return db;
