@@ -5,6 +5,8 @@
 // the write path's CPU time. Anything not provably a plain path (iif, exists(), operators, `%vars`,
 // indexers) answers undefined: always evaluate. Over-matching only costs an evaluation.
 
+import r4Model from 'fhirpath/fhir-context/r4';
+
 /** Functions that map an empty input to an empty output whatever their arguments. */
 const EMPTY_PRESERVING = new Set(['where', 'ofType', 'as', 'first', 'last', 'extension', 'resolve']);
 
@@ -73,6 +75,13 @@ function withoutArguments(branch: string): string | undefined {
 
 const IDENT = '[A-Za-z][A-Za-z0-9_]*';
 const STEP = new RegExp(`^\\.(${IDENT})(\\(\\))?`);
+const OF_TYPE = /\.ofType\(\s*([A-Za-z]+)\s*\)/g;
+
+/** Element names from the input, and the type an `ofType(T)` right after them keeps. */
+export interface ElementPath {
+  names: string[];
+  ofType?: string;
+}
 
 /**
  * The element names a plain-path branch walks before its first call (`Patient.telecom.where(…)` →
@@ -80,8 +89,9 @@ const STEP = new RegExp(`^\\.(${IDENT})(\\(\\))?`);
  * `resourceType` null reads a path relative to its input (`value.ofType(Quantity)`); a bare
  * `resourceType` (the root itself) is the empty path.
  */
-function elementPath(branch: string, resourceType: string | null): string[] | undefined {
-  let rest = withoutArguments(branch)?.replace(/\s+/g, ' ').trim();
+function elementPath(branch: string, resourceType: string | null): ElementPath | undefined {
+  // ofType(T) keeps its type through the argument stripping, as the call `ofType__T()`.
+  let rest = withoutArguments(branch.replace(OF_TYPE, '.ofType__$1()'))?.replace(/\s+/g, ' ').trim();
   if (rest === undefined) return undefined;
   // `x as Type` is empty when x is; grouping parentheses change nothing on a path.
   rest = rest.replace(new RegExp(` as ${IDENT}(\\.${IDENT})*`, 'g'), '');
@@ -89,21 +99,23 @@ function elementPath(branch: string, resourceType: string | null): string[] | un
   if (resourceType !== null) {
     if (!rest.startsWith(resourceType)) return undefined;
     rest = rest.slice(resourceType.length);
-    if (/^\)*$/.test(rest)) return [];
+    if (/^\)*$/.test(rest)) return { names: [] };
   } else {
     rest = `.${rest}`;
   }
-  const path: string[] = [];
+  const path: ElementPath = { names: [] };
   let walking = true;
   while (rest.length > 0) {
     const step = STEP.exec(rest);
     if (!step) return undefined;
     if (step[2]) {
-      if (!EMPTY_PRESERVING.has(step[1])) return undefined;
+      const [name, type] = step[1].split('__');
+      if (!EMPTY_PRESERVING.has(name)) return undefined;
+      if (walking && name === 'ofType' && type) path.ofType = type;
       walking = false;
     } else if (walking) {
       if (step[1].startsWith('_')) return undefined;
-      path.push(step[1]);
+      path.names.push(step[1]);
     }
     rest = rest.slice(step[0].length).replace(/^\)+/, '');
   }
@@ -115,16 +127,62 @@ function elementPath(branch: string, resourceType: string | null): string[] | un
  * elements by their stem: `value` for valueQuantity), or undefined when it may yield values
  * without them. `resourceType` null: a path relative to its input (a composite's component).
  */
-export function elementPaths(expression: string, resourceType: string | null): string[][] | undefined {
+export function elementPaths(expression: string, resourceType: string | null): ElementPath[] | undefined {
   const parts = branches(expression);
   if (!parts) return undefined;
-  const paths: string[][] = [];
+  const paths: ElementPath[] = [];
   for (const part of parts) {
     const path = elementPath(part, resourceType);
     if (path === undefined) return undefined;
     paths.push(path);
   }
   return paths;
+}
+
+const model = r4Model as unknown as {
+  path2Type: Record<string, string>;
+  choiceTypePaths: Record<string, string[]>;
+  type2Parent: Record<string, string>;
+};
+
+function upperFirst(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** The model names types both ways (markdown → String, Age → Quantity): compare without case. */
+function isKindOf(type: string, ancestor: string): boolean {
+  let t: string | undefined = type;
+  for (let depth = 0; t && depth < 10; depth++) {
+    if (t.toLowerCase() === ancestor.toLowerCase()) return true;
+    t =
+      model.type2Parent[t] ??
+      model.type2Parent[t.charAt(0).toLowerCase() + t.slice(1)] ??
+      model.type2Parent[upperFirst(t)];
+  }
+  return false;
+}
+
+/**
+ * The keys to look for on a resource of `resourceType`: `value.ofType(Quantity)` on the choice
+ * element Observation.value[x] can only come from valueQuantity. Kept as the stem when the
+ * element is no choice or another of its types is a kind of T (Age for Quantity).
+ */
+export function narrowedNames(resourceType: string, path: ElementPath): string[] {
+  const { names, ofType } = path;
+  if (!ofType || names.length === 0) return names;
+  let owner = resourceType;
+  for (const name of names.slice(0, -1)) {
+    const type = model.path2Type[`${owner}.${name}`];
+    if (!type) return names;
+    owner = type === 'BackboneElement' || type === 'Element' ? `${owner}.${name}` : type;
+  }
+  const last = names[names.length - 1];
+  const choices = model.choiceTypePaths[`${owner}.${last}`];
+  if (!choices || !choices.some((choice) => choice.toLowerCase() === ofType.toLowerCase())) return names;
+  if (choices.some((choice) => choice.toLowerCase() !== ofType.toLowerCase() && isKindOf(choice, ofType))) {
+    return names;
+  }
+  return [...names.slice(0, -1), `${last}${upperFirst(ofType)}`];
 }
 
 function matchesName(key: string, name: string): boolean {

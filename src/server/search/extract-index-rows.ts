@@ -9,7 +9,7 @@ import type { DateRange } from './date-range';
 import { emptyIndexRows } from './index-rows';
 import type { CompositeRow, IndexRows, TokenRow } from './index-rows';
 import { normalizeText } from './normalize-text';
-import { elementPaths, reachesAny } from './element-paths';
+import { elementPaths, narrowedNames, reachesAny } from './element-paths';
 import { evaluateTyped } from './typed-values';
 import type { TypedValue } from './typed-values';
 
@@ -289,10 +289,19 @@ function compositesOf(param: SearchParameterInfo, typed: TypedValue): CompositeR
  */
 function neededPaths(param: SearchParameterInfo, resourceType: string): string[][] | undefined {
   const bases = elementPaths(param.expression, resourceType);
-  if (!bases || param.type !== 'composite') return bases;
+  if (!bases || param.type !== 'composite') {
+    return bases?.map((path) => narrowedNames(resourceType, path));
+  }
   const second = getCompositeComponents(resourceType, param.code)?.[1];
   const tails = second && elementPaths(second.expression, null);
-  return tails && bases.flatMap((base) => tails.map((tail) => [...base, ...tail]));
+  return (
+    tails &&
+    bases.flatMap((base) =>
+      tails.map((tail) =>
+        narrowedNames(resourceType, { names: [...base.names, ...tail.names], ofType: tail.ofType }),
+      ),
+    )
+  );
 }
 
 /** Per type, the parameters to index, each with the element paths it needs. */

@@ -5,37 +5,62 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { datasetShape, generateDataset } from '../../../bench/search/dataset';
-import { elementPaths, reachesAny } from '../../../src/server/search/element-paths';
+import { elementPaths, narrowedNames, reachesAny } from '../../../src/server/search/element-paths';
 import { extractIndexRows } from '../../../src/server/search/extract-index-rows';
 
 describe('element paths of search expressions', () => {
   test('plain paths, unions, where/ofType calls, casts and the bare root', () => {
-    expect(elementPaths('Observation.code | Observation.component.code', 'Observation')).toEqual([
+    const names = (expression: string, type: string | null) =>
+      elementPaths(expression, type)?.map((p) => p.names);
+    expect(names('Observation.code | Observation.component.code', 'Observation')).toEqual([
       ['code'],
       ['component', 'code'],
     ]);
-    expect(elementPaths('Observation.subject.where(resolve() is Patient)', 'Observation')).toEqual([
-      ['subject'],
-    ]);
+    expect(names('Observation.subject.where(resolve() is Patient)', 'Observation')).toEqual([['subject']]);
     expect(
       elementPaths(
         '(Observation.value.ofType(Quantity)) | (Observation.value.ofType(SampledData))',
         'Observation',
       ),
-    ).toEqual([['value'], ['value']]);
-    expect(elementPaths("Patient.telecom.where(system='phone')", 'Patient')).toEqual([['telecom']]);
-    expect(elementPaths('Patient.meta.tag', 'Patient')).toEqual([['meta', 'tag']]);
-    expect(
-      elementPaths('(ActivityDefinition.useContext.value as CodeableConcept)', 'ActivityDefinition'),
-    ).toEqual([['useContext', 'value']]);
+    ).toEqual([
+      { names: ['value'], ofType: 'Quantity' },
+      { names: ['value'], ofType: 'SampledData' },
+    ]);
+    expect(names("Patient.telecom.where(system='phone')", 'Patient')).toEqual([['telecom']]);
+    expect(names('Patient.meta.tag', 'Patient')).toEqual([['meta', 'tag']]);
+    expect(names('(ActivityDefinition.useContext.value as CodeableConcept)', 'ActivityDefinition')).toEqual([
+      ['useContext', 'value'],
+    ]);
     expect(elementPaths('(Observation.value.ofType(CodeableConcept)).text', 'Observation')).toEqual([
-      ['value'],
+      { names: ['value'], ofType: 'CodeableConcept' },
     ]);
-    expect(elementPaths('Observation | Observation.component', 'Observation')).toEqual([[], ['component']]);
-    expect(elementPaths('value.ofType(Quantity) | value.ofType(Range)', null)).toEqual([
-      ['value'],
-      ['value'],
+    // Only an ofType right after the walked names narrows: after where() it filters something else.
+    expect(
+      elementPaths("Observation.component.where(code.text = 'x').value.ofType(Quantity)", 'Observation'),
+    ).toEqual([{ names: ['component'] }]);
+    expect(names('Observation | Observation.component', 'Observation')).toEqual([[], ['component']]);
+    expect(names('value.ofType(Quantity) | value.ofType(Range)', null)).toEqual([['value'], ['value']]);
+  });
+
+  test('ofType(T) on a choice element narrows to its typed key, unless another choice is a kind of T', () => {
+    expect(narrowedNames('Observation', { names: ['value'], ofType: 'Quantity' })).toEqual(['valueQuantity']);
+    expect(narrowedNames('Observation', { names: ['value'], ofType: 'dateTime' })).toEqual(['valueDateTime']);
+    expect(
+      narrowedNames('Observation', { names: ['component', 'value'], ofType: 'CodeableConcept' }),
+    ).toEqual(['component', 'valueCodeableConcept']);
+    expect(narrowedNames('ActivityDefinition', { names: ['useContext', 'value'], ofType: 'Range' })).toEqual([
+      'useContext',
+      'valueRange',
     ]);
+    // canonical is a kind of uri: ofType(uri) may match sourceCanonical too.
+    expect(narrowedNames('ConceptMap', { names: ['source'], ofType: 'uri' })).toEqual(['source']);
+    expect(narrowedNames('ConceptMap', { names: ['source'], ofType: 'canonical' })).toEqual([
+      'sourceCanonical',
+    ]);
+    // Not a choice element, or not one of its types: unchanged.
+    expect(narrowedNames('Observation', { names: ['subject'], ofType: 'Reference' })).toEqual(['subject']);
+    expect(narrowedNames('Observation', { names: ['value'], ofType: 'Age' })).toEqual(['value']);
+    expect(narrowedNames('Observation', { names: ['value'] })).toEqual(['value']);
   });
 
   test('anything that may yield values from absent elements is not a plain path', () => {
@@ -189,6 +214,29 @@ const EDGE_CASES = [
     id: 'r',
     status: 'booked',
     participant: [{ actor: { reference: 'Patient/c' }, status: 'accepted' }],
+  },
+  {
+    resourceType: 'ConceptMap',
+    id: 's',
+    status: 'active',
+    sourceCanonical: 'http://vs/a',
+    targetUri: 'http://vs/b',
+  },
+  { resourceType: 'Observation', id: 't', status: 'final', code: { text: 'c' }, valueDateTime: '2021-02-03' },
+  {
+    resourceType: 'DeviceRequest',
+    id: 'u',
+    status: 'active',
+    intent: 'order',
+    codeReference: { reference: 'Device/1' },
+    subject: { reference: 'Patient/c' },
+  },
+  {
+    resourceType: 'Condition',
+    id: 'v',
+    subject: { reference: 'Patient/c' },
+    onsetDateTime: '2020',
+    abatementString: 'gone',
   },
 ] as Resource[];
 
