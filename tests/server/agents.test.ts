@@ -10,7 +10,6 @@ import type {
   AccessPolicy,
   Agent,
   AuditEvent,
-  Bot,
   Communication,
   Device,
   Endpoint,
@@ -31,7 +30,7 @@ import { Repository, systemContext } from '../../src/server/repo';
 import { findMembershipsByUser } from '../../src/server/repo/lookups';
 import { addMembership, createUser, signIn } from './auth/support/auth-fixtures';
 import type { Tokens } from './auth/support/auth-fixtures';
-import { call, startClinic, startSibling } from './operations/support/clinic';
+import { call, deployBot, startClinic, startSibling } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import {
   agentConfig,
@@ -374,10 +373,6 @@ describe.each(databases())(
         payloadType: [{ text: 'HL7 v2' }],
         address: `mllp://127.0.0.1:${port}`,
       });
-      const created = await call<Bot>(clinic.server, 'POST', 'fhir/R4/Bot', clinic.admin, {
-        body: { resourceType: 'Bot', name: 'ADT intake' },
-      });
-      // Medplum's form: event.input is an Hl7Message, the answer input.buildAck() (an Hl7Message).
       const code = `exports.handler = async (medplum, event) => {
       const input = event.input;
       const msh = input.getSegment('MSH');
@@ -385,17 +380,7 @@ describe.each(databases())(
       await medplum.createResource({ resourceType: 'Communication', status: 'completed', payload: [{ contentString: 'HL7 ' + msh.getField(10).toString() }] });
       return input.buildAck();
     };`;
-      const deployed = await call(
-        clinic.server,
-        'POST',
-        `fhir/R4/Bot/${created.body.id}/$deploy`,
-        clinic.admin,
-        {
-          body: { code, filename: 'intake.js' },
-          contentType: 'application/json',
-        },
-      );
-      expect(deployed.status).toBe(200);
+      const bot = await deployBot(clinic, 'ADT intake', code, 'intake.js');
       const inbound = await createAgentSetup(clinic.server.db, clinic.projectId, 'Intake agent');
       await repo.updateResource<Agent>({
         ...inbound.agent,
@@ -403,7 +388,7 @@ describe.each(databases())(
           {
             name: 'adt-in',
             endpoint: { reference: `Endpoint/${endpoint.id}` },
-            targetReference: { reference: `Bot/${created.body.id}` },
+            targetReference: { reference: `Bot/${bot.id}` },
           },
         ],
       });
@@ -423,7 +408,7 @@ describe.each(databases())(
           ['HL7 INBOUND1'],
         );
         expect(rows).toHaveLength(1);
-        expect(rows[0].content.meta?.author?.reference).toBe(`Bot/${created.body.id}`);
+        expect(rows[0].content.meta?.author?.reference).toBe(`Bot/${bot.id}`);
 
         const refused = await sendMllp({
           host: '127.0.0.1',
@@ -437,7 +422,7 @@ describe.each(databases())(
         const audits = await clinic.server.db.query<{ content: AuditEvent }>(
           `SELECT content FROM resource WHERE resource_type = 'AuditEvent'
            AND content->'source'->'observer'->>'reference' = $1 ORDER BY seq`,
-          [`Bot/${created.body.id}`],
+          [`Bot/${bot.id}`],
         );
         expect(audits.rows.map((r) => r.content.outcome)).toEqual(['0', '4']);
         expect(audits.rows[0].content.entity?.map((e) => e.what?.reference)).toContain(

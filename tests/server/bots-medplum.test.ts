@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { AuditEvent, Bot, Bundle, Encounter, OperationOutcome, Patient } from '@medplum/fhirtypes';
 import ts from 'typescript';
 import { call } from './operations/support/clinic';
-import { startClinic } from './operations/support/clinic';
+import { deployBot, startClinic } from './operations/support/clinic';
 import type { Clinic, HttpResponse } from './operations/support/clinic';
 import { databases } from './support/test-databases';
 
@@ -37,25 +37,6 @@ function adt(trigger: string, control: string, mrn: string, name: string): strin
 describe.each(databases())('issue #10 Medplum bots requiring @medplum/core on %s', (_engine, kind) => {
   let clinic: Clinic;
   let binaryDir: string;
-
-  async function deploy(code: string): Promise<Bot> {
-    const created = await call<Bot>(clinic.server, 'POST', 'fhir/R4/Bot', clinic.admin, {
-      body: { resourceType: 'Bot', name: 'ADT admit' },
-    });
-    expect(created.status).toBe(201);
-    const deployed = await call(
-      clinic.server,
-      'POST',
-      `fhir/R4/Bot/${created.body.id}/$deploy`,
-      clinic.admin,
-      {
-        body: { code, filename: 'adt-admit.js' },
-        contentType: 'application/json',
-      },
-    );
-    expect(deployed.status).toBe(200);
-    return created.body;
-  }
 
   function execute<T = Record<string, unknown>>(
     bot: Bot,
@@ -91,7 +72,7 @@ describe.each(databases())('issue #10 Medplum bots requiring @medplum/core on %s
       } else {
         expect(code).toContain("import { createReference, getReferenceString } from '@medplum/core';");
       }
-      const bot = await deploy(code);
+      const bot = await deployBot(clinic, 'ADT admit', code, 'adt-admit.js');
 
       const first = await execute(bot, adt('A01', `${mrn}-1`, mrn, 'Okafor^Ada'));
       expect(first.status).toBe(200);
@@ -165,7 +146,7 @@ describe.each(databases())('issue #10 Medplum bots requiring @medplum/core on %s
       ],
     ];
     for (const [code, message] of cases) {
-      const bot = await deploy(code);
+      const bot = await deployBot(clinic, 'ADT admit', code, 'adt-admit.js');
       const answer = await execute<OperationOutcome>(bot, '{}', 'application/json');
       expect(answer.status).toBe(400);
       expect(answer.body.resourceType).toBe('OperationOutcome');

@@ -14,7 +14,7 @@ import { MAX_ATTEMPTS_URL } from '../../src/server/bots/subscription-trigger';
 import { BotJobStore } from '../../src/server/bots/subscription-jobs';
 import type { BotJob } from '../../src/server/bots/subscription-jobs';
 import type { Tokens } from './auth/support/auth-fixtures';
-import { call, startClinic } from './operations/support/clinic';
+import { call, deployBot, startClinic } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import { databases } from './support/test-databases';
 
@@ -34,25 +34,6 @@ describe.each(databases())('issue #10 Subscription → Bot through the live engi
   let clinic: Clinic;
   let binaryDir: string;
   let jobs: BotJobStore;
-
-  async function createBot(name: string, code: string): Promise<Bot> {
-    const created = await call<Bot>(clinic.server, 'POST', 'fhir/R4/Bot', clinic.admin, {
-      body: { resourceType: 'Bot', name },
-    });
-    expect(created.status).toBe(201);
-    const deployed = await call(
-      clinic.server,
-      'POST',
-      `fhir/R4/Bot/${created.body.id}/$deploy`,
-      clinic.admin,
-      {
-        body: { code, filename: 'bot.js' },
-        contentType: 'application/json',
-      },
-    );
-    expect(deployed.status).toBe(200);
-    return created.body;
-  }
 
   async function subscribe(
     tokens: Tokens,
@@ -135,7 +116,8 @@ describe.each(databases())('issue #10 Subscription → Bot through the live engi
   });
 
   it('a matching write runs the bot with the resource as input; a non-matching write does not', async () => {
-    const bot = await createBot(
+    const bot = await deployBot(
+      clinic,
       'Heart rate follow-up',
       `exports.handler = async (medplum, event) => {
          await medplum.createResource({ resourceType: 'Task', status: 'requested', intent: 'order',
@@ -172,7 +154,8 @@ describe.each(databases())('issue #10 Subscription → Bot through the live engi
   });
 
   it('a failing bot is retried with backoff, then its job is failed with one AuditEvent per attempt', async () => {
-    const bot = await createBot(
+    const bot = await deployBot(
+      clinic,
       'Flaky lab link',
       `exports.handler = async () => { throw new Error('lab system down'); };`,
     );
@@ -194,7 +177,8 @@ describe.each(databases())('issue #10 Subscription → Bot through the live engi
   });
 
   it('a bot that fails once succeeds on its retry', async () => {
-    const bot = await createBot(
+    const bot = await deployBot(
+      clinic,
       'Second time lucky',
       `exports.handler = async (medplum, event) => {
          const seen = await medplum.searchOne('Basic', { code: 'retry-marker-' + event.input.id });
@@ -213,7 +197,7 @@ describe.each(databases())('issue #10 Subscription → Bot through the live engi
   });
 
   it("the author's access rules apply: a patient's subscription sees only her data and cannot run a bot she cannot read", async () => {
-    const bot = await createBot('Admin only', `exports.handler = async () => 'ran';`);
+    const bot = await deployBot(clinic, 'Admin only', `exports.handler = async () => 'ran';`);
     const subscription = await subscribe(clinic.maria, bot, 'Observation', {
       extension: [{ url: MAX_ATTEMPTS_URL, valueInteger: 1 }],
     });
@@ -228,7 +212,7 @@ describe.each(databases())('issue #10 Subscription → Bot through the live engi
   });
 
   it('a deleted or off Subscription runs nothing', async () => {
-    const bot = await createBot('Retired', `exports.handler = async () => 'ran';`);
+    const bot = await deployBot(clinic, 'Retired', `exports.handler = async () => 'ran';`);
     const deleted = await subscribe(clinic.admin, bot, `Observation?code=${HEART_RATE}`);
     const off = await subscribe(clinic.admin, bot, `Observation?code=${HEART_RATE}`, { status: 'off' });
     const removed = await call(clinic.server, 'DELETE', `fhir/R4/Subscription/${deleted.id}`, clinic.admin);

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Bot } from '@medplum/fhirtypes';
 import { buildServer } from '../../../../src/server/app';
 import { loadConfig } from '../../../../src/server/config';
 import { findFreePort } from '../../../../src/server/free-port';
@@ -99,6 +100,25 @@ export async function call<T = Record<string, unknown>>(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, text, body: parsed as T };
+}
+
+/** A Bot created and deployed by the clinic's admin (POST Bot, then Bot/{id}/$deploy), as Medplum's CLI does. */
+export async function deployBot(
+  clinic: Clinic,
+  name: string,
+  code: string,
+  filename = 'bot.js',
+): Promise<Bot> {
+  const created = await call<Bot>(clinic.server, 'POST', 'fhir/R4/Bot', clinic.admin, {
+    body: { resourceType: 'Bot', name },
+  });
+  if (created.status !== 201) throw new Error(`POST Bot answered ${created.status}: ${created.text}`);
+  const deployed = await call(clinic.server, 'POST', `fhir/R4/Bot/${created.body.id}/$deploy`, clinic.admin, {
+    body: { code, filename },
+    contentType: 'application/json',
+  });
+  if (deployed.status !== 200) throw new Error(`$deploy answered ${deployed.status}: ${deployed.text}`);
+  return created.body;
 }
 
 /** A fresh DATA_DIR for a clinic whose emails land in DATA_DIR/outbox/. */
