@@ -30,8 +30,13 @@ const common = {
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
 };
 
+// Jest's default (one worker fewer than the cores) runs one file at a time on a 2-core machine, and
+// most suites there wait on a browser, a socket or a timer rather than the CPU: two workers at least.
+const workers = Math.max(2, require('node:os').availableParallelism() - 1);
+
 module.exports = {
   testTimeout: 30000,
+  maxWorkers: workers,
   projects: [
     {
       ...common,
