@@ -17,6 +17,8 @@ export interface HttpLoadFigures {
   p99Ms: number;
   errors: number;
   serverCores: number;
+  /** Of serverCores: the PostgreSQL backends' share (0 on PGlite, which runs inside the Node process). */
+  postgresCores: number;
   requestsPerSecondPerCore: number;
 }
 
@@ -63,7 +65,10 @@ export async function measureHttpLoad(
   queries: HotQuery[],
   options: { seconds: number; connections: number },
 ): Promise<HttpLoadFigures> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/search/http-server.ts'], {
+  // SEARCH_BENCH_PROFILE_DIR=dir writes the server's V8 CPU profile there (open it in Chrome DevTools).
+  const profileDir = process.env.SEARCH_BENCH_PROFILE_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/search/http-server.ts'], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, SEARCH_BENCH_LOCATION: JSON.stringify(location) },
   });
@@ -124,9 +129,12 @@ export async function measureHttpLoad(
       p99Ms: result.latency.p99,
       errors: result.errors + result.non2xx,
       serverCores: Number(serverCores.toFixed(2)),
+      postgresCores: Number((backendCpu / wall).toFixed(2)),
       requestsPerSecondPerCore: Number((result.requests.average / Math.max(serverCores, 0.01)).toFixed(0)),
     };
   } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
+    await exited; // the profile is written as the child exits
   }
 }

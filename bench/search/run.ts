@@ -11,7 +11,8 @@
 //   SEARCH_BENCH_RELOAD=1    drop a previously loaded clinic of the same size and load again
 import os from 'node:os';
 import type { BenchEngine } from './database';
-import { benchLocation, countResources, openBenchDatabase, resetBenchDatabase } from './database';
+import type { CacheState } from './database';
+import { benchLocation, countResources, openBenchDatabase, resetBenchDatabase, warmCaches } from './database';
 import { datasetShape } from './dataset';
 import type { DatasetShape } from './dataset';
 import { hotQueries } from './hot-queries';
@@ -35,6 +36,7 @@ export interface SearchBenchFigures {
   shape: DatasetShape;
   /** Absent when the clinic was already loaded by an earlier run. */
   load?: LoadFigures;
+  cache: CacheState;
   queries: QueryLatency[];
   http: HttpLoadFigures;
 }
@@ -66,6 +68,7 @@ async function benchEngine(engine: BenchEngine, options: SearchBenchOptions): Pr
   let load: LoadFigures | undefined;
   const queries = hotQueries(shape);
   let latency: QueryLatency[];
+  let cache: CacheState;
   try {
     const present = await countResources(db);
     if (present !== shape.total) {
@@ -89,17 +92,18 @@ async function benchEngine(engine: BenchEngine, options: SearchBenchOptions): Pr
     // What autovacuum would have done by now on a live server: planner statistics and the
     // visibility map (index-only scans) for the freshly loaded tables.
     await db.query('VACUUM ANALYZE');
+    cache = await warmCaches(db);
     latency = await measureLatency(db, queries, { samples: options.samples, warmup: 20 });
   } finally {
     // PGlite's directory can be opened by one process at a time: the HTTP server child needs it.
     await db.close();
   }
   const http = await measureHttpLoad(location, queries, { seconds: options.seconds, connections: 10 });
-  return { engine, shape, load, queries: latency, http };
+  return { engine, shape, load, cache, queries: latency, http };
 }
 
 export function printSearchFigures(figures: SearchBenchFigures): void {
-  const { engine, shape, load, queries, http } = figures;
+  const { engine, shape, load, cache, queries, http } = figures;
   console.log(
     `search on ${engine}: ${shape.total} resources (${shape.patients} Patients, ${shape.observations} Observations, ` +
       `${shape.reports} DiagnosticReports, ${shape.communications} Communications, ${shape.schedules} Schedules × ${shape.slotsPerSchedule} Slots)`,
@@ -109,6 +113,11 @@ export function printSearchFigures(figures: SearchBenchFigures): void {
       ? `  load: ${load.resourcesPerSecond.toFixed(0)} resources/s (${load.seconds.toFixed(0)} s, transaction Bundles of 500 PUTs)`
       : '  load: already loaded by an earlier run (SEARCH_BENCH_RELOAD=1 to measure it)',
   );
+  if (cache.sharedBuffers) {
+    console.log(
+      `  caches: shared_buffers ${cache.sharedBuffers}; ${cache.prewarmed ? `${cache.prewarmed} tables and indexes prewarmed` : 'pg_prewarm not available, caches cold'}`,
+    );
+  }
   console.log('  hot searches (Repository.search vs hand-written SQL floor, p50 / p99 ms, one at a time):');
   for (const q of queries) {
     console.log(
@@ -118,7 +127,7 @@ export function printSearchFigures(figures: SearchBenchFigures): void {
   }
   console.log(
     `  mixed HTTP search load: ${http.requestsPerSecond.toFixed(0)} req/s (p50 ${http.p50Ms} ms, p99 ${http.p99Ms} ms, ` +
-      `errors ${http.errors}) on ${http.serverCores} server cores = ${http.requestsPerSecondPerCore} req/s per core`,
+      `errors ${http.errors}) on ${http.serverCores} server cores (PostgreSQL ${http.postgresCores}) = ${http.requestsPerSecondPerCore} req/s per core`,
   );
   console.log('  published search throughput per core (8-CPU figures / 8):');
   for (const [server, rps] of Object.entries(PUBLISHED_SEARCH_RPS)) {
