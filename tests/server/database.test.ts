@@ -18,6 +18,15 @@ describe.each(databases())('database on %s', (engine, kind) => {
     expect(db.engine).toBe(engine);
   });
 
+  test('JIT never compiles a statement (short search statements; issue #4)', async () => {
+    // PGlite says jit is on but is built without a JIT provider (jit_provider unavailable).
+    const { rows } = await db.query<{ jit: string; available: boolean }>(
+      "SELECT current_setting('jit') AS jit, pg_jit_available() AS available",
+    );
+    expect(rows[0].jit === 'off' || !rows[0].available).toBe(true);
+    if (engine === 'postgres') expect(rows[0].jit).toBe('off');
+  });
+
   test('every migration is recorded once, and migrating again applies nothing', async () => {
     expect(await migrate(db)).toEqual([]);
     const { rows } = await db.query<{ version: number }>(
