@@ -1,6 +1,7 @@
 // Issue #11 client rules (SPEC §5 remote-context subscribe and publish; §8 'Invalid response!'):
-// every rule refuses with its exact message before anything is sent. The hub applies the same
-// module (src/fhir/fhircast), tested over HTTP in tests/server/fhircast*.
+// every rule refuses with its exact message (written out here, so a changed text fails) before
+// anything is sent. The hub applies the same module (src/fhir/fhircast), tested over HTTP in
+// tests/server/fhircast*.
 import {
   FhircastConnection,
   fhircastGetContext,
@@ -9,7 +10,7 @@ import {
   fhircastUnsubscribe,
 } from '../../src/client/fhircast';
 import type { FhircastHttp, WebSocketLike } from '../../src/client/fhircast';
-import { FHIRCAST_MESSAGES as M, validateSubscriptionRequest } from '../../src/fhir/fhircast';
+import { FHIRCAST_EVENTS, validateSubscriptionRequest } from '../../src/fhir/fhircast';
 import type { FhircastSubscriptionRequest } from '../../src/fhir/fhircast';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 
@@ -73,11 +74,21 @@ describe('issue #11 fhircastSubscribe (SPEC §5)', () => {
   });
 
   test.each([
-    ['an empty topic', '', ['Patient-open'], M.topic],
-    ['a topic that is not a string', 42 as unknown as string, ['Patient-open'], M.topic],
-    ['no events', 't', [], M.events],
-    ['events that are not an array', 't', 'Patient-open' as unknown as string[], M.events],
-    ['an unknown event', 't', ['Patient-open', 'Patient-dance'], M.unknownEvent('Patient-dance')],
+    ['an empty topic', '', ['Patient-open'], 'Topic must be a non-empty string'],
+    [
+      'a topic that is not a string',
+      42 as unknown as string,
+      ['Patient-open'],
+      'Topic must be a non-empty string',
+    ],
+    ['no events', 't', [], 'Events must be a non-empty array of event names'],
+    [
+      'events that are not an array',
+      't',
+      'Patient-open' as unknown as string[],
+      'Events must be a non-empty array of event names',
+    ],
+    ['an unknown event', 't', ['Patient-open', 'Patient-dance'], 'Unknown FHIRcast event: Patient-dance'],
   ])('refuses %s with its message and sends nothing', async (_name, topic, events, message) => {
     const http = fakeHttp();
     expect(await refusal(fhircastSubscribe(http, topic, events))).toBe(message);
@@ -105,10 +116,22 @@ describe('issue #11 subscription request rules (SPEC §5)', () => {
     events: ['syncerror'],
   };
   test.each([
-    ['channel type other than websocket', { channelType: 'webhook' }, M.channelType],
-    ['mode other than subscribe/unsubscribe', { mode: 'denied' }, M.mode],
-    ['an endpoint not beginning with ws', { endpoint: 'http://hub/x' }, M.endpoint],
-    ['unsubscribe without an endpoint', { mode: 'unsubscribe' }, M.unsubscribeEndpoint],
+    ['channel type other than websocket', { channelType: 'webhook' }, "Channel type must be 'websocket'"],
+    [
+      'mode other than subscribe/unsubscribe',
+      { mode: 'denied' },
+      "Mode must be 'subscribe' or 'unsubscribe'",
+    ],
+    [
+      'an endpoint not beginning with ws',
+      { endpoint: 'http://hub/x' },
+      "Endpoint must be a URL beginning with 'ws'",
+    ],
+    [
+      'unsubscribe without an endpoint',
+      { mode: 'unsubscribe' },
+      "Unsubscribing needs the subscription's endpoint (a URL beginning with 'ws')",
+    ],
   ])('refuses %s', async (_name, change, message) => {
     expect(await refusal(() => validateSubscriptionRequest({ ...good, ...change }))).toBe(message);
   });
@@ -126,9 +149,11 @@ describe('issue #11 fhircastUnsubscribe (SPEC §5)', () => {
 
   test('needs an endpoint', async () => {
     const http = fakeHttp();
-    expect(await refusal(fhircastUnsubscribe(http, subscribed))).toBe(M.unsubscribeEndpoint);
+    expect(await refusal(fhircastUnsubscribe(http, subscribed))).toBe(
+      "Unsubscribing needs the subscription's endpoint (a URL beginning with 'ws')",
+    );
     expect(await refusal(fhircastUnsubscribe(http, { ...subscribed, endpoint: 'https://x' }))).toBe(
-      M.endpoint,
+      "Endpoint must be a URL beginning with 'ws'",
     );
     expect(http.sent).toHaveLength(0);
   });
@@ -177,24 +202,53 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
 
   const many = (...entries: unknown[]): unknown[] => entries;
   test.each([
-    ['no topic', '', 'Patient-open', { key: 'patient', resource: patient }, undefined, M.topic],
+    [
+      'no topic',
+      '',
+      'Patient-open',
+      { key: 'patient', resource: patient },
+      undefined,
+      'Topic must be a non-empty string',
+    ],
     [
       'an unknown event',
       't',
       'Patient-opened',
       { key: 'patient', resource: patient },
       undefined,
-      M.unknownEvent('Patient-opened'),
+      'Unknown FHIRcast event: Patient-opened',
     ],
-    ['a context that is a string', 't', 'Patient-open', 'patient', undefined, M.context],
-    ['a null context', 't', 'Patient-open', null, undefined, M.context],
+    [
+      'a context that is a string',
+      't',
+      'Patient-open',
+      'patient',
+      undefined,
+      'Context must be an object or an array of objects',
+    ],
+    [
+      'a null context',
+      't',
+      'Patient-open',
+      null,
+      undefined,
+      'Context must be an object or an array of objects',
+    ],
+    [
+      'an array with an entry that is no object',
+      't',
+      'Patient-open',
+      many({ key: 'patient', resource: patient }, 'patient'),
+      undefined,
+      'Context must be an object or an array of objects',
+    ],
     [
       'DiagnosticReport-update without a version id',
       't',
       'DiagnosticReport-update',
       [],
       undefined,
-      M.versionId('DiagnosticReport-update'),
+      'The DiagnosticReport-update event needs a context.versionId',
     ],
     [
       'a key not valid for the event',
@@ -202,7 +256,7 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'Patient-open',
       { key: 'report', resource: report },
       undefined,
-      M.badKey(0, 'report', 'Patient-open'),
+      "context[0]: key 'report' is not valid for the Patient-open event",
     ],
     [
       'a resource without an id',
@@ -210,7 +264,7 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'Patient-open',
       { key: 'patient', resource: { resourceType: 'Patient' } },
       undefined,
-      M.id(0),
+      'context[0]: the resource needs a string id',
     ],
     [
       'a numeric id',
@@ -218,7 +272,7 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'Patient-open',
       { key: 'patient', resource: { resourceType: 'Patient', id: 7 } },
       undefined,
-      M.id(0),
+      'context[0]: the resource needs a string id',
     ],
     [
       'a resource without a resourceType',
@@ -226,16 +280,23 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'Patient-open',
       { key: 'patient', resource: { id: 'p1' } },
       undefined,
-      M.resourceType(0),
+      'context[0]: the resource needs a resourceType',
     ],
-    ['no resource at all', 't', 'Patient-open', { key: 'patient' }, undefined, M.notObject(0)],
+    [
+      'no resource at all',
+      't',
+      'Patient-open',
+      { key: 'patient' },
+      undefined,
+      'context[0]: the resource must be an object',
+    ],
     [
       'the wrong resource type for the key',
       't',
       'DiagnosticReport-open',
       many({ key: 'report', resource: patient }, { key: 'patient', resource: patient }),
       undefined,
-      M.wrongType(0, 'report', 'DiagnosticReport', 'Patient'),
+      "context[0]: key 'report' expects a DiagnosticReport, got Patient",
     ],
     [
       'a select entry without a reference',
@@ -246,7 +307,7 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
         { key: 'select', resource: patient },
       ),
       undefined,
-      M.reference(1, 'select'),
+      "context[1]: key 'select' needs a reference",
     ],
     [
       'a missing required key',
@@ -254,7 +315,7 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'DiagnosticReport-open',
       { key: 'report', resource: report },
       undefined,
-      M.missingKey('patient', 'DiagnosticReport-open'),
+      "The DiagnosticReport-open event needs a 'patient' context entry",
     ],
     [
       'a key not marked many appearing twice',
@@ -262,7 +323,7 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
       'Patient-open',
       many({ key: 'patient', resource: patient }, { key: 'patient', resource: { ...patient, id: 'p2' } }),
       undefined,
-      M.repeatedKey('patient', 'Patient-open', 2),
+      "The Patient-open event allows one 'patient' context entry, got 2",
     ],
   ])(
     'refuses %s with its message and sends nothing',
@@ -290,12 +351,119 @@ describe('issue #11 fhircastPublish (SPEC §5)', () => {
   });
 });
 
+// SPEC §3 context keys per event (FHIRcast STU3): the smallest context each event accepts; without
+// any one of its required keys it is refused, naming the key.
+const reference = (type: string, id: string) => ({ reference: `${type}/${id}` });
+const EVENT_CONTEXTS: [string, { key: string; resource?: unknown; reference?: unknown }[]][] = [
+  ['Patient-open', [{ key: 'patient', resource: patient }]],
+  ['Patient-close', [{ key: 'patient', resource: patient }]],
+  ['ImagingStudy-open', [{ key: 'study', resource: { resourceType: 'ImagingStudy', id: 's1' } }]],
+  ['ImagingStudy-close', [{ key: 'study', resource: { resourceType: 'ImagingStudy', id: 's1' } }]],
+  [
+    'Encounter-open',
+    [
+      { key: 'encounter', resource: { resourceType: 'Encounter', id: 'e1' } },
+      { key: 'patient', resource: patient },
+    ],
+  ],
+  [
+    'Encounter-close',
+    [
+      { key: 'encounter', resource: { resourceType: 'Encounter', id: 'e1' } },
+      { key: 'patient', resource: patient },
+    ],
+  ],
+  [
+    'DiagnosticReport-open',
+    [
+      { key: 'report', resource: report },
+      { key: 'patient', resource: patient },
+    ],
+  ],
+  [
+    'DiagnosticReport-close',
+    [
+      { key: 'report', resource: report },
+      { key: 'patient', resource: patient },
+    ],
+  ],
+  [
+    'DiagnosticReport-select',
+    [
+      { key: 'report', reference: reference('DiagnosticReport', 'r1') },
+      { key: 'select', reference: reference('Observation', 'o1') },
+    ],
+  ],
+  [
+    'DiagnosticReport-update',
+    [
+      { key: 'report', reference: reference('DiagnosticReport', 'r1') },
+      { key: 'updates', resource: { resourceType: 'Bundle', id: 'b1', type: 'transaction' } },
+    ],
+  ],
+  [
+    'syncerror',
+    [{ key: 'operationoutcome', resource: { resourceType: 'OperationOutcome', id: 'o1', issue: [] } }],
+  ],
+];
+
+describe('issue #11 context keys of each event (SPEC §3, §5)', () => {
+  test('the table covers every event', () => {
+    expect(EVENT_CONTEXTS.map(([event]) => event).sort()).toEqual([...FHIRCAST_EVENTS].sort());
+  });
+
+  test.each(EVENT_CONTEXTS)('%s: its smallest context is published', async (event, context) => {
+    const http = fakeHttp({});
+    await fhircastPublish(http, 't', event, context, 'v1');
+    expect((http.sent[0].body as { event: { context: unknown } }).event.context).toEqual(context);
+  });
+
+  test.each(
+    EVENT_CONTEXTS.flatMap(([event, context]) =>
+      context.map((entry) => [event, entry.key, context] as const),
+    ),
+  )('%s without its %s entry is refused, naming it', async (event, key, context) => {
+    const http = fakeHttp({});
+    const without = context.filter((entry) => entry.key !== key);
+    expect(await refusal(fhircastPublish(http, 't', event, without, 'v1'))).toBe(
+      `The ${event} event needs a '${key}' context entry`,
+    );
+    expect(http.sent).toHaveLength(0);
+  });
+
+  test.each([
+    ['ImagingStudy-open', 'encounter', { resourceType: 'Encounter', id: 'e1' }],
+    ['ImagingStudy-open', 'patient', patient],
+    ['DiagnosticReport-open', 'encounter', { resourceType: 'Encounter', id: 'e1' }],
+  ])('%s may also carry %s, once', async (event, key, resource) => {
+    const http = fakeHttp({});
+    const base = EVENT_CONTEXTS.find(([name]) => name === event)?.[1] ?? [];
+    await fhircastPublish(http, 't', event, [...base, { key, resource }]);
+    expect(http.sent).toHaveLength(1);
+    expect(
+      await refusal(fhircastPublish(http, 't', event, [...base, { key, resource }, { key, resource }])),
+    ).toBe(`The ${event} event allows one '${key}' context entry, got 2`);
+  });
+
+  test.each([
+    ['Patient-open', 'encounter'],
+    ['Encounter-open', 'report'],
+    ['DiagnosticReport-select', 'updates'],
+    ['syncerror', 'patient'],
+  ])('%s refuses a %s entry', async (event, key) => {
+    const base = EVENT_CONTEXTS.find(([name]) => name === event)?.[1] ?? [];
+    expect(
+      await refusal(fhircastPublish(fakeHttp(), 't', event, [...base, { key, resource: patient }], 'v1')),
+    ).toBe(`context[${base.length}]: key '${key}' is not valid for the ${event} event`);
+  });
+});
+
 describe('issue #11 fhircastGetContext', () => {
   test('GETs fhircast/STU3/{topic}; refuses an empty topic', async () => {
     const http = fakeHttp({ 'context.type': '', context: [] });
     await expect(fhircastGetContext(http, 'a/b')).resolves.toEqual({ 'context.type': '', context: [] });
     expect(http.sent[0].url).toBe('fhircast/STU3/a%2Fb');
-    expect(await refusal(fhircastGetContext(http, ''))).toBe(M.topic);
+    expect(await refusal(fhircastGetContext(http, ''))).toBe('Topic must be a non-empty string');
   });
 });
 
@@ -346,6 +514,8 @@ describe('issue #11 FhircastConnection (SPEC §7 acknowledgement, §8 WebSocket 
   });
 
   test('needs an endpoint beginning with ws', async () => {
-    expect(await refusal(() => new FhircastConnection(request, {}, () => new FakeSocket()))).toBe(M.endpoint);
+    expect(await refusal(() => new FhircastConnection(request, {}, () => new FakeSocket()))).toBe(
+      "Endpoint must be a URL beginning with 'ws'",
+    );
   });
 });
