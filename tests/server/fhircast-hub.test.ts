@@ -334,6 +334,101 @@ describe.each(databases())('issue #11 FHIRcast hub (SPEC §7 Remote context sync
     ]);
   });
 
+  test("each event type's context rules (SPEC §3): its smallest context is accepted, a missing key refused with the client's message", async () => {
+    const topic = newTopic();
+    const encounter = { key: 'encounter', resource: { resourceType: 'Encounter', id: 'e1' } };
+    const study = { key: 'study', resource: { resourceType: 'ImagingStudy', id: 's1' } };
+    const select = { key: 'select', reference: { reference: 'Observation/o1' } };
+    const updates = { key: 'updates', resource: { resourceType: 'Bundle', id: 'b1', type: 'transaction' } };
+    const outcome = {
+      key: 'operationoutcome',
+      resource: { resourceType: 'OperationOutcome', id: 'x', issue: [] },
+    };
+    // In an order the current context allows (select and update need the open report), with the
+    // context.type each leaves.
+    const walk: [string, { key: string }[], string][] = [
+      ['Patient-open', [patient('p1')], 'Patient'],
+      ['Patient-close', [patient('p1')], ''],
+      ['ImagingStudy-open', [study], 'ImagingStudy'],
+      ['ImagingStudy-close', [study], ''],
+      ['Encounter-open', [encounter, patient('p1')], 'Encounter'],
+      ['Encounter-close', [encounter, patient('p1')], ''],
+      ['DiagnosticReport-open', [report('r1'), patient('p1')], 'DiagnosticReport'],
+      ['DiagnosticReport-select', [reportRef('r1'), select], 'DiagnosticReport'],
+      ['DiagnosticReport-update', [reportRef('r1'), updates], 'DiagnosticReport'],
+      ['DiagnosticReport-close', [report('r1'), patient('p1')], ''],
+      ['syncerror', [outcome], ''],
+    ];
+    for (const [event, context, type] of walk) {
+      const before = await current(tokenA, topic);
+      const versionId = before['context.versionId'] as string | undefined;
+      for (const { key } of context) {
+        const without = context.filter((entry) => entry.key !== key);
+        const refused = await publish(tokenA, topic, event, without, versionId);
+        expect([event, key, refused.status, text(refused.body)]).toEqual([
+          event,
+          key,
+          400,
+          M.missingKey(key, event),
+        ]);
+      }
+      expect(await current(tokenA, topic)).toEqual(before);
+      const accepted = await publish(tokenA, topic, event, context, versionId);
+      expect([event, accepted.status]).toEqual([event, 202]);
+      expect([event, (await current(tokenA, topic))['context.type']]).toEqual([event, type]);
+    }
+  });
+
+  test('a malformed request is refused with a clear message and changes nothing', async () => {
+    const topic = newTopic();
+    await publish(tokenA, topic, 'Patient-open', [patient('p1')]);
+    const before = await current(tokenA, topic);
+    const post = async (url: string, contentType: string, body: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokenA}`, 'content-type': contentType },
+        body,
+      });
+      return [response.status, text((await response.json()) as Outcome)];
+    };
+    const message = (fields: Record<string, unknown>) =>
+      JSON.stringify({
+        timestamp: new Date().toISOString(),
+        id: 'm1',
+        event: { 'hub.topic': topic, 'hub.event': 'Patient-open', context: [patient('p2')] },
+        ...fields,
+      });
+    const topicUrl = `${hubUrl}/${topic}`;
+    expect(await post(hubUrl, 'application/json', '{"hub.mode":"subscribe"}')).toEqual([
+      400,
+      'Send the subscription request as application/x-www-form-urlencoded',
+    ]);
+    expect(await post(topicUrl, 'application/json', '[]')).toEqual([
+      400,
+      'The body must be a FHIRcast message {timestamp, id, event}',
+    ]);
+    expect(await post(topicUrl, 'application/json', message({ event: 'Patient-open' }))).toEqual([
+      400,
+      'The body must be a FHIRcast message {timestamp, id, event}',
+    ]);
+    expect(await post(topicUrl, 'application/json', message({ id: 7 }))).toEqual([
+      400,
+      'The message needs a string id',
+    ]);
+    expect(await post(topicUrl, 'application/json', message({ timestamp: 'yesterday' }))).toEqual([
+      400,
+      'The message needs an ISO timestamp',
+    ]);
+    expect(
+      await post(
+        topicUrl,
+        'application/json',
+        message({ event: { 'hub.topic': 'other', 'hub.event': 'Patient-open', context: [patient('p2')] } }),
+      ),
+    ).toEqual([400, `event.hub.topic must be the topic of the URL (${topic})`]);
+    expect(await current(tokenA, topic)).toEqual(before);
+  });
+
   test("an event not acknowledged in time sends a syncerror to the publisher's own subscription", async () => {
     const topic = newTopic();
     const silent = await connect(tokenA, topic, ['Patient-open'], false);
