@@ -16,6 +16,7 @@ import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
+import { UpgradePaths } from './upgrade-paths';
 import { createBinaryUrlSigner } from './binary/attachment-urls';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
@@ -80,6 +81,12 @@ export async function buildServer({
   decorateAuth(app);
   const requestContext = getContext ?? contextFromRequest;
   const fhirBase = config.baseUrl + FHIR_PATH;
+  // Every WebSocket path (live updates, graphql-ws, FHIRcast, agents) on one upgrade listener.
+  const upgrades = new UpgradePaths();
+  app.server.on('upgrade', upgrades.listener);
+  app.addHook('onClose', async () => {
+    app.server.off('upgrade', upgrades.listener);
+  });
   // One store for uploads, downloads and bot code: all under BINARY_DIR.
   const binaryStorage = new FileBinaryStorage(config.binaryDir);
   if (!getContext) {
@@ -124,10 +131,11 @@ export async function buildServer({
     deps: auth,
     fhirBase,
     getContext: requestContext,
+    upgrades,
     engineUsers: [(engine) => botTrigger.start(engine)],
   });
-  // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast; after live updates (shares the upgrade).
-  await app.register(fhircastRoutes, { deps: auth, getContext });
+  // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast/{endpoint id}.
+  await app.register(fhircastRoutes, { deps: auth, upgrades, getContext });
   // Binary upload and download, and signed storage URLs for attachments (issue #8).
   await app.register(binaryRoutes, {
     deps: auth,
@@ -153,9 +161,10 @@ export async function buildServer({
     getContext: requestContext,
     settings: exportSettings,
   });
-  // Agents (issue #10): /ws/agent and Agent $push; after FHIRcast (shares the upgrade listener).
+  // Agents (issue #10): /ws/agent and Agent $push.
   await app.register(agentRoutes, {
     deps: auth,
+    upgrades,
     bots: { db, storage: binaryStorage, fhirBase },
     getContext: requestContext,
   });

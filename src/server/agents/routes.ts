@@ -10,8 +10,6 @@
 // on the same database is reached through it (relay.ts).
 import type { Agent, OperationOutcome } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { AGENT_WS_PATH } from '../../fhir/agent-protocol';
 import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
@@ -27,16 +25,17 @@ import { AgentRelay } from './relay';
 import type { RelayMessage } from './relay';
 import { AgentSocket } from './agent-socket';
 import { parsePushRequest, resolveRemote } from './push-request';
+import type { UpgradePaths } from '../upgrade-paths';
 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-
-type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export interface AgentRoutesOptions {
   deps: AuthDeps;
   /** Inbound channel messages run bots (Agent.channel.targetReference). */
   bots: BotExecutionDeps;
   getContext: (request: FastifyRequest) => RepositoryContext;
+  /** The server's upgrade listener: the agent socket adds its path to it. */
+  upgrades: UpgradePaths;
 }
 
 function outcome(
@@ -81,7 +80,7 @@ function failedReply(reply: FastifyReply, answer: AgentReply, remote: string): F
 
 export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
   app,
-  { deps, bots, getContext },
+  { deps, bots, getContext, upgrades },
 ) => {
   const interval = deps.config.liveHeartbeatInterval;
   const relay = new AgentRelay(deps.db, app.log, 3 * interval);
@@ -128,24 +127,14 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
   // Without the relay this instance still serves its own agents.
   await relay.start(onRelayed).catch((err: unknown) => app.log.error({ err }, 'Agent relay not started'));
 
-  // The agent socket, in front of the upgrade listeners registered before (live updates, FHIRcast).
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const others = app.server.listeners('upgrade') as UpgradeListener[];
-  const onUpgrade: UpgradeListener = (request, socket, head) => {
-    const path = (request.url ?? '').split('?')[0].replace(/\/+$/, '');
-    if (path !== AGENT_WS_PATH) {
-      if (others.length === 0) socket.destroy();
-      for (const listener of others) listener.call(app.server, request, socket, head);
-      return;
-    }
+  const stopServing = upgrades.add(AGENT_WS_PATH, (request, socket, head) => {
     wss.handleUpgrade(request, socket, head, (ws) => {
       const session = new AgentSocket(ws, hub, deps, bots);
       sockets.add(session);
       ws.on('close', () => sockets.delete(session));
     });
-  };
-  for (const listener of others) app.server.off('upgrade', listener);
-  app.server.on('upgrade', onUpgrade);
+  });
 
   const heartbeat = setInterval(() => {
     for (const session of sockets) session.heartbeat(interval);
@@ -161,7 +150,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
 
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
-    app.server.off('upgrade', onUpgrade);
+    stopServing();
     hub.closeAll();
     for (const client of wss.clients) client.terminate();
     wss.close();

@@ -8,8 +8,6 @@
 // with the platform client's own rules (src/fhir/fhircast) and refused with a 400 outcome before
 // anything changes.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import {
   subscriptionRequestFromForm,
@@ -22,6 +20,8 @@ import { badRequest, notFound, OperationOutcomeError } from '../../fhir/outcomes
 import type { AuthDeps } from '../auth/auth-deps';
 import { requireAuth } from '../auth/authenticate';
 import type { RepositoryContext } from '../repo';
+import { upgradePath } from '../upgrade-paths';
+import type { UpgradePaths } from '../upgrade-paths';
 import { FhircastHub } from './hub';
 
 export const FHIRCAST_WS_PATH = '/ws/fhircast/';
@@ -31,11 +31,11 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 
 export interface FhircastRoutesOptions {
   deps: AuthDeps;
+  /** The server's upgrade listener: the subscription sockets are served below FHIRCAST_WS_PATH. */
+  upgrades: UpgradePaths;
   /** Tests only (as buildServer's): the caller without a token. */
   getContext?: (request: FastifyRequest) => RepositoryContext;
 }
-
-type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 interface Caller {
   project: string;
@@ -56,7 +56,7 @@ function invalid(message: string): OperationOutcomeError {
 
 export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
   app,
-  { deps, getContext },
+  { deps, upgrades, getContext },
 ) => {
   const config = deps.config;
   const hub = new FhircastHub(deps.db, app.log, {
@@ -75,29 +75,20 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  // One upgrade listener for FHIRcast paths in front of the ones registered before (live updates,
-  // which answer 404 to any path not theirs): those now see only upgrades that are not FHIRcast's.
+  // /ws/fhircast/{endpointId}: the endpoint id names the subscription the socket serves.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const others = app.server.listeners('upgrade') as UpgradeListener[];
-  const onUpgrade: UpgradeListener = (request, socket, head) => {
-    const path = (request.url ?? '').split('?')[0];
-    if (!path.startsWith(FHIRCAST_WS_PATH)) {
-      if (others.length === 0) socket.destroy();
-      for (const listener of others) listener.call(app.server, request, socket, head);
-      return;
-    }
+  const stopServing = upgrades.addPrefix(FHIRCAST_WS_PATH, (request, socket, head) => {
+    const endpointId = upgradePath(request).slice(FHIRCAST_WS_PATH.length);
     wss.handleUpgrade(request, socket, head, (ws) => {
-      hub.attach(ws, path.slice(FHIRCAST_WS_PATH.length)).catch((err: unknown) => {
+      hub.attach(ws, endpointId).catch((err: unknown) => {
         app.log.error({ err }, 'FHIRcast socket failed');
         ws.close(1011, 'Internal error');
       });
     });
-  };
-  for (const listener of others) app.server.off('upgrade', listener);
-  app.server.on('upgrade', onUpgrade);
+  });
 
   app.addHook('preClose', async () => {
-    app.server.off('upgrade', onUpgrade);
+    stopServing();
     for (const client of wss.clients) client.terminate();
     wss.close();
     await hub.stop();

@@ -4,8 +4,6 @@
 // graphql-ws subscriptions (graphql-subscriptions.ts) are served at /ws/graphql on the same engine.
 import type { Parameters, Subscription } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { AuthDeps } from '../auth/auth-deps';
 import { badRequest, OperationOutcomeError } from '../../fhir';
@@ -17,19 +15,19 @@ import { parseCriteria } from './criteria';
 import { serveGraphQLSubscriptions } from './graphql-subscriptions';
 import { LiveEngine } from './live-engine';
 import { SubscriptionSocket } from './subscription-socket';
+import type { UpgradeHandler, UpgradePaths } from '../upgrade-paths';
 
 export const SUBSCRIPTIONS_WS_PATH = '/ws/subscriptions-r4';
 export const GRAPHQL_WS_PATH = '/ws/graphql';
 /** Client messages are small JSON objects; anything larger is not ours. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
-/** Each WebSocket path (this one, graphql-ws) is served from the server's one upgrade listener. */
-export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
-
 export interface LiveRoutesOptions {
   deps: AuthDeps;
   fhirBase: string;
   getContext: (request: FastifyRequest) => RepositoryContext;
+  /** The server's upgrade listener: this socket and graphql-ws add their paths to it. */
+  upgrades: UpgradePaths;
   /** Other users of the engine (issue #10: Subscription → Bot), started with it; each returns its stop. */
   engineUsers?: ((engine: LiveEngine) => Promise<() => Promise<void>>)[];
 }
@@ -39,7 +37,7 @@ function websocketUrl(baseUrl: string): string {
 }
 
 export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, options) => {
-  const { deps, fhirBase, getContext } = options;
+  const { deps, fhirBase, getContext, upgrades } = options;
   const config = deps.config;
   const engine = new LiveEngine(deps.db, config.liveEventLogSize, app.log);
   await engine.start();
@@ -56,24 +54,14 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   // graphql-ws: same engine, its own protocol (graphql-transport-ws) and message size.
   const graphqlWss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine, fhirBase);
-  const upgradeTo =
+  const serve =
     (server: WebSocketServer): UpgradeHandler =>
     (request, socket, head) =>
       server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));
-  const upgradePaths = new Map<string, UpgradeHandler>([
-    [SUBSCRIPTIONS_WS_PATH, upgradeTo(wss)],
-    [GRAPHQL_WS_PATH, upgradeTo(graphqlWss)],
-  ]);
-  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const path = (request.url ?? '').split('?')[0].replace(/\/+$/, '');
-    const handler = upgradePaths.get(path);
-    if (handler) {
-      handler(request, socket, head);
-    } else {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-    }
-  };
-  app.server.on('upgrade', onUpgrade);
+  const stopServing = [
+    upgrades.add(SUBSCRIPTIONS_WS_PATH, serve(wss)),
+    upgrades.add(GRAPHQL_WS_PATH, serve(graphqlWss)),
+  ];
 
   const heartbeat = setInterval(() => {
     for (const session of sockets) session.heartbeat();
@@ -82,7 +70,7 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
 
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
-    app.server.off('upgrade', onUpgrade);
+    for (const stop of stopServing) stop();
     for (const client of [...wss.clients, ...graphqlWss.clients]) client.terminate();
     wss.close();
     await stopGraphQL();
