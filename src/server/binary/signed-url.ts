@@ -4,7 +4,7 @@
 // the one Binary and expiring after BINARY_URL_LIFETIME; Expires repeats its exp for caches.
 import type { SigningKeys } from '../auth/signing-key';
 
-const PURPOSE = 'binary-url';
+export const BINARY_URL_PURPOSE = 'binary-url';
 export const STORAGE_PATH = 'storage/';
 
 export async function signBinaryUrl(
@@ -13,7 +13,10 @@ export async function signBinaryUrl(
   binaryId: string,
   lifetimeSeconds: number,
 ): Promise<string> {
-  const signature = await keys.sign({ purpose: PURPOSE, sub: `Binary/${binaryId}` }, lifetimeSeconds);
+  const signature = await keys.sign(
+    { purpose: BINARY_URL_PURPOSE, sub: `Binary/${binaryId}` },
+    lifetimeSeconds,
+  );
   const expires = Math.floor(Date.now() / 1000) + lifetimeSeconds;
   return `${baseUrl}${STORAGE_PATH}${encodeURIComponent(binaryId)}?Expires=${expires}&Signature=${signature}`;
 }
@@ -27,7 +30,7 @@ export async function verifyBinarySignature(
   if (!signature) return false;
   try {
     const { payload } = await keys.verify(signature);
-    return payload.purpose === PURPOSE && payload.sub === `Binary/${binaryId}`;
+    return payload.purpose === BINARY_URL_PURPOSE && payload.sub === `Binary/${binaryId}`;
   } catch {
     return false;
   }

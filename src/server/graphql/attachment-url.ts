@@ -14,7 +14,7 @@ export async function resolveAttachmentUrl(
     return null;
   }
   const signer = context.binaryUrls;
-  const binaryId = signer ? binaryIdOfAttachmentUrl(url, signer.fhirBase) : undefined;
+  const binaryId = signer ? binaryIdOfAttachmentUrl(url, signer) : undefined;
   if (!signer || !binaryId) {
     return url;
   }

@@ -42,6 +42,7 @@ import { applyJsonPatch } from './json-patch';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
 import { compartmentStrings, writeVersions } from './version-writer';
+import { storedAttachmentUrls } from '../binary/attachment-urls';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -672,7 +673,8 @@ export class Repository {
     if (project) {
       meta.project = project;
     }
-    const candidate = { ...resource, id, meta } as T;
+    // A signed Binary URL (what createAttachment answers) is kept as 'Binary/{id}', which never expires.
+    const candidate = { ...storedAttachmentUrls(resource), id, meta } as T;
     if (access) {
       keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
     }

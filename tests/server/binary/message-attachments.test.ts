@@ -2,7 +2,8 @@
 // Communication and Attachment, §6 "Patients can create Communication", §7 Binary): (a) a patient
 // uploads a Binary she can read back (securityContext = her Patient) but cannot read another
 // patient's, (b) attachment URLs of Binaries in GraphQL answers are signed, expiring storage URLs
-// that work without a header, only for Binaries the caller may read, (c) a patient creates a
+// that work without a header, only for Binaries the caller may read, and the signed URL an upload
+// answers is stored as the Binary reference, (c) a patient creates a
 // Communication about herself and never about another patient. Demo clinic, real sign-ins.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -99,6 +100,15 @@ describe.each(databases())('issue #8 message attachments and Communications on %
       if (url) urls[communication.id as string] = url;
     }
     return urls;
+  }
+
+  /** The first attachment URL of a Communication as the database holds it (no signing on the way). */
+  async function storedUrl(id: string): Promise<string | undefined> {
+    const communication = await new Repository(server.db, systemContext()).readResource<Communication>(
+      'Communication',
+      id,
+    );
+    return communication.payload?.[0]?.contentAttachment?.url;
   }
 
   beforeAll(async () => {
@@ -200,6 +210,42 @@ describe.each(databases())('issue #8 message attachments and Communications on %
       expect(image.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
     }
+  });
+
+  test('(b) the signed URL an upload answers (what createAttachment puts in the message) is stored as Binary/{id}; a stale one is signed afresh', async () => {
+    const bytes = crypto.randomBytes(120);
+    const binary = await upload(maria, bytes);
+    const signed = binary.body.url as string;
+    expect(signed).toMatch(/\/storage\/.+Signature=/);
+    const created = await send(maria, message(mariaRef(), mariaRef(), chenRef(), signed));
+    expect(created.status).toBe(201);
+    // An expiring URL in the database would break the image an hour later.
+    const stored = () => storedUrl(created.body.id as string);
+    expect(await stored()).toBe(`Binary/${binary.body.id}`);
+    // An update carrying the signed URL again (the care team saving what it read; a patient only
+    // creates) keeps the reference.
+    const updated = await call<Communication>(
+      'PUT',
+      `Communication/${created.body.id}`,
+      chen,
+      JSON.stringify({
+        ...created.body,
+        payload: [{ contentAttachment: { url: signed, contentType: 'image/png' } }],
+      }),
+      { 'content-type': 'application/fhir+json' },
+    );
+    expect(updated.status).toBe(200);
+    expect(await stored()).toBe(`Binary/${binary.body.id}`);
+
+    // A storage URL stored as is (its signature is no longer a token) is answered freshly signed.
+    const stale = `${server.baseUrl}storage/${binary.body.id}?Expires=1&Signature=stale`;
+    const old = await send(maria, message(mariaRef(), mariaRef(), chenRef(), stale));
+    expect(await storedUrl(old.body.id as string)).toBe(stale);
+    const url = (await attachmentUrls(maria, mariaRef()))[old.body.id as string];
+    expect(url).not.toBe(stale);
+    const image = await fetch(url);
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
   });
 
   test("(b) an attachment naming a Binary the caller may not read stays unsigned: Aisha's Binary in Maria's message", async () => {

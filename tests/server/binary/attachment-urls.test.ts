@@ -1,0 +1,86 @@
+// Attachment URLs as stored and as answered (issue #8; SPEC §3 Attachment, §7 Binary): a signed
+// storage URL made by a Bloom server is stored as 'Binary/{id}' (it would expire in the database),
+// anything else is stored as written; answers recognise this server's storage URLs, fresh or stale.
+import { UnsecuredJWT } from 'jose';
+import {
+  binaryIdOfAttachmentUrl,
+  binaryReferenceOfSignedUrl,
+  storedAttachmentUrls,
+} from '../../../src/server/binary/attachment-urls';
+
+const BASE = 'https://api.example/';
+const ID = '0b7c6a4e-3f5d-4b0e-9a53-6a1d2c3e4f50';
+
+/** A storage URL as signBinaryUrl shapes it; the signature is read, never verified, here. */
+function storageUrl(claims: Record<string, unknown>, base = BASE, id = ID): string {
+  const signature = new UnsecuredJWT(claims).encode();
+  return `${base}storage/${id}?Expires=1700000000&Signature=${signature}`;
+}
+
+const ours = { purpose: 'binary-url', sub: `Binary/${ID}`, iss: BASE };
+
+describe('issue #8 signed storage URLs are stored as Binary references', () => {
+  test('a Bloom signed URL becomes Binary/{id}', () => {
+    expect(binaryReferenceOfSignedUrl(storageUrl(ours))).toBe(`Binary/${ID}`);
+  });
+
+  test.each([
+    ['another purpose', storageUrl({ ...ours, purpose: 'ws-binding' })],
+    ['a signature naming another Binary', storageUrl({ ...ours, sub: 'Binary/other' })],
+    ['a URL on another base than its issuer', storageUrl(ours, 'https://elsewhere.example/')],
+    ['no issuer', storageUrl({ purpose: 'binary-url', sub: `Binary/${ID}` })],
+    ['a signature that is no JWT', `${BASE}storage/${ID}?Expires=1&Signature=stale`],
+    ['no signature', `${BASE}storage/${ID}?Expires=1`],
+    ['no query', `${BASE}storage/${ID}`],
+    ['an unsafe id', storageUrl({ ...ours, sub: 'Binary/../x' }, BASE, '../x')],
+    ['an outside image', 'https://images.example/storage/photo.png?Signature=x'],
+  ])('%s is stored as written', (_name, url) => {
+    expect(binaryReferenceOfSignedUrl(url)).toBeUndefined();
+  });
+
+  test('every url of a resource is rewritten, nested and in arrays; the rest is untouched', () => {
+    const signed = storageUrl(ours);
+    const communication = {
+      resourceType: 'Communication',
+      status: 'completed',
+      payload: [
+        { contentString: 'see storage/ later' },
+        { contentAttachment: { contentType: 'image/png', url: signed, title: 'photo.png' } },
+        { contentAttachment: { url: 'https://images.example/a.png' } },
+      ],
+      note: [{ text: signed }],
+    };
+    const stored = storedAttachmentUrls(communication);
+    expect(stored).toEqual({
+      ...communication,
+      payload: [
+        communication.payload[0],
+        { contentAttachment: { contentType: 'image/png', url: `Binary/${ID}`, title: 'photo.png' } },
+        communication.payload[2],
+      ],
+    });
+    // The written resource itself is not changed.
+    expect(communication.payload[1].contentAttachment?.url).toBe(signed);
+  });
+
+  test('a resource without a storage URL is the same object', () => {
+    const patient = { resourceType: 'Patient', photo: [{ url: 'Binary/1' }] };
+    expect(storedAttachmentUrls(patient)).toBe(patient);
+  });
+});
+
+describe('issue #8 answers recognise this server’s Binaries', () => {
+  const signer = { fhirBase: `${BASE}fhir/R4/`, storageBase: `${BASE}storage/` };
+
+  test.each([
+    ['a reference', `Binary/${ID}`, ID],
+    ['an absolute Binary URL', `${BASE}fhir/R4/Binary/${ID}`, ID],
+    ['a signed storage URL', storageUrl(ours), ID],
+    ['a stale storage URL', `${BASE}storage/${ID}?Expires=1&Signature=stale`, ID],
+    ['another server’s storage URL', storageUrl(ours, 'https://elsewhere.example/'), undefined],
+    ['a storage URL without a query', `${BASE}storage/${ID}`, undefined],
+    ['an outside image', 'https://images.example/a.png', undefined],
+  ])('%s', (_name, url, id) => {
+    expect(binaryIdOfAttachmentUrl(url, signer)).toBe(id);
+  });
+});
