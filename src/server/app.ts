@@ -89,6 +89,8 @@ export async function buildServer({
   });
   // One store for uploads, downloads and bot code: all under BINARY_DIR.
   const binaryStorage = new FileBinaryStorage(config.binaryDir);
+  // Attachment URLs of readable Binaries are answered signed by REST, $graphql and graphql-ws alike.
+  const binaryUrls = createBinaryUrlSigner(auth, fhirBase);
   if (!getContext) {
     registerFhirAuthentication(app, auth);
   }
@@ -105,13 +107,14 @@ export async function buildServer({
     fhirBase,
     bodyLimit: config.bodyLimit,
     getContext: requestContext,
+    binaryUrls,
   });
   // $graphql and $graph (issue #6), same base and same caller context as the REST API.
   await app.register(graphqlRoutes, {
     prefix: '/fhir/R4',
     db,
     getContext: requestContext,
-    binaryUrls: createBinaryUrlSigner(auth, fhirBase),
+    binaryUrls,
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
   });
@@ -120,6 +123,7 @@ export async function buildServer({
     db,
     fhirBase,
     getContext: requestContext,
+    binaryUrls,
   });
   // Live updates (issue #8): $get-ws-binding-token, /ws/subscriptions-r4 and graphql-ws at /ws/graphql.
   // Subscriptions to Bot/{id} run the bot on the same engine (issue #10).

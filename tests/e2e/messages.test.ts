@@ -134,8 +134,8 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
           contentAttachment: {
             contentType: 'image/png',
             title: fileName,
-            // The reference, not the expiring signed URL the upload answered.
-            url: expect.stringMatching(/^Binary\/[A-Za-z0-9\-.]+$/),
+            // Stored as Binary/{id}, answered to Dr. Chen as a signed URL (tests/server/binary).
+            url: expect.stringMatching(/\/storage\/[A-Za-z0-9\-.]+\?Expires=\d+&Signature=/),
           },
         },
       ],

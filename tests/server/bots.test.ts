@@ -122,7 +122,8 @@ describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on 
     const stored = await call<Bot>('GET', `Bot/${bot.id}`, admin);
     expect(stored.body.executableCode).toMatchObject({
       contentType: 'application/javascript',
-      url: expect.stringMatching(/^Binary\//),
+      // Stored as Binary/{id}; REST answers a readable Binary as a signed URL (issue #8).
+      url: expect.stringMatching(/\/storage\/[A-Za-z0-9\-.]+\?Expires=\d+&Signature=/),
       title: 'bot.js',
     });
   });

@@ -2,6 +2,8 @@
 // else (security headers, CORS and error handling are the app's, see ../app.ts).
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, OperationOutcomeError, unsupportedMediaType } from '../../fhir';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
+import { registerAttachmentSigning } from '../binary/signed-responses';
 import type { Database } from '../db';
 import type { RepositoryContext } from '../repo';
 import { parseJsonPatch, Repository, systemContext } from '../repo';
@@ -31,6 +33,7 @@ import {
   vreadInteraction,
 } from './interactions';
 import { isLenientHandling } from '../search/request-validation';
+import { mayReadBinary } from '../binary/signed-responses';
 import { FHIR_JSON, FORM_URLENCODED, JSON_BODY_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
 import type { QueryParams } from './paging';
 
@@ -41,6 +44,8 @@ export interface FhirRoutesOptions {
   bodyLimit: number;
   /** Who the request acts as; the identity issue replaces the default system context. */
   getContext?: (request: FastifyRequest) => RepositoryContext;
+  /** Signs attachment URLs of readable Binaries in answers (issue #8); without it they stay as stored. */
+  binaryUrls?: BinaryUrlSigner;
 }
 
 interface TypeParams {
@@ -99,6 +104,9 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
   const { db, fhirBase } = options;
   const getContext = options.getContext ?? (() => systemContext());
   const repoFor = (request: FastifyRequest): Repository => new Repository(db, getContext(request));
+  if (options.binaryUrls) {
+    registerAttachmentSigning(app, options.binaryUrls, mayReadBinary(repoFor));
+  }
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(

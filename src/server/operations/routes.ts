@@ -2,9 +2,12 @@
 // generic /:resourceType/:id routes these static paths take precedence over): Patient $everything,
 // ValueSet $expand and StructureDefinition $expand-profile. Authentication is the app's FHIR hook.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
+import { mayReadBinary, registerAttachmentSigning } from '../binary/signed-responses';
 import type { Database } from '../db';
 import { FHIR_JSON } from '../fhir/media-types';
 import type { QueryParams } from '../fhir/paging';
+import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { patientEverything } from './everything';
 import { expandProfile } from './expand-profile';
@@ -16,10 +19,16 @@ export interface FhirOperationRoutesOptions {
   fhirBase: string;
   /** Who the request acts as (the same function the REST routes use). */
   getContext: (request: FastifyRequest) => RepositoryContext;
+  /** Signs attachment URLs of readable Binaries in answers ($everything; issue #8). */
+  binaryUrls?: BinaryUrlSigner;
 }
 
 export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions> = async (app, options) => {
   const { db, fhirBase, getContext } = options;
+  if (options.binaryUrls) {
+    const repoFor = (request: FastifyRequest) => new Repository(db, getContext(request));
+    registerAttachmentSigning(app, options.binaryUrls, mayReadBinary(repoFor));
+  }
   // POST $expand-profile's body is ignored; FHIR JSON is accepted like JSON instead of a 415.
   app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),

@@ -1,12 +1,14 @@
 // Attachment URLs as stored and as answered (issue #8; SPEC §3 Attachment, §7 Binary): a signed
 // storage URL made by a Bloom server is stored as 'Binary/{id}' (it would expire in the database),
-// anything else is stored as written; answers recognise this server's storage URLs, fresh or stale.
+// anything else is stored as written; answers recognise this server's storage URLs, fresh or stale,
+// and REST answers sign those the caller may read.
 import { UnsecuredJWT } from 'jose';
 import {
   binaryIdOfAttachmentUrl,
   binaryReferenceOfSignedUrl,
   storedAttachmentUrls,
 } from '../../../src/server/binary/attachment-urls';
+import { signAttachmentUrls } from '../../../src/server/binary/signed-responses';
 
 const BASE = 'https://api.example/';
 const ID = '0b7c6a4e-3f5d-4b0e-9a53-6a1d2c3e4f50';
@@ -82,5 +84,66 @@ describe('issue #8 answers recognise this server’s Binaries', () => {
     ['an outside image', 'https://images.example/a.png', undefined],
   ])('%s', (_name, url, id) => {
     expect(binaryIdOfAttachmentUrl(url, signer)).toBe(id);
+  });
+});
+
+describe('issue #8 REST answers sign attachment URLs the caller may read', () => {
+  const signer = {
+    fhirBase: `${BASE}fhir/R4/`,
+    storageBase: `${BASE}storage/`,
+    sign: (id: string) => Promise.resolve(`${BASE}storage/${id}?Expires=2&Signature=fresh`),
+  };
+  const readable = new Set(['mine', ID]);
+  const mayRead = (id: string) => Promise.resolve(readable.has(id));
+
+  test('readable Binaries are signed once each; others, outside URLs and Bundle requests stay', async () => {
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'history',
+      link: [{ relation: 'self', url: `${BASE}fhir/R4/Communication?_count=2` }],
+      entry: [
+        {
+          fullUrl: `${BASE}fhir/R4/Communication/1`,
+          request: { method: 'PUT', url: 'Binary/mine' },
+          resource: {
+            resourceType: 'Communication',
+            payload: [
+              { contentAttachment: { url: 'Binary/mine', contentType: 'image/png' } },
+              { contentAttachment: { url: 'Binary/theirs' } },
+              { contentAttachment: { url: `${BASE}storage/${ID}?Expires=1&Signature=stale` } },
+              { contentAttachment: { url: 'https://images.example/a.png' } },
+            ],
+          },
+        },
+        { resource: { resourceType: 'Media', content: { url: `${BASE}fhir/R4/Binary/mine` } } },
+      ],
+    };
+    const checked: string[] = [];
+    const answer = await signAttachmentUrls(bundle, signer, (id) => {
+      checked.push(id);
+      return mayRead(id);
+    });
+    expect(checked.sort()).toEqual([ID, 'mine', 'theirs'].sort());
+    expect(answer.entry[0].request?.url).toBe('Binary/mine');
+    expect(answer.link[0].url).toBe(bundle.link[0].url);
+    expect(answer.entry[0].resource.payload?.map((p) => p.contentAttachment.url)).toEqual([
+      `${BASE}storage/mine?Expires=2&Signature=fresh`,
+      'Binary/theirs',
+      `${BASE}storage/${ID}?Expires=2&Signature=fresh`,
+      'https://images.example/a.png',
+    ]);
+    expect(answer.entry[1].resource).toEqual({
+      resourceType: 'Media',
+      content: { url: `${BASE}storage/mine?Expires=2&Signature=fresh` },
+    });
+    // The answer is a copy: what was read is unchanged.
+    expect(bundle.entry[0].resource.payload?.[0].contentAttachment.url).toBe('Binary/mine');
+  });
+
+  test('nothing to sign, or nothing readable: the same object', async () => {
+    const plain = { resourceType: 'Patient', photo: [{ url: 'https://images.example/a.png' }] };
+    expect(await signAttachmentUrls(plain, signer, mayRead)).toBe(plain);
+    const foreign = { resourceType: 'Patient', photo: [{ url: 'Binary/theirs' }] };
+    expect(await signAttachmentUrls(foreign, signer, mayRead)).toBe(foreign);
   });
 });

@@ -1,15 +1,15 @@
 // The server pieces of the messages screen over real HTTP (issue #8; SPEC §2 messages, §3
 // Communication and Attachment, §6 "Patients can create Communication", §7 Binary): (a) a patient
 // uploads a Binary she can read back (securityContext = her Patient) but cannot read another
-// patient's, (b) attachment URLs of Binaries in GraphQL answers are signed, expiring storage URLs
-// that work without a header, only for Binaries the caller may read, and the signed URL an upload
-// answers is stored as the Binary reference, (c) a patient creates a
-// Communication about herself and never about another patient. Demo clinic, real sign-ins.
+// patient's, (b) attachment URLs of Binaries in GraphQL and REST answers are signed, expiring
+// storage URLs that work without a header, only for Binaries the caller may read, and the signed URL
+// an upload answers is stored as the Binary reference, (c) a patient creates a Communication about
+// herself and never about another patient. Demo clinic, real sign-ins.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Binary, Communication } from '@medplum/fhirtypes';
+import type { Binary, Bundle, Communication } from '@medplum/fhirtypes';
 import { seedDemoClinic } from '../../../src/server/seed';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { signIn } from '../auth/support/auth-fixtures';
@@ -196,7 +196,7 @@ describe.each(databases())('issue #8 message attachments and Communications on %
     const created = await send(maria, message(mariaRef(), mariaRef(), chenRef(), `Binary/${binary.body.id}`));
     expect(created.status).toBe(201);
     // Stored as the reference, which never expires.
-    expect(created.body.payload?.[0]?.contentAttachment?.url).toBe(`Binary/${binary.body.id}`);
+    expect(await storedUrl(created.body.id as string)).toBe(`Binary/${binary.body.id}`);
 
     for (const tokens of [maria, chen]) {
       const url = (await attachmentUrls(tokens, mariaRef()))[created.body.id as string];
@@ -246,6 +246,46 @@ describe.each(databases())('issue #8 message attachments and Communications on %
     const image = await fetch(url);
     expect(image.status).toBe(200);
     expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
+  });
+
+  test('(b) REST answers sign too: the create answer, a read, a search and $everything give signed URLs that load without a header; another patient’s Binary stays the reference', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const bytes = crypto.randomBytes(64);
+    const binary = await upload(maria, bytes);
+    const signedUrl = new RegExp(`^${server.baseUrl}storage/${binary.body.id}\\?Expires=\\d+&Signature=`);
+    const created = await send(maria, message(mariaRef(), mariaRef(), chenRef(), `Binary/${binary.body.id}`));
+    expect(created.status).toBe(201);
+    expect(created.body.payload?.[0]?.contentAttachment?.url).toMatch(signedUrl);
+    const id = created.body.id as string;
+
+    const answered: string[] = [];
+    for (const tokens of [maria, chen]) {
+      const read = await call<Communication>('GET', `Communication/${id}`, tokens);
+      answered.push(read.body.payload?.[0]?.contentAttachment?.url as string);
+      const found = await call<Bundle<Communication>>('GET', `Communication?_id=${id}`, tokens);
+      answered.push(found.body.entry?.[0]?.resource?.payload?.[0]?.contentAttachment?.url as string);
+    }
+    const everything = await call<Bundle>(
+      'GET',
+      `${mariaRef()}/$everything?_type=Communication&_since=${encodeURIComponent(since)}`,
+      maria,
+    );
+    const mine = everything.body.entry?.find((e) => e.resource?.id === id)?.resource as Communication;
+    answered.push(mine.payload?.[0]?.contentAttachment?.url as string);
+    for (const url of answered) {
+      expect(url).toMatch(signedUrl);
+      const image = await fetch(url); // no Authorization header, as an <img>
+      expect(image.status).toBe(200);
+      expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
+    }
+    // Still stored as the reference.
+    expect(await storedUrl(id)).toBe(`Binary/${binary.body.id}`);
+
+    const aishas = await upload(aisha, crypto.randomBytes(40));
+    const foreign = await send(maria, message(mariaRef(), mariaRef(), chenRef(), `Binary/${aishas.body.id}`));
+    expect(foreign.body.payload?.[0]?.contentAttachment?.url).toBe(`Binary/${aishas.body.id}`);
+    const read = await call<Communication>('GET', `Communication/${foreign.body.id}`, maria);
+    expect(read.body.payload?.[0]?.contentAttachment?.url).toBe(`Binary/${aishas.body.id}`);
   });
 
   test("(b) an attachment naming a Binary the caller may not read stays unsigned: Aisha's Binary in Maria's message", async () => {
