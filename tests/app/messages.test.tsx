@@ -506,6 +506,42 @@ describe('live messages', () => {
   });
 });
 
+describe('nothing missed across a dropped connection', () => {
+  it('more messages than a page while the socket was down: the thread fetches pages until it meets the ones it had', async () => {
+    // 45 messages written while away, newest first: two full pages and a third reaching THREAD.
+    const away = Array.from({ length: 45 }, (_, i) =>
+      message({ id: `away-${45 - i}`, sent: at(100 + 45 - i), text: `Written while away ${45 - i}` }),
+    );
+    const server = [...away, ...THREAD];
+    const pageAt = (offset: number) => page(offset, server.slice(offset, offset + MESSAGE_PAGE_SIZE));
+    const { live, operations } = renderMessages([page(0, THREAD), pageAt(0), pageAt(20), pageAt(40)]);
+    await screen.findByText('Hello Maria, how are you feeling this week?');
+    act(() => live.connected());
+    act(() => live.connected());
+    expect(await screen.findByText('Written while away 1')).toBeInTheDocument();
+    await waitFor(() => expect(messageItems()).toHaveLength(48));
+    // Oldest first, with no hole between what she had and what came in.
+    expect(messageItems().map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Hello Maria'),
+      expect.stringContaining('Appointment request for Monday.'),
+      expect.stringContaining('Here is the photo of my rash.'),
+      ...Array.from({ length: 45 }, (_, i) => expect.stringContaining(`Written while away ${i + 1}`)),
+    ]);
+    // The first page and three refresh pages; the third reached her thread, so no fourth.
+    expect(operations.filter((name) => name === 'CommunicationList')).toHaveLength(4);
+  });
+
+  it('a refresh whose first page reaches the thread fetches one page only', async () => {
+    const missed = message({ id: 'm-7', sent: at(55), text: 'One while away' });
+    const { live, operations } = renderMessages([page(0, THREAD), page(0, [missed, ...THREAD])]);
+    await screen.findByText('Hello Maria, how are you feeling this week?');
+    act(() => live.connected());
+    act(() => live.connected());
+    expect(await screen.findByText('One while away')).toBeInTheDocument();
+    expect(operations.filter((name) => name === 'CommunicationList')).toHaveLength(2);
+  });
+});
+
 describe('message rules', () => {
   it('merges pages and live messages newest first, without duplicates, the newer version winning', () => {
     const a = message({ id: 'a', sent: at(1), text: 'a' });

@@ -1,10 +1,11 @@
 // The patient's thread (SPEC §2 messages; issue #8): the newest page of CommunicationList (the one
 // GraphQL request of the screen), older pages by offset on demand, new and changed messages from the
-// CommunicationChanged subscription, and the newest page fetched again after every reconnection of the
-// socket, since graphql-ws does not replay what was published while it was down. Every source is
+// CommunicationChanged subscription, and the newest pages fetched again after every reconnection of the
+// socket (down to the messages already shown), since graphql-ws does not replay what was published
+// while it was down. Every source is
 // merged into the one cached list (mergeMessages), so nothing shows twice and nothing is replaced.
 import { useQuery, useSubscription } from '@apollo/client/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   CommunicationChangedDocument,
   CommunicationListDocument,
@@ -29,6 +30,9 @@ export interface MessageThread {
   refreshNewest(): Promise<void>;
   retry(): void;
 }
+
+/** A refresh stops after this many pages (1,000 messages) even without reaching the held ones. */
+const MAX_REFRESH_PAGES = 50;
 
 function merged(previous: CommunicationListQuery | null | undefined, page: CommunicationListQuery) {
   return { CommunicationList: mergeMessages(previous?.CommunicationList, page.CommunicationList) };
@@ -58,11 +62,25 @@ export function useMessageThread(subject: string | undefined): MessageThread {
   const messages = useMemo(() => mergeMessages(newestFirst, []).reverse(), [newestFirst]);
   const count = messages.length;
 
+  // The ids held when a refresh starts: its pages go on until they reach one of them.
+  const held = useRef<readonly ThreadMessage[]>(messages);
+  useEffect(() => {
+    held.current = messages;
+  }, [messages]);
+
   const refreshNewest = useCallback(async () => {
-    await fetchMore({
-      variables: { offset: 0 },
-      updateQuery: (previous, { fetchMoreResult }) => merged(previous, fetchMoreResult),
-    });
+    // More may have been written while the socket was down than one page holds: pages from the newest
+    // until one reaches a message the screen already had (or the start), so no hole is left between.
+    const known = new Set(held.current.flatMap((m) => (m.id ? [m.id] : [])));
+    for (let offset = 0, pages = 0; pages < MAX_REFRESH_PAGES; offset += MESSAGE_PAGE_SIZE, pages++) {
+      const result = await fetchMore({
+        variables: { offset },
+        updateQuery: (previous, { fetchMoreResult }) => merged(previous, fetchMoreResult),
+      });
+      const newest = result.data?.CommunicationList ?? [];
+      const reached = newest.some((m) => m?.id && known.has(m.id));
+      if (known.size === 0 || reached || newest.length < MESSAGE_PAGE_SIZE) return;
+    }
   }, [fetchMore]);
 
   const loadOlder = useCallback(() => {
