@@ -2,8 +2,8 @@
 // (SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList, Binary, live updates): Maria on
 // /messages opens at the newest message of her thread; a message Dr. Chen posts through the platform
 // client (Node, the same server) appears without a reload; she sends a text with a PNG (upload, then
-// the Communication) by keyboard; after a reload both are there and the image is rendered from its
-// signed URL. At 1280 and 375 px, with axe and no sideways scrolling.
+// the Communication) by keyboard, the upload (XMLHttpRequest, slowed down) moving a progress bar; after
+// a reload both are there and the image is rendered from its signed URL. At 1280 and 375 px, with axe and no sideways scrolling.
 import type { Bundle, Communication } from '@medplum/fhirtypes';
 import type { Locator, Page } from 'playwright-core';
 import type { BloomClient } from '../../src/client';
@@ -28,6 +28,44 @@ let chen: BloomClient;
 beforeAll(async () => {
   chen = await demoApiClient(suite.bloom, 'dr.chen@bloom.example');
 }, 60_000);
+
+/** Bytes of the photo Maria sends: large enough for a throttled upload to take about two seconds. */
+const UPLOAD_BYTES = 1024 * 1024;
+
+/** The page's POST Binary requests from now on, with how the page made them (xhr or fetch). */
+function recordUploads(page: Page): { type: string; url: string }[] {
+  const seen: { type: string; url: string }[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/Binary(\?|$)/.test(request.url())) {
+      seen.push({ type: request.resourceType(), url: request.url() });
+    }
+  });
+  return seen;
+}
+
+/** Records each value an upload progress bar of the composer shows, from now on. */
+async function watchProgressBars(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const values: number[] = [];
+    (window as unknown as { uploadProgressShown: number[] }).uploadProgressShown = values;
+    const record = () => {
+      for (const bar of document.querySelectorAll('[role="progressbar"][aria-label^="Uploading"]')) {
+        const value = Number(bar.getAttribute('aria-valuenow'));
+        if (bar.hasAttribute('aria-valuenow') && values[values.length - 1] !== value) values.push(value);
+      }
+    };
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-valuenow'],
+    });
+  });
+}
+
+function progressShown(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { uploadProgressShown: number[] }).uploadProgressShown);
+}
 
 /** Resolves once the page has sent a graphql-ws subscribe on /ws/graphql. */
 function subscriptionSent(page: Page): Promise<void> {
@@ -95,12 +133,24 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
       .filter({ hasText: `New message from Dr. Lily Chen: ${fromChen}` })
       .waitFor();
 
-    // Maria answers with a photo, sending with the keyboard.
+    // Maria answers with a photo, sending with the keyboard. The upload is slowed down (Chromium's
+    // network throttling), so the progress bar has time to move.
     const fromMaria = `Better, thank you. Here is the photo (${width} px).`;
     const fileName = `bump-${width}.png`;
+    const uploads = recordUploads(page);
+    const photo = Buffer.concat([PNG, Buffer.alloc(UPLOAD_BYTES - PNG.length)]);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: UPLOAD_BYTES / 2,
+    });
+    await watchProgressBars(page);
     await page
       .locator('input[type="file"]')
-      .setInputFiles({ name: fileName, mimeType: 'image/png', buffer: PNG });
+      .setInputFiles({ name: fileName, mimeType: 'image/png', buffer: photo });
     await page.getByText(`Attached: ${fileName}`).waitFor();
     const field = page.getByRole('textbox', { name: 'Message to your care team' });
     await field.fill(fromMaria);
@@ -110,6 +160,18 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
     await thread.getByText(fromMaria).waitFor();
     expect(await field.inputValue()).toBe('');
     expect(await naturalWidth(image)).toBeGreaterThan(0);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    // createAttachment in the browser: the upload went through XMLHttpRequest, and the bar showed
+    // its progress between the start and the end (issue #8 "upload with a progress bar").
+    expect(uploads).toEqual([{ type: 'xhr', url: expect.stringMatching(/\/Binary\?_filename=/) }]);
+    const shown = await progressShown(page);
+    expect(shown.some((value) => value > 0 && value < 100)).toBe(true);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
     expect(await distanceFromNewest(region)).toBeLessThanOrEqual(80);
 
     expect(await seriousAxeViolations(page)).toEqual([]);
