@@ -5,11 +5,14 @@
 // - search (issue #4, bench/search): load rate, hot searches against their SQL floor, HTTP search
 //   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes);
 // - live updates (issue #8, bench/live): 1,000 bound sockets, commit → delivery, writes/s, memory;
-// - the patient app (issue #7, bench/app): JS and requests per screen, time to show in Chromium.
+// - the patient app (issue #7, bench/app): JS and requests per screen, time to show in Chromium;
+//   a long messages thread (issue #8, bench/app/messages-thread): opening at the newest, older pages,
+//   frame intervals while it scrolls.
 // Times are measured here, never asserted in tests.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { formatApp, measureApp } from './app';
+import { formatMessagesThread, measureMessagesThread } from './app/messages-thread';
 import { formatSearchTable, measureSearchTable } from './app/search-table';
 import { measureClient, printClientFigures } from './client';
 import { formatLive, liveBenchOptionsFromEnv, measureLive } from './live';
@@ -99,6 +102,11 @@ async function main(): Promise<void> {
   if (app) {
     console.log(formatApp(app));
   }
+  // Issue #8: a long messages thread in Chromium (MESSAGES_BENCH=0 skips).
+  const messagesThread = process.env.MESSAGES_BENCH === '0' ? undefined : await measureMessagesThread();
+  if (messagesThread) {
+    console.log(formatMessagesThread(messagesThread));
+  }
   // Issue #9: the search table's own JS and time to rows (Chromium; SEARCH_TABLE_BENCH=0 skips).
   const searchTable = process.env.SEARCH_TABLE_BENCH === '0' ? undefined : await measureSearchTable();
   if (searchTable) {
@@ -119,6 +127,7 @@ async function main(): Promise<void> {
       agents,
       exports,
       app,
+      messagesThread,
       searchTable,
     }),
   );
