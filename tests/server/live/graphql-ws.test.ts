@@ -1,7 +1,12 @@
 // GraphQL subscriptions over graphql-ws at /ws/graphql (issue #8): `CommunicationChanged(<search
 // args>)` emits each matching created or updated resource the caller may see; the access token
-// comes in the connection parameters; a missing or bad token closes the connection with 4403.
-import type { AccessPolicy, Communication, Project } from '@medplum/fhirtypes';
+// comes in the connection parameters; a missing or bad token closes the connection with 4403; an
+// attachment of a Binary the subscriber may read is a signed URL.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AccessPolicy, Binary, Communication, Project } from '@medplum/fhirtypes';
 import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import type { Client, ExecutionResult } from 'graphql-ws';
@@ -65,6 +70,7 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
   let maria: Tokens;
   let aisha: Tokens;
   let practitioner: Tokens;
+  let binaryDir: string;
   const clients: Client[] = [];
 
   const client = (connectionParams: Record<string, unknown>, onClose?: (event: unknown) => void): Client => {
@@ -98,7 +104,8 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
   }
 
   beforeAll(async () => {
-    server = await startTestServer(kind, {}, { requireAuth: true });
+    binaryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-graphql-ws-'));
+    server = await startTestServer(kind, { BINARY_DIR: binaryDir }, { requireAuth: true });
     project = await createProject(server.db, 'GraphQL Live Clinic');
     const policy = await new Repository(server.db, systemContext(project.id)).createResource<AccessPolicy>({
       resourceType: 'AccessPolicy',
@@ -107,6 +114,7 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
       resource: [
         { resourceType: 'Patient', compartment: { reference: '%patient' } },
         { resourceType: 'Communication', compartment: { reference: '%patient' } },
+        { resourceType: 'Binary', compartment: { reference: '%patient' } },
       ],
     });
     const withPolicy = { ...project, defaultPatientAccessPolicy: { reference: `AccessPolicy/${policy.id}` } };
@@ -122,6 +130,7 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.dispose()));
     await server.close();
+    fs.rmSync(binaryDir, { recursive: true, force: true });
   });
 
   test('CommunicationChanged(subject) emits the matching new and updated resources, fields selected', async () => {
@@ -150,6 +159,51 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
     });
     expect(update.status).toBe(200);
     expect((await sub.next()).data?.CommunicationChanged.status).toBe('stopped');
+    sub.stop();
+  });
+
+  test('an attachment of a live message is a signed URL that loads without a header, as in $graphql answers', async () => {
+    const sub = collect(
+      client({ token: maria.access_token }),
+      `subscription { CommunicationChanged(subject: "${maria.profile?.reference}") {
+        id payload { contentAttachment { url contentType } } } }`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Dr. Chen's photo for Maria, placed in her compartment.
+    const bytes = crypto.randomBytes(80);
+    const upload = await fetch(`${server.fhirUrl}Binary?_filename=scan.png`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'image/png',
+        authorization: `Bearer ${practitioner.access_token}`,
+        'x-security-context': maria.profile?.reference as string,
+      },
+      body: new Uint8Array(bytes),
+    });
+    expect(upload.status).toBe(201);
+    const binary = (await upload.json()) as Binary;
+    const sent = await fetch(`${server.fhirUrl}Communication`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/fhir+json',
+        authorization: `Bearer ${practitioner.access_token}`,
+      },
+      body: JSON.stringify({
+        resourceType: 'Communication',
+        status: 'completed',
+        subject: { reference: maria.profile?.reference },
+        payload: [{ contentAttachment: { contentType: 'image/png', url: `Binary/${binary.id}` } }],
+      }),
+    });
+    expect(sent.status).toBe(201);
+    const result = (await sub.next()) as unknown as ExecutionResult<{
+      CommunicationChanged: { payload: { contentAttachment: { url: string; contentType: string } }[] };
+    }>;
+    const url = result.data?.CommunicationChanged.payload[0]?.contentAttachment.url ?? '';
+    expect(url).toMatch(new RegExp(`^${server.baseUrl}storage/${binary.id}\\?Expires=\\d+&Signature=`));
+    const image = await fetch(url); // no Authorization header, as an <img>
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
     sub.stop();
   });
 
