@@ -196,6 +196,35 @@ describe('SPEC §2, §4, §5 Filters dialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
     expect(onOk).toHaveBeenCalledWith([{ code: 'value-quantity', operator: 'le', value: '-0.5||kg' }]);
   });
+
+  it("the comparator is offered with 'equals' only; another operation sends itself, not a stale comparator", async () => {
+    const onOk = jest.fn();
+    const initial: Filter[] = [{ code: 'value-quantity', operator: 'lt', value: '5||kg' }];
+    renderScreen(<FiltersDialog schema={schema} filters={initial} onOk={onOk} onClose={jest.fn()} />, []);
+    const dialog = await screen.findByRole('dialog', { name: 'Filters' });
+    await choose('Field', 'value-quantity', dialog);
+    await choose('Operation', 'equals', dialog);
+    await choose('Comparator', '<', dialog);
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Value' }), { target: { value: '7' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Unit' }), { target: { value: 'kg' } });
+    await choose('Operation', 'not equals', dialog);
+    expect(within(dialog).queryByRole('combobox', { name: 'Comparator' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('spinbutton', { name: 'Value' })).toHaveValue(7);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+
+    // An existing 'less than' row edits as 'less than' with its number and unit, no comparator.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Edit value-quantity less than' }));
+    const editRow = within(dialog).getByRole('button', { name: 'Save' }).closest('tr') as HTMLElement;
+    expect(within(editRow).queryByRole('combobox', { name: 'Comparator' })).not.toBeInTheDocument();
+    expect(within(editRow).getByRole('spinbutton', { name: 'Value' })).toHaveValue(5);
+    fireEvent.change(within(editRow).getByRole('spinbutton', { name: 'Value' }), { target: { value: '6' } });
+    fireEvent.click(within(editRow).getByRole('button', { name: 'Save' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(onOk).toHaveBeenCalledWith([
+      { code: 'value-quantity', operator: 'lt', value: '6||kg' },
+      { code: 'value-quantity', operator: 'ne', value: '7||kg' },
+    ]);
+  });
 });
 
 describe('SPEC §2 single-filter prompt', () => {
@@ -216,6 +245,33 @@ describe('SPEC §2 single-filter prompt', () => {
     expect(onOk).toHaveBeenCalledWith('http://hl7.org/fhir/observation-status|final');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it("a quantity prompt for 'Does not equal...' has no comparator; 'Equals...' has one", async () => {
+    const onOk = jest.fn();
+    const { unmount } = renderScreen(
+      <FilterPromptDialog
+        title="Value: Does not equal..."
+        kind="quantity"
+        showComparator={false}
+        onOk={onOk}
+        onClose={jest.fn()}
+      />,
+      [],
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Value: Does not equal...' });
+    expect(within(dialog).queryByRole('combobox', { name: 'Comparator' })).not.toBeInTheDocument();
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Value' }), { target: { value: '5' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Unit' }), { target: { value: 'kg' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(onOk).toHaveBeenCalledWith('5||kg');
+    unmount();
+    renderScreen(
+      <FilterPromptDialog title="Value: Equals..." kind="quantity" onOk={jest.fn()} onClose={jest.fn()} />,
+      [],
+    );
+    const equals = await screen.findByRole('dialog', { name: 'Value: Equals...' });
+    expect(within(equals).getByRole('combobox', { name: 'Comparator' })).toBeInTheDocument();
   });
 });
 

@@ -2,7 +2,12 @@
 // operators and column menus of every parameter type (SPEC §5), value inputs, CSV and bundle export.
 import fc from 'fast-check';
 import type { SearchParameterType } from '../../src/fhir/definitions';
-import { Operator, readNotContains, type SearchParameterLookup } from '../../src/fhir/search';
+import {
+  notContainsFilter,
+  Operator,
+  readNotContains,
+  type SearchParameterLookup,
+} from '../../src/fhir/search';
 import { csvCell, resourcesToCsv } from '../../src/app/features/search-table/csvExport';
 import { fieldText } from '../../src/app/features/search-table/fieldValue';
 import {
@@ -11,6 +16,8 @@ import {
   filterOfChoice,
   filterTarget,
   operatorChoices,
+  promptFilter,
+  promptShowsComparator,
 } from '../../src/app/features/search-table/operators';
 import {
   addFilter,
@@ -249,6 +256,35 @@ describe('SPEC §5 value inputs', () => {
     });
     expect(normalizeFilter('token', { code: 't', operator: Operator.EQUALS, value: 'lt7' }).operator).toBe(
       'eq',
+    );
+  });
+
+  it("a quantity's comparator goes with 'equals' only: 'Does not equal...' sends ne, never 'nelt'", () => {
+    // A comparator left in the value when the operation changed is dropped: the operation was asked for.
+    expect(
+      normalizeFilter('quantity', { code: 'q', operator: Operator.NOT_EQUALS, value: 'lt7||kg' }),
+    ).toEqual({ code: 'q', operator: 'ne', value: '7||kg' });
+    expect(normalizeFilter('quantity', { code: 'q', operator: Operator.GREATER_THAN, value: 'le7' })).toEqual(
+      { code: 'q', operator: 'gt', value: '7' },
+    );
+    const item = (action: string) => {
+      const found = columnMenuItems('quantity').find((candidate) => candidate.action === action);
+      if (!found) throw new Error(`no ${action} item`);
+      return found;
+    };
+    expect(promptShowsComparator(item('equals'))).toBe(true);
+    expect(promptShowsComparator(item('not-equals'))).toBe(false);
+    expect(promptFilter('quantity', 'value-quantity', item('equals'), 'lt5||kg')).toEqual({
+      code: 'value-quantity',
+      operator: 'lt',
+      value: '5||kg',
+    });
+    const notEquals = promptFilter('quantity', 'value-quantity', item('not-equals'), 'lt5||kg');
+    expect(notEquals).toEqual({ code: 'value-quantity', operator: 'ne', value: '5||kg' });
+    expect(writeTableSearch(addFilter(read(''), notEquals))).toBe('?value-quantity=ne5||kg');
+    const notContains = columnMenuItems('string').find((candidate) => candidate.action === 'not-contains');
+    expect(promptFilter('string', 'value-string', notContains!, 'hi')).toEqual(
+      notContainsFilter('value-string', 'hi'),
     );
   });
 

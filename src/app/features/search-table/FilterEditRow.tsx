@@ -7,7 +7,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import type { Filter } from '../../../fhir/search';
+import { Operator, type Filter } from '../../../fhir/search';
 import { FilterValueInput } from './FilterValueInput';
 import {
   choiceOfFilter,
@@ -17,7 +17,7 @@ import {
   operatorChoices,
 } from './operators';
 import { parameterElementTypes, type TableSchema } from './tableSchema';
-import { editorValue, normalizeFilter, valueInputKind } from './valueInputKind';
+import { normalizeFilter, valueInputKind } from './valueInputKind';
 
 export interface FilterEditRowProps {
   readonly schema: TableSchema;
@@ -35,7 +35,7 @@ export function FilterEditRow({ schema, initial, saveLabel, onSave, onCancel }: 
   const [choiceId, setChoiceId] = useState(initialChoice?.id ?? '');
   const [value, setValue] = useState(() => {
     if (!initial || !param) return '';
-    return initialChoice === NOT_CONTAINS_CHOICE ? (target?.value ?? '') : editorValue(param.type, initial);
+    return initialChoice === NOT_CONTAINS_CHOICE ? (target?.value ?? '') : initial.value;
   });
   const choices = param ? operatorChoices(param.type) : [];
   const choice = choices.find((candidate) => candidate.id === choiceId);
@@ -99,6 +99,7 @@ export function FilterEditRow({ schema, initial, saveLabel, onSave, onCancel }: 
             kind={valueInputKind(param.type, parameterElementTypes(schema, param))}
             value={value}
             onChange={setValue}
+            showComparator={choice?.operator === Operator.EQUALS}
           />
         )}
       </TableCell>

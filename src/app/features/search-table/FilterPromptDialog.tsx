@@ -13,12 +13,20 @@ export interface FilterPromptDialogProps {
   /** e.g. 'Status: Does not equal...' */
   readonly title: string;
   readonly kind: ValueInputKind;
+  /** A quantity's comparator select ('Equals...' only; SPEC §5). */
+  readonly showComparator?: boolean;
   readonly onOk: (value: string) => void;
   readonly onClose: () => void;
 }
 
 /** Rendered only while open, so each prompt starts empty. */
-export function FilterPromptDialog({ title, kind, onOk, onClose }: FilterPromptDialogProps) {
+export function FilterPromptDialog({
+  title,
+  kind,
+  showComparator = true,
+  onOk,
+  onClose,
+}: FilterPromptDialogProps) {
   const titleId = useId();
   const [value, setValue] = useState('');
   const submit = () => {
@@ -40,7 +48,13 @@ export function FilterPromptDialog({ title, kind, onOk, onClose }: FilterPromptD
       <div onKeyDown={onKeyDown}>
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent sx={{ pt: '8px !important' }}>
-          <FilterValueInput kind={kind} value={value} onChange={setValue} autoFocus />
+          <FilterValueInput
+            kind={kind}
+            value={value}
+            onChange={setValue}
+            showComparator={showComparator}
+            autoFocus
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>

@@ -1,6 +1,7 @@
 // The value input of a filter, by kind (./valueInputKind, SPEC §5): a reference as Type/id, a yes/no,
 // a date, a date and time (sent as an ISO instant), a number with any step, a quantity with its
-// comparator, number and unit, otherwise text (a token takes 'code' or 'system|code').
+// comparator (only beside 'equals': other operations are comparators themselves), number and unit,
+// otherwise text (a token takes 'code' or 'system|code').
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -17,6 +18,8 @@ export interface FilterValueInputProps {
   readonly onChange: (value: string) => void;
   readonly label?: string;
   readonly autoFocus?: boolean;
+  /** A quantity's comparator select (SPEC §5): shown with 'equals' only, so 'not equals' stays 'ne'. */
+  readonly showComparator?: boolean;
 }
 
 /** An ISO dateTime as the browser's datetime-local value (local time, minutes). */
@@ -38,6 +41,7 @@ export function FilterValueInput({
   onChange,
   label = 'Value',
   autoFocus,
+  showComparator = true,
 }: FilterValueInputProps) {
   const common = { label, size: 'small' as const, autoFocus, fullWidth: true };
   switch (kind) {
@@ -79,25 +83,28 @@ export function FilterValueInput({
         />
       );
     case 'quantity': {
-      const quantity = parseQuantityValue(value);
+      const parsed = parseQuantityValue(value);
+      const quantity = showComparator ? parsed : { ...parsed, comparator: '' };
       const change = (part: Partial<typeof quantity>) =>
         onChange(formatQuantityValue({ ...quantity, ...part }));
       return (
         <Box sx={{ display: 'flex', gap: 1 }}>
-          <TextField
-            select
-            size="small"
-            label="Comparator"
-            value={quantity.comparator}
-            onChange={(event) => change({ comparator: event.target.value })}
-            sx={{ minWidth: 90 }}
-          >
-            {QUANTITY_COMPARATORS.map((entry) => (
-              <MenuItem key={entry.symbol} value={entry.symbol}>
-                {entry.symbol || '\u00a0'}
-              </MenuItem>
-            ))}
-          </TextField>
+          {showComparator && (
+            <TextField
+              select
+              size="small"
+              label="Comparator"
+              value={quantity.comparator}
+              onChange={(event) => change({ comparator: event.target.value })}
+              sx={{ minWidth: 90 }}
+            >
+              {QUANTITY_COMPARATORS.map((entry) => (
+                <MenuItem key={entry.symbol} value={entry.symbol}>
+                  {entry.symbol || '\u00a0'}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
           <TextField
             {...common}
             type="number"

@@ -15,9 +15,15 @@ import {
 } from '@mui/x-data-grid';
 import { useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { notContainsFilter, Operator, type Filter } from '../../../fhir/search';
+import { Operator } from '../../../fhir/search';
 import { ColumnMenuContext, TableColumnMenu, type ColumnMenuHandlers } from './TableColumnMenu';
-import { columnMenuItems, filterTarget, type ColumnMenuItem } from './operators';
+import {
+  columnMenuItems,
+  filterTarget,
+  promptFilter,
+  promptShowsComparator,
+  type ColumnMenuItem,
+} from './operators';
 import { fieldText } from './fieldValue';
 import { FilterPromptDialog } from './FilterPromptDialog';
 import { FieldsDialog } from './FieldsDialog';
@@ -274,12 +280,9 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
           title={`${schema.fields.find((f) => f.name === dialog.field)?.label ?? dialog.field}: ${dialog.item.label}`}
           kind={valueInputKind(promptParam.type, parameterElementTypes(schema, promptParam))}
           onClose={() => setDialog(undefined)}
+          showComparator={promptShowsComparator(dialog.item)}
           onOk={(value) => {
-            const filter: Filter =
-              dialog.item.action === 'not-contains'
-                ? notContainsFilter(promptParam.code, value)
-                : { code: promptParam.code, operator: dialog.item.operator ?? Operator.EQUALS, value };
-            go(addFilter(state, filter));
+            go(addFilter(state, promptFilter(promptParam.type, promptParam.code, dialog.item, value)));
             setDialog(undefined);
           }}
         />

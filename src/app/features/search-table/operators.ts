@@ -5,6 +5,7 @@
 // `not (<param> co "<value>")` (src/fhir/search/not-contains), shown under its parameter.
 import type { SearchParameterType } from '../../../fhir/definitions';
 import { notContainsFilter, Operator, readNotContains, type Filter } from '../../../fhir/search';
+import { normalizeFilter } from './valueInputKind';
 
 /** A choice in the Filters dialog's Operation select: an operator, and for missing its fixed value. */
 export interface OperatorChoice {
@@ -145,4 +146,20 @@ export function columnMenuItems(type: SearchParameterType | undefined): ColumnMe
     { action: 'clear', label: 'Clear filters' },
   );
   return items;
+}
+
+/** The filter the single-filter prompt adds for a column-menu item on a parameter of `type`. */
+export function promptFilter(
+  type: SearchParameterType,
+  code: string,
+  item: ColumnMenuItem,
+  value: string,
+): Filter {
+  if (item.action === 'not-contains') return notContainsFilter(code, value);
+  return normalizeFilter(type, { code, operator: item.operator ?? Operator.EQUALS, value });
+}
+
+/** Whether the prompt of a column-menu item offers a quantity's comparator: 'Equals...' only. */
+export function promptShowsComparator(item: ColumnMenuItem): boolean {
+  return item.action === 'equals';
 }

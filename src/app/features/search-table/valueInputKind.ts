@@ -59,18 +59,16 @@ export function formatQuantityValue(quantity: QuantityValue): string {
 }
 
 /**
- * A filter as saved: a comparator typed into a quantity's value becomes the filter's operator, so
- * the URL and the Filters table say '>= 5.4 mg' once, the way the server reads it.
+ * A filter as saved. The comparator input is offered only with 'equals' (./FilterValueInput): there a
+ * comparator typed into a quantity's value becomes the filter's operator, so the URL and the Filters
+ * table say '>= 5.4 mg' once, the way the server reads it. With any other operation that operation is
+ * what was asked for: a comparator left in the value from before is dropped, never sent as 'nelt5'.
  */
 export function normalizeFilter(type: SearchParameterType, filter: Filter): Filter {
   if (type !== 'quantity' || filter.operator === Operator.MISSING) return filter;
   const [prefix, rest] = splitValuePrefix(filter.value);
-  return prefix ? { ...filter, operator: prefix, value: rest } : filter;
-}
-
-/** The value an editor starts with: a quantity's operator shown as its comparator when it has one. */
-export function editorValue(type: SearchParameterType, filter: Filter): string {
-  if (type !== 'quantity') return filter.value;
-  const comparator = QUANTITY_COMPARATORS.find((entry) => entry.prefix === filter.operator);
-  return comparator?.prefix ? `${comparator.prefix}${filter.value}` : filter.value;
+  if (!prefix) return filter;
+  return filter.operator === Operator.EQUALS
+    ? { ...filter, operator: prefix, value: rest }
+    : { ...filter, value: rest };
 }
