@@ -81,9 +81,10 @@ export function parseSelection(text: string): FieldNode[] {
 
 /**
  * The connection's arguments for a request, or undefined when the request says something they
- * cannot: a modifier (`code:not`), a chain, two conditions on one parameter (a range), or a code
- * `isArgument` refuses (the connection has arguments for the type's search parameters only, not
- * `_filter`) need the REST search, which takes every FHIR operator as written.
+ * cannot: a modifier (`code:not`), a chain, two conditions on one parameter (a range), an
+ * estimated total, or a code `isArgument` refuses (the connection has arguments for the type's
+ * search parameters only, not `_filter`) need the REST search, which takes every FHIR operator as
+ * written.
  */
 export function resourceListArguments(
   request: SearchRequest,
@@ -98,6 +99,9 @@ export function resourceListArguments(
     args[arg] = filter.operator === Operator.EQUALS ? filter.value : `${filter.operator}${filter.value}`;
   }
   if (request.include?.length || request.revInclude?.length || request.summary) return undefined;
+  // The connection's count is always exact (a COUNT query); `_total=estimate` asks the REST search
+  // for the planner's estimate instead, which is what makes a large table's '~total' cheap.
+  if (request.total === 'estimate') return undefined;
   if (request.sortRules?.length) {
     args._sort = request.sortRules.map((rule) => (rule.descending ? '-' : '') + rule.code).join(',');
   }

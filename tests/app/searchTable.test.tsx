@@ -372,3 +372,16 @@ describe('issue #9 search table (SPEC §2)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeInTheDocument();
   });
 });
+
+describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', () => {
+  it("an estimated total reads '~total', asked of the REST search (the connection counts exactly)", async () => {
+    const { api } = renderTable('/Observation?_total=estimate');
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=0&_total=estimate',
+      200,
+      bundle(['a', 'b'], 4500),
+    );
+    expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByText('1-2 of ~4,500')).toBeInTheDocument();
+  });
+});

@@ -76,6 +76,11 @@ test('a range (two conditions on one parameter) and includes are left to the RES
   ).toBeUndefined();
 });
 
+test("an estimated total is left to the REST search (the connection's count is always exact)", () => {
+  expect(resourceListArguments({ resourceType: 'Observation', total: 'estimate' })).toBeUndefined();
+  expect(resourceListArguments({ resourceType: 'Observation', total: 'accurate' })).toEqual({});
+});
+
 test('the document aliases the type, asks count only when a total is wanted, and always reads id and meta', () => {
   const query = resourceListQuery(
     {

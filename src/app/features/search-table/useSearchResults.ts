@@ -1,8 +1,8 @@
 // One page of the table's rows for the URL's request. Rows come through the ResourceList GraphQL
 // operation (SPEC §7) selecting the chosen fields, with the filters, sort and page as the
 // connection's arguments. What those arguments cannot say (modifiers such as `:not`, `:missing`,
-// `:contains`; two conditions on one parameter, as a range; `_filter`) goes by the REST search with `_fields`,
-// so every filter reaches the server exactly as the URL says it.
+// `:contains`; two conditions on one parameter, as a range; `_filter`; an estimated `_total`) goes by
+// the REST search with `_fields`, so every filter reaches the server exactly as the URL says it.
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { useQuery } from '@apollo/client/react';
 import type { Bundle, OperationOutcome, Resource } from '@medplum/fhirtypes';
