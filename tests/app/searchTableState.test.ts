@@ -33,6 +33,12 @@ import {
 } from '../../src/app/features/search-table/searchState';
 import { resourcesToTransaction } from '../../src/app/features/search-table/transactionBundle';
 import {
+  EXPORT_LIMIT,
+  readExportRows,
+  type ExportSearcher,
+} from '../../src/app/features/search-table/exportRows';
+import type { Bundle } from '@medplum/fhirtypes';
+import {
   formatQuantityValue,
   normalizeFilter,
   parseQuantityValue,
@@ -359,6 +365,55 @@ describe('issue #9 export files and reports', () => {
     expect(bundle.entry?.[0].resource).toEqual({ resourceType: 'Patient' });
     expect(bundle.entry?.[1].resource).toMatchObject({ subject: { reference: 'urn:uuid:u1' } });
     expect(bundle.entry?.[2].resource).toMatchObject({ subject: { reference: 'Patient/zz' } });
+  });
+
+  it("SPEC §9 an export reads page after page and stops at 'Limited to 1000 records'", async () => {
+    // A server with more matches than the limit: every page it is asked for is full.
+    const asked: { offset?: number; count?: number; total?: string; fields?: readonly string[] }[] = [];
+    const server: ExportSearcher = {
+      search: (request) => {
+        asked.push({
+          offset: request.offset,
+          count: request.count,
+          total: request.total,
+          fields: request.fields,
+        });
+        const bundle: Bundle = {
+          resourceType: 'Bundle',
+          type: 'searchset',
+          entry: Array.from({ length: request.count ?? 0 }, (_, i) => ({
+            resource: {
+              resourceType: 'Observation',
+              id: `o${(request.offset ?? 0) + i}`,
+              status: 'final',
+              code: { text: 'Weight' },
+            },
+          })),
+        };
+        return Promise.resolve(bundle);
+      },
+    };
+    const rows = await readExportRows(
+      server,
+      { resourceType: 'Observation', offset: 40, count: 20, total: 'accurate' },
+      ['id'],
+    );
+    expect(EXPORT_LIMIT).toBe(1000);
+    expect(rows).toHaveLength(1000);
+    expect(rows[999].id).toBe('o999');
+    // From the first match, not the table's page; 100 a page; no total asked.
+    expect(asked.map((page) => page.offset)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
+    expect(asked.every((page) => page.count === 100 && page.total === 'none')).toBe(true);
+    expect(asked[0].fields).toEqual(['id']);
+    // A limit that is not a whole number of pages asks only for what is left.
+    asked.length = 0;
+    expect(await readExportRows(server, { resourceType: 'Observation' }, undefined, 250)).toHaveLength(250);
+    expect(asked.map((page) => [page.offset, page.count])).toEqual([
+      [0, 100],
+      [100, 100],
+      [200, 50],
+    ]);
+    expect(asked[0].fields).toBeUndefined();
   });
 
   it('stored table settings: good values kept, anything malformed ignored', () => {
