@@ -9,6 +9,7 @@ import { ExportDialog } from '../../src/app/features/search-table/ExportDialog';
 import { FieldsDialog } from '../../src/app/features/search-table/FieldsDialog';
 import { FilterPromptDialog } from '../../src/app/features/search-table/FilterPromptDialog';
 import { FiltersDialog } from '../../src/app/features/search-table/FiltersDialog';
+import { FilterValueInput } from '../../src/app/features/search-table/FilterValueInput';
 import { buildTableSchema, type TableSchema } from '../../src/app/features/search-table/tableSchema';
 import { outcome } from './fakeApi';
 import { renderScreen } from './renderScreen';
@@ -89,6 +90,8 @@ describe('SPEC §2 Fields dialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
     expect(within(dialog).queryByRole('button', { name: 'ID' })).not.toBeInTheDocument();
     const input = within(dialog).getByRole('combobox', { name: 'Fields' });
+    // SPEC §9 fields select width 550.
+    expect(input.closest('.MuiAutocomplete-root')).toHaveStyle({ width: '550px' });
     fireEvent.change(input, { target: { value: 'eff' } });
     fireEvent.click(await screen.findByRole('option', { name: 'Effective' }));
     fireEvent.change(input, { target: { value: 'zzz' } });
@@ -106,6 +109,8 @@ describe('SPEC §2, §4, §5 Filters dialog', () => {
     const initial: Filter[] = [{ code: 'status', operator: 'eq', value: 'final' }];
     renderScreen(<FiltersDialog schema={schema} filters={initial} onOk={onOk} onClose={jest.fn()} />, []);
     const dialog = await screen.findByRole('dialog', { name: 'Filters' });
+    // SPEC §9 Filters dialog width 900.
+    expect(dialog).toHaveStyle({ width: '900px' });
     expect(
       within(dialog)
         .getAllByRole('columnheader')
@@ -224,6 +229,67 @@ describe('SPEC §2, §4, §5 Filters dialog', () => {
       { code: 'value-quantity', operator: 'lt', value: '6||kg' },
       { code: 'value-quantity', operator: 'ne', value: '7||kg' },
     ]);
+  });
+});
+
+describe('SPEC §5 value input by parameter type', () => {
+  function renderInput(kind: Parameters<typeof FilterValueInput>[0]['kind'], value = '') {
+    const onChange = jest.fn();
+    renderScreen(<FilterValueInput kind={kind} value={value} onChange={onChange} />, []);
+    return onChange;
+  }
+
+  it('a boolean is a choice of true and false', async () => {
+    const onChange = renderInput('boolean');
+    await choose('Value', 'true');
+    expect(onChange).toHaveBeenCalledWith('true');
+  });
+
+  it('a date takes a day', () => {
+    const onChange = renderInput('date');
+    const input = screen.getByLabelText('Value');
+    expect(input).toHaveAttribute('type', 'date');
+    fireEvent.change(input, { target: { value: '2026-01-02' } });
+    expect(onChange).toHaveBeenCalledWith('2026-01-02');
+  });
+
+  it('a date and time is entered in local time and sent as an ISO instant', () => {
+    const instant = '2026-01-02T03:04:00.000Z';
+    const onChange = renderInput('datetime', instant);
+    const input = screen.getByLabelText('Value');
+    expect(input).toHaveAttribute('type', 'datetime-local');
+    const date = new Date(instant);
+    const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    expect(input).toHaveValue(local);
+    fireEvent.change(input, { target: { value: '2026-05-06T07:08' } });
+    expect(onChange).toHaveBeenCalledWith(new Date('2026-05-06T07:08').toISOString());
+  });
+
+  it('a number takes any step, negatives and decimals', () => {
+    const onChange = renderInput('number');
+    const input = screen.getByRole('spinbutton', { name: 'Value' });
+    expect(input).toHaveAttribute('step', 'any');
+    fireEvent.change(input, { target: { value: '-0.25' } });
+    expect(onChange).toHaveBeenCalledWith('-0.25');
+  });
+
+  it('a reference is Type/id, any other type text that takes system|code', () => {
+    renderInput('reference');
+    expect(screen.getByRole('textbox', { name: 'Value' })).toHaveAttribute('placeholder', 'Patient/123');
+    const onChange = jest.fn();
+    renderScreen(<FilterValueInput kind="text" value="" onChange={onChange} label="Code" />, []);
+    const text = screen.getByRole('textbox', { name: 'Code' });
+    fireEvent.change(text, { target: { value: 'http://loinc.org|8867-4' } });
+    expect(onChange).toHaveBeenCalledWith('http://loinc.org|8867-4');
+  });
+
+  it('a quantity has comparators blank, <, <=, >=, > beside its number and unit', async () => {
+    const onChange = renderInput('quantity', '5||kg');
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Comparator' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent?.trim())).toEqual(['', '<', '<=', '>=', '>']);
+    fireEvent.click(options[4]);
+    expect(onChange).toHaveBeenCalledWith('gt5||kg');
   });
 });
 
