@@ -384,4 +384,85 @@ describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', 
     expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByText('1-2 of ~4,500')).toBeInTheDocument();
   });
+
+  it('select-all checks every row of the page, and Delete... offers them all', async () => {
+    renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a', 'b', 'c'])]);
+    await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
+    expect(screen.getByRole('button', { name: 'Delete...' })).toBeDisabled();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all rows' }));
+    await waitFor(() =>
+      expect(
+        screen
+          .getAllByRole('checkbox', { name: /Unselect row|Select row/ })
+          .map((box) => (box as HTMLInputElement).checked),
+      ).toEqual([true, true, true]),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Delete...' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete' });
+    expect(within(dialog).getByText(/Delete 3 selected Observation resources\?/)).toBeInTheDocument();
+  });
+
+  it('refresh asks the server again and shows what it answers now', async () => {
+    renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a']), rowsMock({}, ['a', 'b'])]);
+    await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
+    expect(screen.queryByRole('link', { name: 'b' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByRole('link', { name: 'b' })).toBeInTheDocument();
+    expect(screen.getByText('1-2 of 2')).toBeInTheDocument();
+  });
+
+  it('New... opens the form for a new resource of the type', async () => {
+    const { router } = renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a'])]);
+    fireEvent.click(await screen.findByRole('button', { name: 'New...' }, { timeout: 15_000 }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Observation/new'));
+  });
+
+  it('the schema (StructureDefinitionList, SearchParameterList) is asked once: a revisit reads the cache', async () => {
+    // Each schema answer is mocked once: asking again would find none and fail the table.
+    const { router } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({}, ['a']),
+      rowsMock({}, ['a', 'b']),
+    ]);
+    await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
+    await act(() => router.navigate('/Elsewhere/1'));
+    expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
+    await act(() => router.navigate('/Observation'));
+    expect(await screen.findByRole('link', { name: 'b' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('the column menu works from the keyboard: Ctrl+Enter opens it, arrows move, Enter chooses', async () => {
+    const { router } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({}, ['a', 'b']),
+      rowsMock({ sortRules: [{ code: '_id', descending: true }] }, ['b', 'a']),
+    ]);
+    await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
+    const header = screen.getByRole('columnheader', { name: /^ID/ });
+    act(() => header.focus());
+    fireEvent.keyDown(header, { key: 'Enter', ctrlKey: true });
+    const menu = await screen.findByRole('menu');
+    // The menu list takes the focus; arrows move through its items.
+    await waitFor(() => expect(document.activeElement).toBe(menu));
+    const press = (key: string) => fireEvent.keyDown(document.activeElement as HTMLElement, { key });
+    press('ArrowDown');
+    expect(document.activeElement).toHaveTextContent('Sort A to Z');
+    press('ArrowDown');
+    expect(document.activeElement).toHaveTextContent('Sort Z to A');
+    expect(menu).toContainElement(document.activeElement as HTMLElement);
+    press('Enter');
+    await waitFor(() => expect(router.state.location.search).toBe('?_sort=-_id'));
+    expect(screen.getByRole('columnheader', { name: /^ID/ })).toHaveAttribute('aria-sort', 'descending');
+  });
+
+  it('a range (two conditions on one parameter) is sent as both conditions through the REST search', async () => {
+    const { api } = renderTable('/Observation?_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01');
+    api.once(
+      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01&_offset=0&_total=accurate',
+      200,
+      bundle(['a'], 1),
+    );
+    expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();
+  });
 });
