@@ -2,9 +2,10 @@
 // clinic, as Dr. Chen: rows are real links (Ctrl/Cmd-click and middle-click open a new tab); the
 // selection clears when the search changes; a dragged column width is saved in the key-value store
 // and comes back in a new sign-in; the exported Transaction Bundle is accepted by a FHIR server (this
-// one: POSTed back, its resources are created with the exported content).
+// one: POSTed back, its resources are created with the exported content); Bulk... runs a Bot the
+// admin deployed on each selected row.
 import fs from 'node:fs';
-import type { Bundle, Observation } from '@medplum/fhirtypes';
+import type { Bot, Bundle, Communication, Observation } from '@medplum/fhirtypes';
 import type { BrowserContext, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { useDemoSuite } from './support/demo-suite';
@@ -156,5 +157,57 @@ describe('issue #9 search table extras in Chromium', () => {
       copies.push(await suite.bloom.systemRepo.readResource<Observation>('Observation', id));
     }
     expect(copies.map(summary).sort()).toEqual(originals.map(summary).sort());
+  }, 120_000);
+
+  it('Bulk... runs the chosen Bot on each selected row and reports them', async () => {
+    // The clinic's admin deploys a Bot (only admins may); it records each resource it is given.
+    const admin = await suite.signIn('admin');
+    const { accessToken } = await storedLogin(admin.page);
+    const api = (path: string, body: unknown) =>
+      fetch(new URL(`fhir/R4/${path}`, suite.bloom.apiBaseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await api('Bot', { resourceType: 'Bot', name: 'Review in bulk' });
+    expect(created.status).toBe(201);
+    const bot = (await created.json()) as Bot;
+    const code = [
+      'exports.handler = async function handler(medplum, event) {',
+      '  const input = event.input;',
+      '  await medplum.createResource({',
+      "    resourceType: 'Communication',",
+      "    status: 'completed',",
+      "    identifier: [{ system: 'urn:bloom:bulk-e2e', value: input.resourceType + '/' + input.id }],",
+      "    payload: [{ contentString: 'Reviewed in bulk' }],",
+      '  });',
+      '  return { reviewed: input.id };',
+      '};',
+    ].join('\n');
+    expect((await api(`Bot/${bot.id}/$deploy`, { code, filename: 'review.js' })).status).toBe(200);
+
+    await signIn();
+    await openTable('/Observation');
+    const chosen = (await idCells().allTextContents()).slice(0, 2);
+    for (const id of chosen) {
+      await page.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox').check();
+    }
+    await page.getByRole('button', { name: 'Bulk...' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bulk' });
+    await dialog.getByText('Run a bot on 2 selected Observation resources.').waitFor();
+    await dialog.getByRole('combobox', { name: 'Bot' }).click();
+    await page.getByRole('option', { name: 'Review in bulk' }).click();
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog.getByText('2 of 2 ran.').waitFor({ timeout: 60_000 });
+
+    for (const id of chosen) {
+      const found = await suite.bloom.systemRepo.search<Communication>(
+        parseSearchRequest({
+          resourceType: 'Communication',
+          query: { identifier: `urn:bloom:bulk-e2e|Observation/${id}` },
+        }),
+      );
+      expect(found.resources).toHaveLength(1);
+    }
   }, 120_000);
 });
