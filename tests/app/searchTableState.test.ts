@@ -39,6 +39,7 @@ import {
 } from '../../src/app/features/search-table/exportRows';
 import type { Bundle } from '@medplum/fhirtypes';
 import {
+  filterValueText,
   formatQuantityValue,
   normalizeFilter,
   parseQuantityValue,
@@ -260,6 +261,11 @@ describe('SPEC §5 value inputs', () => {
       operator: 'lt',
       value: '7||kg',
     });
+    expect(filterValueText('quantity', '5.4|http://unitsofmeasure.org|mg')).toBe(
+      '5.4 mg (http://unitsofmeasure.org)',
+    );
+    expect(filterValueText('quantity', '7')).toBe('7');
+    expect(filterValueText('token', 'http://loinc.org|8867-4')).toBe('http://loinc.org|8867-4');
     expect(normalizeFilter('token', { code: 't', operator: Operator.EQUALS, value: 'lt7' }).operator).toBe(
       'eq',
     );

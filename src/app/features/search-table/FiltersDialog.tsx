@@ -16,6 +16,7 @@ import type { Filter } from '../../../fhir/search';
 import { FilterEditRow } from './FilterEditRow';
 import { filterTarget, operatorLabel } from './operators';
 import type { TableSchema } from './tableSchema';
+import { filterValueText } from './valueInputKind';
 
 export const FILTERS_DIALOG_WIDTH = 900;
 
@@ -69,7 +70,8 @@ export function FiltersDialog({ schema, filters: initial, onOk, onClose }: Filte
                 );
               }
               const operation = param ? operatorLabel(param.type, filter) : filter.operator;
-              const shownValue = filter.operator === 'missing' ? '' : target.value;
+              const shownValue =
+                filter.operator === 'missing' ? '' : filterValueText(param?.type, target.value);
               return (
                 <TableRow key={`${filter.code}-${index}`}>
                   <TableCell>{target.code}</TableCell>

@@ -58,6 +58,14 @@ export function formatQuantityValue(quantity: QuantityValue): string {
   return `${prefix}${quantity.number}${unitPart}`;
 }
 
+/** A filter's value as the Filters table shows it: a quantity as '5.4 mg' (its system in brackets),
+ * not its wire form '5.4||mg'; anything else as typed. */
+export function filterValueText(type: SearchParameterType | undefined, value: string): string {
+  if (type !== 'quantity') return value;
+  const { number, system, unit } = parseQuantityValue(value);
+  return [number, unit, system ? `(${system})` : ''].filter(Boolean).join(' ');
+}
+
 /**
  * A filter as saved. The comparator input is offered only with 'equals' (./FilterValueInput): there a
  * comparator typed into a quantity's value becomes the filter's operator, so the URL and the Filters
