@@ -89,7 +89,8 @@ export async function buildServer({
   });
   // One store for uploads, downloads and bot code: all under BINARY_DIR.
   const binaryStorage = new FileBinaryStorage(config.binaryDir);
-  // Attachment URLs of readable Binaries are answered signed by REST, $graphql and graphql-ws alike.
+  // Attachment URLs of readable Binaries are answered signed by REST, $graphql, graphql-ws and
+  // /ws/subscriptions-r4 notifications alike.
   const binaryUrls = createBinaryUrlSigner(auth, fhirBase);
   if (!getContext) {
     registerFhirAuthentication(app, auth);
@@ -136,6 +137,7 @@ export async function buildServer({
     fhirBase,
     getContext: requestContext,
     upgrades,
+    binaryUrls,
     engineUsers: [(engine) => botTrigger.start(engine)],
   });
   // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast/{endpoint id}.

@@ -2,7 +2,8 @@
 // stored as 'Binary/{id}' (attachment-urls.ts), which an <img> cannot load without a header; reads,
 // searches and write answers hand it out as a signed, expiring storage URL instead, as Medplum's
 // REST API does and as $graphql does. Only Binaries of this server the caller may read are signed;
-// any other URL is answered as stored.
+// any other URL is answered as stored. Notifications on /ws/subscriptions-r4 are signed with the same
+// walk, for the subscription's owner (live/subscription-socket.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Repository } from '../repo';
 import type { BinaryUrlSigner } from './attachment-urls';
@@ -11,15 +12,18 @@ import { binaryIdOfAttachmentUrl } from './attachment-urls';
 /** Whether the caller may read Binary `id`. */
 export type BinaryReadCheck = (request: FastifyRequest, id: string) => Promise<boolean>;
 
-/** The check as a read through the caller's Repository: it succeeds only for a Binary they may see. */
+/** Whether `repo`'s user may read Binary `id`: a read through it succeeds only for a Binary they may see. */
+export function readableThrough(repo: Repository): (id: string) => Promise<boolean> {
+  return (id) =>
+    repo.readResource('Binary', id).then(
+      () => true,
+      () => false,
+    );
+}
+
+/** The check as a read through the caller's Repository. */
 export function mayReadBinary(repoFor: (request: FastifyRequest) => Repository): BinaryReadCheck {
-  return (request, id) =>
-    repoFor(request)
-      .readResource('Binary', id)
-      .then(
-        () => true,
-        () => false,
-      );
+  return (request, id) => readableThrough(repoFor(request))(id);
 }
 
 /**
@@ -80,8 +84,8 @@ export async function signAttachmentUrls<T>(
   return signed.size === 0 ? value : (withUrls(value, signer, signed) as T);
 }
 
-/** Whether a serialized answer can hold a URL to sign (most cannot: no parsing for them). */
-function mayNameBinary(text: string, signer: BinaryUrlSigner): boolean {
+/** Whether a serialized answer can hold a URL to sign (most cannot: no parsing or walking for them). */
+export function mayNameBinary(text: string, signer: BinaryUrlSigner): boolean {
   return text.includes('Binary/') || text.includes(signer.storageBase);
 }
 

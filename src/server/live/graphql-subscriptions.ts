@@ -10,7 +10,7 @@ import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
 import type { AuthDeps } from '../auth/auth-deps';
-import { createBinaryUrlSigner } from '../binary/attachment-urls';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { systemRepo } from '../auth/auth-deps';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
@@ -122,10 +122,9 @@ export function serveGraphQLSubscriptions(
   wss: WebSocketServer,
   deps: AuthDeps,
   engine: LiveEngine,
-  /** For signing attachment URLs of Binaries in the events, as $graphql does (issue #8). */
-  fhirBase?: string,
+  /** Signs attachment URLs of Binaries in the events, as $graphql does (issue #8). */
+  binaryUrls?: BinaryUrlSigner,
 ): () => Promise<void> {
-  const binaryUrls = fhirBase ? createBinaryUrlSigner(deps, fhirBase) : undefined;
   const callers = new WeakMap<object, RepositoryContext>();
   const server = useServer<Record<string, unknown>>(
     {

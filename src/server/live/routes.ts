@@ -6,6 +6,7 @@ import type { Parameters, Subscription } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { AuthDeps } from '../auth/auth-deps';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { FHIR_JSON } from '../fhir/media-types';
 import { Repository } from '../repo';
@@ -28,6 +29,8 @@ export interface LiveRoutesOptions {
   getContext: (request: FastifyRequest) => RepositoryContext;
   /** The server's upgrade listener: this socket and graphql-ws add their paths to it. */
   upgrades: UpgradePaths;
+  /** Signs attachment URLs of readable Binaries in notifications and graphql-ws events (issue #8). */
+  binaryUrls?: BinaryUrlSigner;
   /** Other users of the engine (issue #10: Subscription → Bot), started with it; each returns its stop. */
   engineUsers?: ((engine: LiveEngine) => Promise<() => Promise<void>>)[];
 }
@@ -37,7 +40,7 @@ function websocketUrl(baseUrl: string): string {
 }
 
 export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, options) => {
-  const { deps, fhirBase, getContext, upgrades } = options;
+  const { deps, fhirBase, getContext, upgrades, binaryUrls } = options;
   const config = deps.config;
   const engine = new LiveEngine(deps.db, config.liveEventLogSize, app.log);
   await engine.start();
@@ -47,13 +50,13 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   const sockets = new Set<SubscriptionSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   wss.on('connection', (ws) => {
-    const session = new SubscriptionSocket(ws, { deps, engine, fhirBase });
+    const session = new SubscriptionSocket(ws, { deps, engine, fhirBase, binaryUrls });
     sockets.add(session);
     ws.on('close', () => sockets.delete(session));
   });
   // graphql-ws: same engine, its own protocol (graphql-transport-ws) and message size.
   const graphqlWss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine, fhirBase);
+  const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine, binaryUrls);
   const serve =
     (server: WebSocketServer): UpgradeHandler =>
     (request, socket, head) =>

@@ -8,11 +8,15 @@
 // back. Creates, updates and deletes are events; Medplum's subscription-supported-interaction
 // extension narrows them (interactions.ts). Bad input (not JSON, unknown type, bad token, unknown or foreign Subscription, bad criteria)
 // is answered with {"type":"error","payload":OperationOutcome} and the socket stays open, as
-// Medplum's does; only a client too slow to read its messages is closed.
+// Medplum's does; only a client too slow to read its messages is closed. An attachment URL naming
+// a Binary the subscription's owner may read goes out freshly signed, as in REST answers (issue #8,
+// SPEC §3 Attachment, §7 Binary); messages still leave in order.
 import type { Bundle, Subscription } from '@medplum/fhirtypes';
 import type { WebSocket } from 'ws';
 import { badRequest } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
+import type { BinaryUrlSigner } from '../binary/attachment-urls';
+import { mayNameBinary, readableThrough, signAttachmentUrls } from '../binary/signed-responses';
 import { Repository } from '../repo';
 import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
@@ -22,6 +26,7 @@ import type { MatchTarget } from './criteria-match';
 import type { WriteEvent } from './event-log';
 import type { LiveEngine } from './live-engine';
 import { interactionFilter } from './interactions';
+import { OrderedOutbox } from './ordered-outbox';
 import { eventBundle, gapBundle, handshakeBundle, heartbeatBundle } from './notification-bundles';
 import { routingKey } from './routing-keys';
 
@@ -38,12 +43,16 @@ interface Binding {
   /** Live events heard while the missed ones are replayed, sent after them. */
   held: [WriteEvent, MatchTarget][] | undefined;
   lastEvent: string | undefined;
+  /** Whether the subscription's owner (the bound user) may read a Binary: a read as them. */
+  mayReadBinary: (id: string) => Promise<boolean>;
 }
 
 export interface SubscriptionSocketOptions {
   deps: AuthDeps;
   engine: LiveEngine;
   fhirBase: string;
+  /** Signs attachment URLs of Binaries the owner may read; without it they go out as stored. */
+  binaryUrls?: BinaryUrlSigner;
 }
 
 function errorMessage(text: string): string {
@@ -54,6 +63,8 @@ export class SubscriptionSocket {
   private readonly bindings = new Map<string, Binding>();
   /** Messages are handled one at a time, so a bind finishes before the next message is read. */
   private queue: Promise<void> = Promise.resolve();
+  /** Bundles in order, an event's held until its attachment URLs are signed. */
+  private readonly outbox = new OrderedOutbox((text) => this.sendRaw(text));
 
   constructor(
     private readonly socket: WebSocket,
@@ -148,6 +159,7 @@ export class SubscriptionSocket {
       unsubscribe: () => undefined,
       held: lastEventNumber === undefined ? undefined : [],
       lastEvent: undefined,
+      mayReadBinary: readableThrough(repo),
     };
     binding.unsubscribe = this.options.engine.subscribe(
       criteria.resourceType,
@@ -207,12 +219,29 @@ export class SubscriptionSocket {
       binding.lastEvent = event.seq;
       this.send(
         eventBundle(binding.subscriptionId, event.seq, resource, this.options.fhirBase, event.deleted),
+        binding,
       );
     }
   }
 
-  private send(bundle: Bundle): void {
-    this.sendRaw(JSON.stringify(bundle));
+  /**
+   * Sends `bundle`; an event's (with its `binding`) has its attachment URLs signed for the owner
+   * first. Only a message whose text can name a Binary is walked; a failed signing sends it as stored.
+   */
+  private send(bundle: Bundle, binding?: Binding): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    const text = JSON.stringify(bundle);
+    const signer = this.options.binaryUrls;
+    if (!binding || !signer || !mayNameBinary(text, signer)) {
+      this.outbox.push(text);
+      return;
+    }
+    this.outbox.push(
+      signAttachmentUrls(bundle, signer, binding.mayReadBinary).then(
+        (signed) => (signed === bundle ? text : JSON.stringify(signed)),
+        () => text,
+      ),
+    );
   }
 
   private sendRaw(text: string): void {

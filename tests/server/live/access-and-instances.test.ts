@@ -2,7 +2,19 @@
 // patient's resource, with real sign-ins and access tokens; and two server instances on one
 // database (two PostgreSQL pools on one schema with TEST_DATABASE_URL, else one PGlite shared by two
 // servers), where a write through one reaches a socket bound on the other through LISTEN/NOTIFY.
-import type { AccessPolicy, Communication, Parameters, Project, Subscription } from '@medplum/fhirtypes';
+// An attachment in a notification is a signed URL when the subscriber may read its Binary.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type {
+  AccessPolicy,
+  Binary,
+  Communication,
+  Parameters,
+  Project,
+  Subscription,
+} from '@medplum/fhirtypes';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
 import type { Tokens } from '../auth/support/auth-fixtures';
@@ -10,7 +22,8 @@ import { databases } from '../support/test-databases';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
-import { focusOf, isError, isStatus, LiveSocket } from './support/live-socket';
+import { focusOf, isError, isStatus, LiveSocket, statusOf } from './support/live-socket';
+import type { LiveMessage } from './support/live-socket';
 
 async function getJson<T>(url: string, token?: string): Promise<{ status: number; body: T }> {
   const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -40,10 +53,12 @@ describe.each(databases())('issue #8 live updates obey access control (SPEC §6)
   let aisha: Tokens;
   let practitioner: Tokens;
   let subscription: Subscription;
+  let binaryDir: string;
   const sockets: LiveSocket[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(kind, {}, { requireAuth: true });
+    binaryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-live-access-'));
+    server = await startTestServer(kind, { BINARY_DIR: binaryDir }, { requireAuth: true });
     project = await createProject(server.db, 'Live Clinic');
     const repo = new Repository(server.db, systemContext(project.id));
     // Patients: their own Communications, and the clinic's Subscriptions read-only.
@@ -54,6 +69,7 @@ describe.each(databases())('issue #8 live updates obey access control (SPEC §6)
       resource: [
         { resourceType: 'Patient', compartment: { reference: '%patient' } },
         { resourceType: 'Communication', compartment: { reference: '%patient' } },
+        { resourceType: 'Binary', compartment: { reference: '%patient' } },
         { resourceType: 'Subscription', readonly: true },
       ],
     });
@@ -82,6 +98,7 @@ describe.each(databases())('issue #8 live updates obey access control (SPEC §6)
 
   afterAll(async () => {
     await server.close();
+    fs.rmSync(binaryDir, { recursive: true, force: true });
   });
 
   const message = (patient: Tokens, text: string): Communication => ({
@@ -132,6 +149,98 @@ describe.each(databases())('issue #8 live updates obey access control (SPEC §6)
     expect(focusOf(await aishaSocket.next(isStatus('event-notification')))).toBe(
       `Communication/${again.body.id}`,
     );
+  });
+
+  /** Dr. Chen's upload into `patient`'s compartment. */
+  async function upload(patient: Tokens, bytes: Buffer): Promise<Binary> {
+    const response = await fetch(`${server.fhirUrl}Binary?_filename=scan.png`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'image/png',
+        authorization: `Bearer ${practitioner.access_token}`,
+        'x-security-context': patient.profile?.reference as string,
+      },
+      body: new Uint8Array(bytes),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as Binary;
+  }
+
+  /** A socket bound with Maria's binding token (after a drop: with the last event she saw). */
+  async function bindAsMaria(subscriptionId: string, lastEventNumber?: string) {
+    const token = await getJson<Parameters>(
+      `${server.fhirUrl}Subscription/${subscriptionId}/$get-ws-binding-token`,
+      maria.access_token,
+    );
+    expect(token.status).toBe(200);
+    const socket = await LiveSocket.open(`${server.baseUrl.replace('http', 'ws')}ws/subscriptions-r4`);
+    sockets.push(socket);
+    socket.bind(bindingToken(token.body), lastEventNumber);
+    return { socket, handshake: await socket.next(isStatus('handshake', subscriptionId)) };
+  }
+
+  const attachmentUrls = (notification: LiveMessage): (string | undefined)[] =>
+    ((notification.entry as { resource?: Communication }[])[1]?.resource?.payload ?? []).map(
+      (p) => p.contentAttachment?.url,
+    );
+
+  test('SPEC §3 Attachment, §7 Binary: a notification (live or replayed) carries a signed URL that loads without a header for a Binary the subscriber may read; another stays a reference', async () => {
+    const mariaRef = maria.profile?.reference as string;
+    const mine = crypto.randomBytes(96);
+    const forMaria = await upload(maria, mine);
+    const forAisha = await upload(aisha, crypto.randomBytes(40));
+    // Maria's own Subscription on her messages, bound as her.
+    const hers = await new Repository(server.db, systemContext(project.id)).createResource<Subscription>({
+      resourceType: 'Subscription',
+      status: 'active',
+      reason: 'my messages',
+      criteria: `Communication?subject=${mariaRef}`,
+      channel: { type: 'websocket' },
+    });
+    const { socket, handshake } = await bindAsMaria(hers.id as string);
+    const before = statusOf(handshake)?.eventsSinceSubscriptionStart as string;
+    // Aisha's Binary put into Maria's message (the practitioner may read both): Maria may not read it.
+    const sent = await postJson<Communication>(
+      `${server.fhirUrl}Communication`,
+      {
+        ...message(maria, 'your scan'),
+        payload: [
+          { contentAttachment: { contentType: 'image/png', url: `Binary/${forMaria.id}` } },
+          { contentAttachment: { contentType: 'image/png', url: `Binary/${forAisha.id}` } },
+        ],
+      },
+      practitioner.access_token,
+    );
+    expect(sent.status).toBe(201);
+    const signed = new RegExp(`^${server.baseUrl}storage/${forMaria.id}\\?Expires=\\d+&Signature=`);
+    const live = await socket.next(isStatus('event-notification', hers.id));
+    expect(focusOf(live)).toBe(`Communication/${sent.body.id}`);
+    const [url, other] = attachmentUrls(live);
+    expect(url).toMatch(signed);
+    expect(other).toBe(`Binary/${forAisha.id}`);
+    const image = await fetch(url as string); // no Authorization header, as an <img>
+    expect(image.status).toBe(200);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(mine);
+    // The stored message keeps the references.
+    const stored = await new Repository(server.db, systemContext(project.id)).readResource<Communication>(
+      'Communication',
+      sent.body.id as string,
+    );
+    expect(stored.payload?.map((p) => p.contentAttachment?.url)).toEqual([
+      `Binary/${forMaria.id}`,
+      `Binary/${forAisha.id}`,
+    ]);
+    // After a drop she re-binds with the event she saw before it: the replayed event is signed too.
+    await socket.close();
+    const again = await bindAsMaria(hers.id as string, before);
+    const replayed = await again.socket.next(isStatus('event-notification', hers.id));
+    expect(focusOf(replayed)).toBe(`Communication/${sent.body.id}`);
+    const [replayedUrl, replayedOther] = attachmentUrls(replayed);
+    expect(replayedUrl).toMatch(signed);
+    expect(replayedOther).toBe(`Binary/${forAisha.id}`);
+    const reloaded = await fetch(replayedUrl as string);
+    expect(reloaded.status).toBe(200);
+    expect(Buffer.from(await reloaded.arrayBuffer())).toEqual(mine);
   });
 
   test('$get-ws-binding-token needs an access token, and a Subscription the caller can read', async () => {
