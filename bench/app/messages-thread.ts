@@ -8,10 +8,12 @@
 //   per animation frame, as a steady fling): p50, p95, max and frames over 50 ms.
 // Times are measured here, never asserted in tests.
 import type { Communication } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';
 import { demoApiClient, demoPatientId, signInAsDemo } from '../../tests/e2e/support/demo-sign-in';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
+import type { StorageState } from './signed-in-page';
+import { withPage } from './signed-in-page';
 import { Repository, systemContext } from '../../src/server/repo';
 
 export interface MessagesThreadFigures {
@@ -33,8 +35,6 @@ export interface MessagesThreadFigures {
     readonly framesOver50Ms: number;
   };
 }
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 const OPEN_RUNS = 5;
 const SCROLL_STEP_PX = 60;
@@ -75,19 +75,6 @@ async function seedThread(bloom: RunningBloom, count: number): Promise<string> {
     });
   }
   return newest.trim();
-}
-
-async function withPage<T>(
-  browser: Browser,
-  state: StorageState,
-  run: (page: Page) => Promise<T>,
-): Promise<T> {
-  const context = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 } });
-  try {
-    return await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
 }
 
 /** Navigation to /messages until `newest` shows (or any message, without it). */

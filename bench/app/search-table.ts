@@ -7,11 +7,13 @@
 //   of one of them are created first (as Dr. Chen, through the API) until a 100-row page is full.
 import { gzipSync } from 'node:zlib';
 import type { Bundle, Observation } from '@medplum/fhirtypes';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';
 import { signInAsDemo } from '../../tests/e2e/support/demo-sign-in';
 import { storedLogin } from '../../tests/e2e/support/patient-session';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
+import type { StorageState } from './signed-in-page';
+import { withPage } from './signed-in-page';
 
 export interface SearchTableFigures {
   readonly chunkFiles: readonly string[];
@@ -19,7 +21,6 @@ export interface SearchTableFigures {
   readonly rowsShownMs: readonly { rows: number; median: number; runs: readonly number[] }[];
 }
 
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 const RUNS = 5;
 /** Pages measured; the largest is DataGrid community's (and the server's) page cap. */
 const PAGE_SIZES = [20, 100] as const;
@@ -30,19 +31,6 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function withPage<T>(
-  browser: Browser,
-  state: StorageState,
-  run: (page: Page) => Promise<T>,
-): Promise<T> {
-  const context = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 900 } });
-  try {
-    return await run(await context.newPage());
-  } finally {
-    await context.close();
-  }
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
 import { Repository, systemContext } from '../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
 import type { Tokens } from '../auth/support/auth-fixtures';
+import { uploadInto } from './support/binary-upload';
 import { databases } from '../support/test-databases';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 import { startTestServer } from '../support/test-server';
@@ -152,19 +153,8 @@ describe.each(databases())('issue #8 live updates obey access control (SPEC §6)
   });
 
   /** Dr. Chen's upload into `patient`'s compartment. */
-  async function upload(patient: Tokens, bytes: Buffer): Promise<Binary> {
-    const response = await fetch(`${server.fhirUrl}Binary?_filename=scan.png`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'image/png',
-        authorization: `Bearer ${practitioner.access_token}`,
-        'x-security-context': patient.profile?.reference as string,
-      },
-      body: new Uint8Array(bytes),
-    });
-    expect(response.status).toBe(201);
-    return (await response.json()) as Binary;
-  }
+  const upload = (patient: Tokens, bytes: Buffer): Promise<Binary> =>
+    uploadInto(server.fhirUrl, practitioner, patient, bytes);
 
   /** A socket bound with Maria's binding token (after a drop: with the last event she saw). */
   async function bindAsMaria(subscriptionId: string, lastEventNumber?: string) {

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AccessPolicy, Binary, Communication, Project } from '@medplum/fhirtypes';
+import type { AccessPolicy, Communication, Project } from '@medplum/fhirtypes';
 import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import type { Client, ExecutionResult } from 'graphql-ws';
@@ -16,6 +16,7 @@ import type { CommunicationChangedSubscription } from '../../../src/graphql/gene
 import { Repository, systemContext } from '../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
 import type { Tokens } from '../auth/support/auth-fixtures';
+import { uploadInto } from './support/binary-upload';
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -171,17 +172,7 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Dr. Chen's photo for Maria, placed in her compartment.
     const bytes = crypto.randomBytes(80);
-    const upload = await fetch(`${server.fhirUrl}Binary?_filename=scan.png`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'image/png',
-        authorization: `Bearer ${practitioner.access_token}`,
-        'x-security-context': maria.profile?.reference as string,
-      },
-      body: new Uint8Array(bytes),
-    });
-    expect(upload.status).toBe(201);
-    const binary = (await upload.json()) as Binary;
+    const binary = await uploadInto(server.fhirUrl, practitioner, maria, bytes);
     const sent = await fetch(`${server.fhirUrl}Communication`, {
       method: 'POST',
       headers: {
