@@ -7,7 +7,7 @@
 // The error panel and the router fallback are in tests/e2e/error-panel.test.ts.
 import type { Page } from 'playwright-core';
 import { useDemoSuite } from './support/demo-suite';
-import { seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
+import { openSideMenuItem, seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
 
 const suite = useDemoSuite();
 let page: Page;
@@ -27,10 +27,8 @@ async function expectScreen(title: string): Promise<void> {
   expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 }
 
-async function openAccountItem(width: number, name: string): Promise<void> {
-  const menu = page.getByRole('navigation', { name: 'Account' });
-  if (width < 768) await menu.getByRole('button', { name: 'Account menu' }).click();
-  await menu.getByRole('link', { name }).click();
+function openAccountItem(width: number, name: string): Promise<void> {
+  return openSideMenuItem(page, 'Account', width, name);
 }
 
 function field(name: RegExp) {

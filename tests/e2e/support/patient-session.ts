@@ -15,10 +15,32 @@ export async function openMainNavItem(page: Page, width: number, name: string): 
   }
 }
 
+/**
+ * Follows a link of a section's side menu ('Health Record', 'Account'), behind its toggle below
+ * 768 px. The toggle is pressed until the link shows: while the page under the menu is still loading
+ * (a lazy screen under load) its re-render can close the menu just opened.
+ */
+export async function openSideMenuItem(
+  page: Page,
+  menuLabel: string,
+  width: number,
+  name: string,
+): Promise<void> {
+  const menu = page.getByRole('navigation', { name: menuLabel });
+  const link = menu.getByRole('link', { name });
+  if (width < 768) {
+    const toggle = menu.getByRole('button', { name: new RegExp(`${menuLabel} menu$`) });
+    for (let attempt = 0; attempt < 5 && !(await link.isVisible()); attempt++) {
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      await link.waitFor({ timeout: 5_000 }).catch(() => undefined);
+    }
+  }
+  await link.click();
+}
+
 /** Follows a link of the Health Record side menu (behind its toggle below 768 px). */
-export async function openHealthRecordItem(page: Page, width: number, name: string): Promise<void> {
-  if (width < 768) await page.getByRole('button', { name: 'Health Record menu' }).click();
-  await page.getByRole('navigation', { name: 'Health Record' }).getByRole('link', { name }).click();
+export function openHealthRecordItem(page: Page, width: number, name: string): Promise<void> {
+  return openSideMenuItem(page, 'Health Record', width, name);
 }
 
 /** The axe violations of impact critical or serious on the current screen, as "rule: targets". */
