@@ -175,11 +175,13 @@ describe('two-factor card', () => {
     api.unreachable('GET auth/mfa/status');
     api.always('GET auth/mfa/status', 200, { enrolled: false, secret: SECRET, enrollUri: URI });
     renderApp('/account/profile');
-    const retry = await screen.findByRole('button', { name: 'Try again' }, { timeout: 4000 });
+    // Three network failures with the client's backoff between them (200, 400 ms) come first; a loaded CI
+    // machine took over 4 s to show the panel, so wait as long as a user would.
+    const retry = await screen.findByRole('button', { name: 'Try again' }, { timeout: 15_000 });
     expect(within(card()).getByRole('alert')).toHaveTextContent(/Could not reach the server/);
     fireEvent.click(retry);
     expect(
-      await screen.findByRole('button', { name: 'Enable two-factor authentication' }),
+      await screen.findByRole('button', { name: 'Enable two-factor authentication' }, { timeout: 10_000 }),
     ).toBeInTheDocument();
   });
 });
