@@ -311,9 +311,16 @@ export class BloomAgent {
     clearInterval(this.heartbeatTimer);
     this.lastHeard = Date.now();
     this.heartbeatTimer = setInterval(() => {
-      if (Date.now() - this.lastHeard > 2 * this.config.heartbeatInterval) {
-        this.logger.warn('No word from the server for two heartbeats; reconnecting');
-        this.socket?.terminate();
+      const silent = () => Date.now() - this.lastHeard > 2 * this.config.heartbeatInterval;
+      if (silent()) {
+        // After an event-loop stall this timer runs before the server's waiting messages are
+        // read: look again once pending I/O has been handled.
+        const socket = this.socket;
+        setImmediate(() => {
+          if (!silent() || socket !== this.socket) return;
+          this.logger.warn('No word from the server for two heartbeats; reconnecting');
+          socket?.terminate();
+        });
         return;
       }
       this.send({ type: 'agent:heartbeat:request' });

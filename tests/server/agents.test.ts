@@ -511,8 +511,8 @@ describe.each(databases())(
       let siblingWs: string;
 
       beforeAll(async () => {
-        // Tokens live 6 s; the server re-checks every session on its 200 ms heartbeat.
-        sibling = await startSibling(clinic, { ACCESS_TOKEN_LIFETIME: '6', LIVE_HEARTBEAT_INTERVAL: '200' });
+        // Tokens live 6 s; the server re-checks every session on its 500 ms heartbeat.
+        sibling = await startSibling(clinic, { ACCESS_TOKEN_LIFETIME: '6', LIVE_HEARTBEAT_INTERVAL: '500' });
         siblingWs = sibling.baseUrl.replace(/^http/, 'ws').replace(/\/$/, '') + AGENT_WS_PATH;
       }, 60_000);
 
@@ -569,7 +569,7 @@ describe.each(databases())(
         const log: string[] = [];
         const capture = (line: string) => void log.push(line);
         const program = new BloomAgent(
-          agentConfig(sibling.baseUrl, session, { lab: destinations.echoUrl }, { heartbeatInterval: 300 }),
+          agentConfig(sibling.baseUrl, session, { lab: destinations.echoUrl }, { heartbeatInterval: 1000 }),
           { info: capture, warn: capture, error: capture },
         );
         await program.start();

@@ -77,7 +77,11 @@ export class AgentSocket implements AgentConnection {
   heartbeat(interval: number): void {
     if (!this.connected) return;
     if (Date.now() - this.lastHeard > 2 * interval) {
-      this.ws.terminate();
+      // After an event-loop stall the timer runs before the socket's waiting replies are read:
+      // look again once pending I/O has been handled (setImmediate runs after the poll phase).
+      setImmediate(() => {
+        if (Date.now() - this.lastHeard > 2 * interval) this.ws.terminate();
+      });
       return;
     }
     this.send({ type: 'agent:heartbeat:request' });
@@ -168,14 +172,15 @@ export class AgentSocket implements AgentConnection {
     agentId: string,
   ): Promise<Refusal | { state: AuthState; agent: Agent; expiresAt: number | undefined }> {
     const expiresAt = tokenExpiresAt(accessToken);
-    if (expiresAt !== undefined && expiresAt <= Date.now()) {
-      return { code: 4401, text: 'The access token has expired: sign in again and reconnect' };
-    }
+    const expired = () => expiresAt !== undefined && expiresAt <= Date.now();
+    const expiredRefusal = { code: 4401, text: 'The access token has expired: sign in again and reconnect' };
+    if (expired()) return expiredRefusal;
     let state: AuthState;
     try {
       state = await authenticateBearer(this.deps, accessToken);
     } catch {
-      return { code: 4401, text: 'Invalid access token' };
+      // The token may have expired while it was being verified: say so rather than 'invalid'.
+      return expired() ? expiredRefusal : { code: 4401, text: 'Invalid access token' };
     }
     if (!state.client) {
       return { code: 4401, text: 'Agents connect with a client application’s token (client credentials)' };
