@@ -2,8 +2,9 @@
 // as a reference to its Binary ('Binary/{id}', as Medplum stores it), which never expires; what the
 // API hands out is a signed, expiring storage URL that an <img> loads without an Authorization
 // header. Only Binaries of this server are signed, and only for a caller who may read them. A
-// signed URL written back into a resource (the app puts what createAttachment answered into its
-// Communication) is stored as the reference again, as Medplum does, so it never goes stale.
+// signed URL of this server written back into a resource (the app puts what createAttachment
+// answered into its Communication) is stored as the reference again, as Medplum does, so it never
+// goes stale; another server's URL is stored as written.
 import { decodeJwt } from 'jose';
 import type { AuthDeps } from '../auth/auth-deps';
 import { BINARY_URL_PURPOSE, signBinaryUrl, STORAGE_PATH } from './signed-url';
@@ -49,16 +50,15 @@ export function binaryIdOfAttachmentUrl(
 }
 
 /**
- * 'Binary/{id}' when `url` is a signed storage URL made by a Bloom server (its signature names this
- * Binary, and the URL starts with the signer's own base), else undefined. The signature is read,
- * not verified: the reference grants nothing by itself, since reads sign it only for a caller who
- * may read that Binary.
+ * 'Binary/{id}' when `url` is a signed storage URL of this server: it starts with `storageBase`
+ * (BinaryUrlSigner.storageBase) and its signature names this Binary, for this purpose, issued by
+ * this server's base. Else undefined, so another Bloom server's URL (a different base) is stored as
+ * written, never as a local Binary it may not be. The signature is read, not verified: the
+ * reference grants nothing by itself, since reads sign it only for a caller who may read that Binary.
  */
-export function binaryReferenceOfSignedUrl(url: string): string | undefined {
-  const question = url.indexOf('?');
-  const slash = url.lastIndexOf('/' + STORAGE_PATH, question < 0 ? undefined : question);
-  if (question < 0 || slash < 0) return undefined;
-  const match = STORAGE_URL.exec(url.slice(slash + 1));
+export function binaryReferenceOfSignedUrl(url: string, storageBase: string): string | undefined {
+  if (!url.startsWith(storageBase)) return undefined;
+  const match = STORAGE_URL.exec(STORAGE_PATH + url.slice(storageBase.length));
   const signature = match && new URLSearchParams(match[2]).get('Signature');
   if (!match || !signature) return undefined;
   let claims: Record<string, unknown>;
@@ -71,8 +71,7 @@ export function binaryReferenceOfSignedUrl(url: string): string | undefined {
   const ours =
     claims.purpose === BINARY_URL_PURPOSE &&
     claims.sub === reference &&
-    typeof claims.iss === 'string' &&
-    url.slice(0, slash + 1) === claims.iss;
+    claims.iss === storageBase.slice(0, -STORAGE_PATH.length);
   return ours ? reference : undefined;
 }
 
@@ -84,22 +83,26 @@ function mentionsStorage(value: unknown): boolean {
   return false;
 }
 
-function withReferences(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withReferences);
+function withReferences(value: unknown, storageBase: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => withReferences(item, storageBase));
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     const reference =
-      key === 'url' && typeof field === 'string' ? binaryReferenceOfSignedUrl(field) : undefined;
-    copy[key] = reference ?? withReferences(field);
+      key === 'url' && typeof field === 'string' ? binaryReferenceOfSignedUrl(field, storageBase) : undefined;
+    copy[key] = reference ?? withReferences(field, storageBase);
   }
   return copy;
 }
 
 /**
  * `resource` as it is stored: every `url` (Attachment.url, wherever it sits) that is a signed
- * storage URL becomes 'Binary/{id}', which never expires. Untouched (same object) when there is none.
+ * storage URL of this server (`storageBase`) becomes 'Binary/{id}', which never expires. Untouched
+ * (same object) when there is none. Without a base (a Repository of the server's own work: seed,
+ * system, tests) nothing is rewritten: which URLs are ours is unknown, and a rewrite could make
+ * another server's URL a local reference. This server's storage URL stored as sent still works:
+ * answers recognise it and sign it afresh (binaryIdOfAttachmentUrl).
  */
-export function storedAttachmentUrls<T>(resource: T): T {
-  return mentionsStorage(resource) ? (withReferences(resource) as T) : resource;
+export function storedAttachmentUrls<T>(resource: T, storageBase: string | undefined): T {
+  return storageBase && mentionsStorage(resource) ? (withReferences(resource, storageBase) as T) : resource;
 }

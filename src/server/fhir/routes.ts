@@ -103,7 +103,10 @@ const PATCH_TYPES = [JSON_PATCH, 'application/json'];
 export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: FastifyInstance, options) => {
   const { db, fhirBase } = options;
   const getContext = options.getContext ?? (() => systemContext());
-  const repoFor = (request: FastifyRequest): Repository => new Repository(db, getContext(request));
+  // Writes (create, update, patch, conditional, batch) store this server's signed URLs as Binary/{id}.
+  const settings = { storageBase: options.binaryUrls?.storageBase };
+  const repoFor = (request: FastifyRequest): Repository =>
+    new Repository(db, getContext(request), undefined, settings);
   if (options.binaryUrls) {
     registerAttachmentSigning(app, options.binaryUrls, mayReadBinary(repoFor));
   }

@@ -19,7 +19,7 @@ import { getGraphQLSchema } from './schema';
 export interface GraphQLRoutesOptions extends GraphQLOptions {
   db: Database;
   getContext: (request: FastifyRequest) => RepositoryContext;
-  /** Signs attachment URLs of Binaries in answers (issue #8). */
+  /** Signs attachment URLs of Binaries in answers; writes keep its signed URLs as Binary/{id} (issue #8). */
   binaryUrls?: BinaryUrlSigner;
 }
 
@@ -28,7 +28,8 @@ export function createGraphQLContext(
   context: RepositoryContext,
   binaryUrls?: BinaryUrlSigner,
 ): GraphQLContext {
-  const repo = new Repository(db, context);
+  // Mutations store this server's signed URLs as Binary/{id}, as REST writes do (issue #8).
+  const repo = new Repository(db, context, undefined, { storageBase: binaryUrls?.storageBase });
   return {
     repo,
     search: (request) => repo.search(request),

@@ -124,6 +124,15 @@ interface HistoryRow {
   first: boolean;
 }
 
+/** What a Repository knows of the server it serves, beyond who is writing (RepositoryContext). */
+export interface RepositorySettings {
+  /**
+   * This server's signed storage URLs start here (BinaryUrlSigner.storageBase): such a URL written
+   * into a resource is stored as 'Binary/{id}' (issue #8). Unset, no URL is rewritten.
+   */
+  storageBase?: string;
+}
+
 export class Repository {
   private readonly cache: ResourceCache | undefined;
 
@@ -132,6 +141,7 @@ export class Repository {
     readonly context: RepositoryContext,
     /** Set when this Repository works inside a transaction opened by withTransaction. */
     private readonly tx?: Queryable,
+    private readonly settings: RepositorySettings = {},
   ) {
     this.cache = resourceCacheFor(db);
   }
@@ -141,12 +151,12 @@ export class Repository {
     if (this.tx) {
       return fn(this);
     }
-    return this.db.transaction((tx) => fn(new Repository(this.db, this.context, tx)));
+    return this.db.transaction((tx) => fn(new Repository(this.db, this.context, tx, this.settings)));
   }
 
   /** The same store (and the open transaction, if any) written as another caller, e.g. the demo seed as its project. */
   withContext(context: RepositoryContext): Repository {
-    return new Repository(this.db, context, this.tx);
+    return new Repository(this.db, context, this.tx, this.settings);
   }
 
   private run<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -673,8 +683,9 @@ export class Repository {
     if (project) {
       meta.project = project;
     }
-    // A signed Binary URL (what createAttachment answers) is kept as 'Binary/{id}', which never expires.
-    const candidate = { ...storedAttachmentUrls(resource), id, meta } as T;
+    // A signed Binary URL of this server (what createAttachment answers) is kept as 'Binary/{id}',
+    // which never expires.
+    const candidate = { ...storedAttachmentUrls(resource, this.settings.storageBase), id, meta } as T;
     if (access) {
       keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
     }

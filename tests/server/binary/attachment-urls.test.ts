@@ -1,7 +1,8 @@
 // Attachment URLs as stored and as answered (issue #8; SPEC §3 Attachment, §7 Binary): a signed
-// storage URL made by a Bloom server is stored as 'Binary/{id}' (it would expire in the database),
-// anything else is stored as written; answers recognise this server's storage URLs, fresh or stale,
-// and REST answers sign those the caller may read.
+// storage URL made by this server (its storage base) is stored as 'Binary/{id}' (it would expire in
+// the database); another Bloom server's, and anything else, is stored as written, as is everything
+// when the base is unknown; answers recognise this server's storage URLs, fresh or stale, and REST
+// answers sign those the caller may read.
 import { UnsecuredJWT } from 'jose';
 import {
   binaryIdOfAttachmentUrl,
@@ -11,6 +12,9 @@ import {
 import { signAttachmentUrls } from '../../../src/server/binary/signed-responses';
 
 const BASE = 'https://api.example/';
+/** This server's BinaryUrlSigner.storageBase. */
+const STORAGE_BASE = `${BASE}storage/`;
+const OTHER = 'https://other.example/';
 const ID = '0b7c6a4e-3f5d-4b0e-9a53-6a1d2c3e4f50';
 
 /** A storage URL as signBinaryUrl shapes it; the signature is read, never verified, here. */
@@ -20,16 +24,29 @@ function storageUrl(claims: Record<string, unknown>, base = BASE, id = ID): stri
 }
 
 const ours = { purpose: 'binary-url', sub: `Binary/${ID}`, iss: BASE };
+/** What another Bloom server signs for its own Binary of the same id. */
+const theirs = (base: string) => storageUrl({ ...ours, iss: base }, base);
 
 describe('issue #8 signed storage URLs are stored as Binary references', () => {
-  test('a Bloom signed URL becomes Binary/{id}', () => {
-    expect(binaryReferenceOfSignedUrl(storageUrl(ours))).toBe(`Binary/${ID}`);
+  test('a URL signed by this server becomes Binary/{id}', () => {
+    expect(binaryReferenceOfSignedUrl(storageUrl(ours), STORAGE_BASE)).toBe(`Binary/${ID}`);
+  });
+
+  test.each([
+    ['another host', OTHER],
+    ['another path on this host', `${BASE}other/`],
+  ])('a URL signed by another Bloom server (%s) is not this server’s Binary', (_name, base) => {
+    // A well-formed signature whose issuer is its URL's own base: only the base tells it apart.
+    expect(binaryReferenceOfSignedUrl(theirs(base), STORAGE_BASE)).toBeUndefined();
+    // The same URL is that server's own.
+    expect(binaryReferenceOfSignedUrl(theirs(base), `${base}storage/`)).toBe(`Binary/${ID}`);
   });
 
   test.each([
     ['another purpose', storageUrl({ ...ours, purpose: 'ws-binding' })],
     ['a signature naming another Binary', storageUrl({ ...ours, sub: 'Binary/other' })],
     ['a URL on another base than its issuer', storageUrl(ours, 'https://elsewhere.example/')],
+    ['a URL on this base issued by another server', storageUrl({ ...ours, iss: OTHER })],
     ['no issuer', storageUrl({ purpose: 'binary-url', sub: `Binary/${ID}` })],
     ['a signature that is no JWT', `${BASE}storage/${ID}?Expires=1&Signature=stale`],
     ['no signature', `${BASE}storage/${ID}?Expires=1`],
@@ -37,11 +54,12 @@ describe('issue #8 signed storage URLs are stored as Binary references', () => {
     ['an unsafe id', storageUrl({ ...ours, sub: 'Binary/../x' }, BASE, '../x')],
     ['an outside image', 'https://images.example/storage/photo.png?Signature=x'],
   ])('%s is stored as written', (_name, url) => {
-    expect(binaryReferenceOfSignedUrl(url)).toBeUndefined();
+    expect(binaryReferenceOfSignedUrl(url, STORAGE_BASE)).toBeUndefined();
   });
 
-  test('every url of a resource is rewritten, nested and in arrays; the rest is untouched', () => {
+  test('every url of this server is rewritten, nested and in arrays; the rest is untouched', () => {
     const signed = storageUrl(ours);
+    const foreign = theirs(OTHER);
     const communication = {
       resourceType: 'Communication',
       status: 'completed',
@@ -49,16 +67,18 @@ describe('issue #8 signed storage URLs are stored as Binary references', () => {
         { contentString: 'see storage/ later' },
         { contentAttachment: { contentType: 'image/png', url: signed, title: 'photo.png' } },
         { contentAttachment: { url: 'https://images.example/a.png' } },
+        { contentAttachment: { contentType: 'image/png', url: foreign } },
       ],
       note: [{ text: signed }],
     };
-    const stored = storedAttachmentUrls(communication);
+    const stored = storedAttachmentUrls(communication, STORAGE_BASE);
     expect(stored).toEqual({
       ...communication,
       payload: [
         communication.payload[0],
         { contentAttachment: { contentType: 'image/png', url: `Binary/${ID}`, title: 'photo.png' } },
         communication.payload[2],
+        communication.payload[3],
       ],
     });
     // The written resource itself is not changed.
@@ -67,7 +87,19 @@ describe('issue #8 signed storage URLs are stored as Binary references', () => {
 
   test('a resource without a storage URL is the same object', () => {
     const patient = { resourceType: 'Patient', photo: [{ url: 'Binary/1' }] };
-    expect(storedAttachmentUrls(patient)).toBe(patient);
+    expect(storedAttachmentUrls(patient, STORAGE_BASE)).toBe(patient);
+  });
+
+  test('without a storage base (system, seed) nothing is rewritten, not even this server’s URL', () => {
+    const communication = {
+      resourceType: 'Communication',
+      payload: [
+        { contentAttachment: { url: storageUrl(ours) } },
+        { contentAttachment: { url: theirs(OTHER) } },
+      ],
+    };
+    expect(storedAttachmentUrls(communication, undefined)).toBe(communication);
+    expect(storedAttachmentUrls(communication, '')).toBe(communication);
   });
 });
 

@@ -3,13 +3,15 @@
 // uploads a Binary she can read back (securityContext = her Patient) but cannot read another
 // patient's, (b) attachment URLs of Binaries in GraphQL and REST answers are signed, expiring
 // storage URLs that work without a header, only for Binaries the caller may read, and the signed URL
-// an upload answers is stored as the Binary reference, (c) a patient creates a Communication about
-// herself and never about another patient. Demo clinic, real sign-ins.
+// an upload answers is stored as the Binary reference (another Bloom server's signed URL is stored
+// as sent), (c) a patient creates a Communication about herself and never about another patient.
+// Demo clinic, real sign-ins.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Binary, Bundle, Communication } from '@medplum/fhirtypes';
+import type { Attachment, Binary, Bundle, Communication } from '@medplum/fhirtypes';
+import { generateKeyPair, SignJWT } from 'jose';
 import { seedDemoClinic } from '../../../src/server/seed';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { signIn } from '../auth/support/auth-fixtures';
@@ -19,6 +21,21 @@ import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 
 const DEMO_PASSWORD = 'bloom-demo';
+/** Another Bloom server, with its own base URL and key. */
+const OTHER_BASE = 'https://other.example/';
+
+/** A storage URL as another Bloom server signs it: a real ES256 signature issued by its own base. */
+async function otherServerUrl(binaryId: string): Promise<string> {
+  const { privateKey } = await generateKeyPair('ES256');
+  const signature = await new SignJWT({ purpose: 'binary-url', sub: `Binary/${binaryId}` })
+    .setProtectedHeader({ alg: 'ES256' })
+    .setIssuer(OTHER_BASE)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(privateKey);
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  return `${OTHER_BASE}storage/${binaryId}?Expires=${expires}&Signature=${signature}`;
+}
 
 interface Answer<T> {
   status: number;
@@ -109,6 +126,15 @@ describe.each(databases())('issue #8 message attachments and Communications on %
       id,
     );
     return communication.payload?.[0]?.contentAttachment?.url;
+  }
+
+  /** Every attachment URL of a Communication as the database holds it. */
+  async function storedUrls(id: string): Promise<(string | undefined)[]> {
+    const communication = await new Repository(server.db, systemContext()).readResource<Communication>(
+      'Communication',
+      id,
+    );
+    return (communication.payload ?? []).map((p) => p.contentAttachment?.url);
   }
 
   beforeAll(async () => {
@@ -246,6 +272,101 @@ describe.each(databases())('issue #8 message attachments and Communications on %
     const image = await fetch(url);
     expect(image.status).toBe(200);
     expect(Buffer.from(await image.arrayBuffer())).toEqual(bytes);
+  });
+
+  test('(b) only this server’s signed URLs become Binary/{id}: another Bloom server’s is stored and answered as sent, by POST, PUT, PATCH, a transaction and a $graphql mutation', async () => {
+    const binary = await upload(maria, crypto.randomBytes(80));
+    const binaryId = binary.body.id as string;
+    const ours = binary.body.url as string;
+    expect(ours.startsWith(`${server.baseUrl}storage/${binaryId}?`)).toBe(true);
+    // The same Binary id signed by another server: made a local reference, it would show Maria's
+    // Binary (or someone else's) in place of that server's.
+    const theirs = await otherServerUrl(binaryId);
+    const attachments = (): Attachment[] => [
+      { contentType: 'image/png', url: ours },
+      { contentType: 'image/png', url: theirs },
+    ];
+    const withBoth = (): Communication => ({
+      ...message(mariaRef(), mariaRef(), chenRef()),
+      payload: attachments().map((contentAttachment) => ({ contentAttachment })),
+    });
+    const plain = async () => (await send(maria, message(mariaRef(), mariaRef(), chenRef()))).body;
+    const fhirJson = { 'content-type': 'application/fhir+json' };
+    const written: Record<string, string> = {};
+
+    const posted = await send(maria, withBoth());
+    expect(posted.status).toBe(201);
+    written.POST = posted.body.id as string;
+
+    const before = await plain();
+    const put = await call<Communication>(
+      'PUT',
+      `Communication/${before.id}`,
+      chen,
+      JSON.stringify({ ...before, payload: withBoth().payload }),
+      fhirJson,
+    );
+    expect(put.status).toBe(200);
+    written.PUT = before.id as string;
+
+    const toPatch = await plain();
+    const patched = await call<Communication>(
+      'PATCH',
+      `Communication/${toPatch.id}`,
+      chen,
+      JSON.stringify([{ op: 'replace', path: '/payload', value: withBoth().payload }]),
+      { 'content-type': 'application/json-patch+json' },
+    );
+    expect(patched.status).toBe(200);
+    written.PATCH = toPatch.id as string;
+
+    const transaction = await call<Bundle<Communication>>(
+      'POST',
+      '',
+      chen,
+      JSON.stringify({
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [{ request: { method: 'POST', url: 'Communication' }, resource: withBoth() }],
+      }),
+      fhirJson,
+    );
+    expect(transaction.status).toBe(200);
+    written.transaction = transaction.body.entry?.[0]?.resource?.id as string;
+
+    const mutation = await call<{ data: { CommunicationCreate: { id: string } } }>(
+      'POST',
+      '$graphql',
+      chen,
+      JSON.stringify({
+        query: 'mutation ($res: CommunicationCreate!) { CommunicationCreate(res: $res) { id } }',
+        variables: { res: withBoth() },
+      }),
+      { 'content-type': 'application/json' },
+    );
+    expect(mutation.status).toBe(200);
+    written.graphql = mutation.body.data.CommunicationCreate.id;
+
+    const signedHere = new RegExp(`^${server.baseUrl}storage/${binaryId}\\?Expires=\\d+&Signature=`);
+    for (const [how, id] of Object.entries(written)) {
+      expect([how, await storedUrls(id)]).toEqual([how, [`Binary/${binaryId}`, theirs]]);
+      // Read back: this server's Binary signed afresh; the other server's URL exactly as sent.
+      const read = await call<Communication>('GET', `Communication/${id}`, maria);
+      const urls = read.body.payload?.map((p) => p.contentAttachment?.url);
+      expect(urls?.[0]).toMatch(signedHere);
+      expect([how, urls?.[1]]).toEqual([how, theirs]);
+    }
+    const query = `query($id: ID!) { Communication(id: $id) { payload { contentAttachment { url } } } }`;
+    const viaGraphql = await call<{ data: { Communication: Communication } }>(
+      'POST',
+      '$graphql',
+      maria,
+      JSON.stringify({ query, variables: { id: written.POST } }),
+      { 'content-type': 'application/json' },
+    );
+    const graphqlUrls = viaGraphql.body.data.Communication.payload?.map((p) => p.contentAttachment?.url);
+    expect(graphqlUrls?.[0]).toMatch(signedHere);
+    expect(graphqlUrls?.[1]).toBe(theirs);
   });
 
   test('(b) REST answers sign too: the create answer, a read, a search and $everything give signed URLs that load without a header; another patient’s Binary stays the reference', async () => {
