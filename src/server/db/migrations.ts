@@ -13,6 +13,7 @@ import { fhircastMigration } from '../fhircast/migration';
 import { exportJobMigration } from '../export/migration';
 import { botSubscriptionJobMigration } from '../bots/subscription-jobs';
 import { agentRelayMigration } from '../agents/relay';
+import { typedTableMigration } from '../search/typed-table-migration';
 
 export interface Migration {
   version: number;
@@ -110,6 +111,7 @@ export const MIGRATIONS: readonly Migration[] = [
   exportJobMigration,
   botSubscriptionJobMigration,
   agentRelayMigration,
+  typedTableMigration,
 ];
 
 // Any constant works; it only has to be the same for every instance migrating this database.

@@ -5,6 +5,8 @@
 import type { Queryable, SqlValue } from '../db';
 import type { IndexRows } from './index-rows';
 import { INDEX_KINDS, INDEX_TABLES } from './schema';
+import { TYPED_TABLES, typedRowsOf } from './typed-tables';
+import type { TypedTable } from './typed-tables';
 
 export interface IndexWriteSql {
   /** `name AS (…)` fragments to put after the statement's other CTEs. */
@@ -76,17 +78,49 @@ export function indexWriteCtes(
         FROM jsonb_to_recordset($${firstParam + params.length - 1}::jsonb) AS x(${definition}))`,
     );
   }
+  for (const spec of TYPED_TABLES) {
+    const json = typedRecords(resources, spec);
+    if (json === undefined) {
+      continue;
+    }
+    params.push(json);
+    ctes.push(
+      `ins_${spec.table} AS (INSERT INTO ${spec.table} (resource_id, patient_id, codes, date_low, date_high)
+        SELECT x.resource_id, x.patient_id, x.codes, x.date_low, x.date_high
+        FROM jsonb_to_recordset($${firstParam + params.length - 1}::jsonb)
+          AS x(resource_id text, patient_id text, codes text[], date_low timestamptz, date_high timestamptz))`,
+    );
+  }
   return { ctes, params };
+}
+
+/** The per-type table rows (typed-tables.ts) of the resources of its type, as a JSON array. */
+function typedRecords(resources: readonly IndexedResource[], spec: TypedTable): string | undefined {
+  const out: Record<string, unknown>[] = [];
+  for (const { resourceType, id, rows } of resources) {
+    if (resourceType !== spec.resourceType) continue;
+    for (const row of typedRowsOf(spec, rows)) {
+      out.push({ resource_id: id, ...row });
+    }
+  }
+  return out.length > 0 ? JSON.stringify(out) : undefined;
 }
 
 // By id through the (resource_id, …) index, then by type: a join against the key list could be
 // planned as a hash join over the whole table.
 function deleteCtes(idsParam: string, keysParam: string): string[] {
-  return INDEX_KINDS.map(
-    (kind) =>
-      `del_${kind} AS (DELETE FROM ${INDEX_TABLES[kind].table}
+  return [
+    ...INDEX_KINDS.map(
+      (kind) =>
+        `del_${kind} AS (DELETE FROM ${INDEX_TABLES[kind].table}
         WHERE resource_id = ANY(${idsParam}) AND resource_type || '/' || resource_id = ANY(${keysParam}))`,
-  );
+    ),
+    ...TYPED_TABLES.map(
+      (spec) =>
+        `del_${spec.table} AS (DELETE FROM ${spec.table}
+        WHERE resource_id = ANY(${idsParam}) AND '${spec.resourceType}/' || resource_id = ANY(${keysParam}))`,
+    ),
+  ];
 }
 
 /** Removes every index row of one resource (a delete: deleted resources match no search). */

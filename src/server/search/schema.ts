@@ -15,8 +15,12 @@
 //    that PGlite lacks); only _text/_content use GIN, over built-in full-text search, which both have.
 // Values are typed (timestamptz ranges [low, high), numeric, folded text) so prefixes compare in
 // SQL and use the indexes. _id and _lastUpdated are the resource table's own columns.
+// The exception, measured: "a patient's Observations with a code, newest first" probes every one
+// of the patient's Observations (79 in the 1M bench) for its code and date; a per-type table with
+// those columns and a composite index answers it in one index range, 4× faster (typed-tables.ts).
 import type { Queryable } from '../db';
 import type { IndexRows } from './index-rows';
+import { createTypedTable, TYPED_TABLES } from './typed-tables';
 
 /** The text search configuration of _text and _content: English stemming over folded text. */
 export const TEXT_SEARCH_CONFIG = 'english';
@@ -113,12 +117,16 @@ export const INDEX_TABLES: Record<IndexKind, TableSpec> = {
 export const INDEX_KINDS = Object.keys(INDEX_TABLES) as IndexKind[];
 
 /**
- * Migration 10: the index tables (every kind known today: on a database older than a later kind's
- * migration, that migration finds its table made already), their indexes, and the _lastUpdated index.
+ * Migration 10: the index tables (every kind known today, and the per-type tables of
+ * typed-tables.ts: on a database older than a later table's migration, that migration finds its
+ * table made already), their indexes, and the _lastUpdated index.
  */
 export async function createSearchTables(tx: Queryable): Promise<void> {
   for (const kind of INDEX_KINDS) {
     await createIndexTable(tx, kind);
+  }
+  for (const spec of TYPED_TABLES) {
+    await createTypedTable(tx, spec);
   }
   // Sorting by _lastUpdated within a type, and the revinclude/include fan-out by target.
   await tx.query(

@@ -13,6 +13,8 @@ import { atComparison, filterTree, treeLeaves } from './filter-expression-sql';
 import { filterConditions, visibleCondition } from './filter-sql';
 import type { FilterContext } from './filter-sql';
 import { sortSql } from './sort-sql';
+import { planTypedTable } from './typed-table-plan';
+import type { TypedTablePlan } from './typed-table-plan';
 import { SqlParams } from './sql-params';
 import type { SearchResult } from './types';
 import { valueSetCodes } from './value-set-codes';
@@ -79,23 +81,36 @@ async function resolveTerminology(
   return expanded;
 }
 
-interface BuiltQuery {
-  where: string;
-  params: SqlParams;
+export interface SearchOptions {
+  /** Whether a per-type table may answer (typed-tables.ts); false runs the generic SQL only. */
+  typedTables?: boolean;
 }
 
-function buildWhere(ctx: FilterContext, request: SearchRequest): BuiltQuery {
+interface BuiltQuery {
+  /** `resource r`, with the per-type table joined when one answers. */
+  from: string;
+  where: string;
+  params: SqlParams;
+  typed: TypedTablePlan | undefined;
+}
+
+function buildWhere(ctx: FilterContext, request: SearchRequest, options: SearchOptions): BuiltQuery {
   const params = ctx.params;
+  const typed = options.typedTables === false ? undefined : planTypedTable(params, request);
   const conditions = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
-  conditions.push(...filterConditions(ctx, request.resourceType, 'r', allFilters(request)));
+  conditions.push(...(typed?.conditions ?? []));
+  const filters = allFilters(request).filter((filter) => !typed?.handled.has(filter));
+  conditions.push(...filterConditions(ctx, request.resourceType, 'r', filters));
   conditions.push(...visibleCondition(ctx, request.resourceType, 'r'));
-  return { where: conditions.join(' AND '), params };
+  const from = typed ? `resource r ${typed.join}` : 'resource r';
+  return { from, where: conditions.join(' AND '), params, typed };
 }
 
 export async function executeSearch<T extends Resource>(
   q: Queryable,
   context: RepositoryContext,
   request: SearchRequest,
+  options: SearchOptions = {},
 ): Promise<SearchResult<T>> {
   if (!isResourceType(request.resourceType)) {
     fail(`Unknown resource type '${request.resourceType}'`, 'resourceType');
@@ -115,16 +130,16 @@ export async function executeSearch<T extends Resource>(
   }
   const valueSets = await resolveTerminology(q, request.resourceType, allFilters(request));
   const ctx: FilterContext = { params: new SqlParams(), context, valueSets, depth: 0 };
-  const { where, params } = buildWhere(ctx, request);
+  const { from, where, params, typed } = buildWhere(ctx, request, options);
   const whereParamCount = params.values.length;
-  const order = sortSql(params, request.resourceType, 'r', request.sortRules ?? []);
+  const order = sortSql(params, request.resourceType, 'r', request.sortRules ?? [], typed?.sortKey);
   const limit = params.add(count + 1);
   const skip = params.add(offset);
   const { rows } =
     count === 0
       ? { rows: [] as ContentRow[] }
       : await q.query<ContentRow>(
-          `SELECT r.content FROM resource r WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${skip}`,
+          `SELECT r.content FROM ${from} WHERE ${where} ORDER BY ${order.join(', ')} LIMIT ${limit} OFFSET ${skip}`,
           params.values,
         );
   const resources = rows.slice(0, count).map((row) => row.content as T);
@@ -132,9 +147,10 @@ export async function executeSearch<T extends Resource>(
   const whereParams = params.values.slice(0, whereParamCount);
   let total: number | undefined;
   if (request.total === 'accurate' || (request.total === 'estimate' && hasMore)) {
-    total = await countMatches(q, where, whereParams, request.total);
+    total = await countMatches(q, from, where, whereParams, request.total);
   } else if (request.total === 'estimate') {
-    total = count === 0 ? await countMatches(q, where, whereParams, 'accurate') : offset + resources.length;
+    total =
+      count === 0 ? await countMatches(q, from, where, whereParams, 'accurate') : offset + resources.length;
   }
   const included = await collectIncludes(q, context, request, resources);
   return { resources, included, total, hasMore };
@@ -142,6 +158,7 @@ export async function executeSearch<T extends Resource>(
 
 async function countMatches(
   q: Queryable,
+  from: string,
   where: string,
   params: SqlParams['values'],
   mode: 'estimate' | 'accurate',
@@ -149,7 +166,7 @@ async function countMatches(
   if (mode === 'estimate') {
     // The planner's row estimate; small results are counted exactly (cheap, and estimates are worst there).
     const { rows } = await q.query<{ 'QUERY PLAN': unknown }>(
-      `EXPLAIN (FORMAT JSON) SELECT 1 FROM resource r WHERE ${where}`,
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${from} WHERE ${where}`,
       params,
     );
     const plan = rows[0]?.['QUERY PLAN'];
@@ -162,7 +179,7 @@ async function countMatches(
     }
   }
   const { rows } = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM resource r WHERE ${where}`,
+    `SELECT count(*)::int AS n FROM ${from} WHERE ${where}`,
     params,
   );
   return rows[0].n;

@@ -24,8 +24,14 @@ export function sortSql(
   resourceType: string,
   alias: string,
   rules: readonly SortRule[],
+  /** A per-type table's column for a rule it answers (typed-table-plan.ts). */
+  typedKey?: (rule: SortRule) => string | undefined,
 ): string[] {
   const order = rules.map((rule) => {
+    const typed = typedKey?.(rule);
+    if (typed) {
+      return typed;
+    }
     const direction = rule.descending ? 'DESC' : 'ASC';
     if (rule.code === '_id') {
       return `${alias}.id ${direction}`;

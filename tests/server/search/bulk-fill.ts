@@ -2,6 +2,7 @@
 // vitals and labs per patient, DiagnosticReports, Communications and Slots, written straight into
 // the resource and index tables in SQL (generate_series), shaped as the index writer writes them.
 import type { Database } from '../../../src/server/db';
+import { backfillTypedTable, TYPED_TABLES } from '../../../src/server/search/typed-tables';
 
 export interface BulkSizes {
   patients: number;
@@ -74,7 +75,12 @@ export async function bulkFill(db: Database, sizes: BulkSizes): Promise<void> {
   await db.query(`INSERT INTO search_date (resource_type, resource_id, code, low, high)
     SELECT 'Slot', id, 'start', (content->>'start')::timestamptz, (content->>'start')::timestamptz + interval '1 second'
     FROM resource WHERE resource_type = 'Slot'`);
+  // The per-type tables are filled from the generic rows, as migration 87 fills them.
+  for (const spec of TYPED_TABLES) {
+    await backfillTypedTable(db, spec);
+  }
   for (const table of [
+    ...TYPED_TABLES.map((spec) => spec.table),
     'resource',
     'search_token',
     'search_string',

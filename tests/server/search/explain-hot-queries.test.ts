@@ -25,7 +25,14 @@ const LARGE_TABLE_ROWS = 5_000;
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
   Plans?: PlanNode[];
+}
+
+function indexesUsed(plan: PlanNode, out: string[] = []): string[] {
+  if (plan['Index Name']) out.push(plan['Index Name']);
+  for (const child of plan.Plans ?? []) indexesUsed(child, out);
+  return out;
 }
 
 function seqScans(plan: PlanNode, out: string[] = []): string[] {
@@ -96,6 +103,18 @@ describe.each(databases())('EXPLAIN of the hot searches on %s', (_engine, kind) 
     expect(seqScans(plan).filter((table) => large.has(table))).toEqual(['search_token']);
   });
 
+  test("the vitals query reads one range of the per-type table's (patient, date) index", async () => {
+    log.length = 0;
+    const repo = new Repository(recording(db, log), systemContext(PROJECT));
+    const result = await repo.search<Resource>(parseSearchRequest(HOT_QUERIES[0]));
+    expect(result.resources.length).toBeGreaterThan(0);
+    const [search] = log.filter((entry) => /^\s*SELECT/i.test(entry.sql));
+    const used = indexesUsed(await planOf(search.sql, search.params));
+    expect(used).toContain('search_observation_patient_date_idx');
+    // No probe of the generic token and date tables per candidate: the table carries code and date.
+    expect(used.filter((name) => /^search_(token|date)_/.test(name))).toEqual([]);
+  });
+
   const contexts: [string, RepositoryContext][] = [
     ['the server', systemContext(PROJECT)],
     [
@@ -122,6 +141,7 @@ describe.each(databases())('EXPLAIN of the hot searches on %s', (_engine, kind) 
       const large = await largeTables();
       expect(large.has('resource')).toBe(true);
       expect(large.has('search_reference')).toBe(true);
+      expect(large.has('search_observation')).toBe(true);
       const repo = new Repository(recording(db, log), context);
       for (const url of HOT_QUERIES) {
         log.length = 0;

@@ -1,0 +1,243 @@
+// The per-type search table (issue #4 "Design the storage for speed at scale";
+// src/server/search/typed-tables.ts): every search it answers must return what the generic SQL
+// returns, in the same order and with the same total, and the writer, the migration's backfill and
+// deletes must keep it equal to what the generic tables say.
+import type { Observation, Patient } from '@medplum/fhirtypes';
+import fc from 'fast-check';
+import { parseSearchRequest } from '../../../src/fhir/search';
+import type { Database, Queryable, SqlValue } from '../../../src/server/db';
+import { Repository, systemContext } from '../../../src/server/repo';
+import type { RepositoryContext } from '../../../src/server/repo';
+import { buildPatientAccessPolicy } from '../../../src/server/seed';
+import { executeSearch } from '../../../src/server/search/search-engine';
+import { backfillTypedTable, systemCodeKey, TYPED_TABLES } from '../../../src/server/search/typed-tables';
+import { databases } from '../support/test-databases';
+
+const LOINC = 'http://loinc.org';
+// A system with a bar: 'odd|sys' + 'x' must not be found as 'odd' + 'sys|x'.
+const SYSTEMS = [LOINC, 'http://snomed.info/sct', 'odd|sys', 'odd'];
+const CODES = ['8867-4', '8480-6', 'sys|x', 'x', '29463-7'];
+const PATIENTS = ['tp-0', 'tp-1', 'tp-2', 'tp-3'];
+const PROJECT = 'typed-project';
+
+const codingArb = fc
+  .record({
+    system: fc.option(fc.constantFrom(...SYSTEMS), { nil: undefined }),
+    code: fc.constantFrom(...CODES),
+  })
+  .map(({ system, code }) => (system ? { system, code } : { code }));
+const dayArb = fc
+  .record({ month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }) })
+  .map(({ month, day }) => `2024-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+const effectiveArb = fc.oneof(
+  fc.constant({}),
+  dayArb.map((day) => ({ effectiveDateTime: day })),
+  fc
+    .tuple(dayArb, dayArb)
+    .map(([a, b]) => ({ effectivePeriod: { start: a < b ? a : b, end: a < b ? b : a } })),
+  dayArb.map((day) => ({ effectivePeriod: { start: day } })),
+);
+const subjectArb = fc.oneof(
+  fc.constantFrom(...PATIENTS).map((id) => ({ reference: `Patient/${id}` })),
+  fc.constantFrom(...PATIENTS).map((id) => ({ reference: `Group/${id}` })),
+  fc.constant(undefined),
+);
+const observationArb = fc.record({
+  codings: fc.array(codingArb, { minLength: 1, maxLength: 3 }),
+  effective: effectiveArb,
+  subject: subjectArb,
+});
+
+const codeValueArb = fc.oneof(
+  fc.constantFrom(...CODES),
+  fc.tuple(fc.constantFrom(...SYSTEMS), fc.constantFrom(...CODES)).map(([s, c]) => `${esc(s)}|${esc(c)}`),
+  fc.constantFrom(...CODES).map((c) => `|${esc(c)}`),
+);
+const queryArb = fc.record({
+  patient: fc.oneof(
+    fc.constantFrom(...PATIENTS).map((id) => `Patient/${id}`),
+    fc.constantFrom(...PATIENTS),
+    fc.constantFrom(...PATIENTS).map((id) => `Group/${id}`),
+  ),
+  codes: fc.option(fc.array(codeValueArb, { minLength: 1, maxLength: 2 }), { nil: undefined }),
+  sort: fc.constantFrom(undefined, 'date', '-date', '-date,-_lastUpdated'),
+  count: fc.constantFrom(2, 5, 50),
+  offset: fc.constantFrom(0, 3),
+});
+
+function esc(value: string): string {
+  return value.replace(/[\\|,$]/g, (c) => `\\${c}`);
+}
+
+type QueryShape = typeof queryArb extends fc.Arbitrary<infer T> ? T : never;
+
+function queryUrl(q: QueryShape): string {
+  const parts = [`patient=${q.patient}`];
+  if (q.codes) parts.push(`code=${q.codes.join(',')}`);
+  if (q.sort) parts.push(`_sort=${q.sort}`);
+  parts.push(`_count=${q.count}`, `_offset=${q.offset}`, '_total=accurate');
+  return `Observation?${parts.join('&')}`;
+}
+
+/** A Queryable that remembers the SQL it runs. */
+function recording(db: Database, log: string[]): Queryable {
+  return {
+    query(sql: string, params?: readonly SqlValue[]) {
+      log.push(sql);
+      return db.query(sql, params);
+    },
+  } as Queryable;
+}
+
+describe.each(databases())('the per-type Observation table on %s', (_engine, kind) => {
+  let db: Database;
+  let repo: Repository;
+  const spec = TYPED_TABLES[0];
+
+  beforeAll(async () => {
+    db = await kind.open();
+    repo = new Repository(db, systemContext(PROJECT));
+    for (const id of PATIENTS) {
+      await repo.createResource<Patient>(
+        { resourceType: 'Patient', name: [{ family: id }] },
+        { assignedId: id },
+      );
+    }
+    const observations = fc.sample(observationArb, { seed: 87, numRuns: 160 });
+    for (const o of observations) {
+      await repo.createResource<Observation>({
+        resourceType: 'Observation',
+        status: 'final',
+        code: { coding: o.codings },
+        ...(o.subject ? { subject: o.subject } : {}),
+        ...o.effective,
+      });
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  async function typedRows(): Promise<string[]> {
+    const { rows } = await db.query<{ row: string }>(
+      `SELECT concat_ws(' ', resource_id, patient_id, array_to_string(ARRAY(SELECT unnest(codes) ORDER BY 1), ','),
+         date_low, date_high) AS row FROM ${spec.table} ORDER BY 1`,
+    );
+    return rows.map((r) => r.row);
+  }
+
+  async function bothWays(url: string, context: RepositoryContext = systemContext(PROJECT)) {
+    const request = { ...parseSearchRequest(url) };
+    const log: string[] = [];
+    const typed = await executeSearch(recording(db, log), context, request);
+    const generic = await executeSearch(db, context, request, { typedTables: false });
+    return {
+      typed: { ids: typed.resources.map((r) => r.id), total: typed.total, more: typed.hasMore },
+      generic: { ids: generic.resources.map((r) => r.id), total: generic.total, more: generic.hasMore },
+      usedTable: log.some((sql) => sql.includes(spec.table)),
+    };
+  }
+
+  it('answers patient + code + date searches exactly as the generic SQL (random data and queries)', async () => {
+    let used = 0;
+    let matched = 0;
+    for (const q of fc.sample(queryArb, { seed: 2026, numRuns: 150 })) {
+      const url = queryUrl(q);
+      const { typed, generic, usedTable } = await bothWays(url);
+      expect({ url, ...typed }).toEqual({ url, ...generic });
+      if (usedTable) used++;
+      if (typed.ids.length > 0) matched++;
+    }
+    // The sample must exercise the table, with matches, and fall back where it cannot answer.
+    expect(used).toBeGreaterThan(60);
+    expect(used).toBeLessThan(150);
+    expect(matched).toBeGreaterThan(40);
+  });
+
+  it('is used for the vitals query and not for forms it cannot answer', async () => {
+    expect(
+      (await bothWays(`Observation?patient=Patient/tp-1&code=${LOINC}|8867-4&_sort=-date`)).usedTable,
+    ).toBe(true);
+    expect((await bothWays('Observation?patient=tp-1&_sort=-date')).usedTable).toBe(true);
+    for (const url of [
+      'Observation?patient=Patient/tp-1,Patient/tp-2',
+      'Observation?patient:missing=false&code=x',
+      'Observation?subject=Patient/tp-1',
+      'Observation?patient=Group/tp-1',
+      'Observation?code=x&_sort=-date',
+    ]) {
+      const { typed, generic, usedTable } = await bothWays(url);
+      expect({ url, usedTable }).toEqual({ url, usedTable: false });
+      expect(typed).toEqual(generic);
+    }
+  });
+
+  it("keeps the caller's access rules: a patient sees only her own Observations through it", async () => {
+    const asPatient: RepositoryContext = {
+      project: PROJECT,
+      author: { reference: 'Patient/tp-2' },
+      access: {
+        superAdmin: false,
+        projectAdmin: false,
+        profile: { reference: 'Patient/tp-2' },
+        membership: { reference: 'ProjectMembership/m' },
+        patientCompartment: 'Patient/tp-2',
+        accessPolicy: buildPatientAccessPolicy(),
+      },
+    };
+    const own = await bothWays('Observation?patient=tp-2&_sort=-date&_total=accurate', asPatient);
+    expect(own.usedTable).toBe(true);
+    expect(own.typed).toEqual(own.generic);
+    expect(own.typed.ids.length).toBeGreaterThan(0);
+    const other = await bothWays('Observation?patient=tp-1&_sort=-date&_total=accurate', asPatient);
+    expect(other.usedTable).toBe(true);
+    expect(other.typed).toEqual({ ids: [], total: 0, more: false });
+    expect(other.generic).toEqual(other.typed);
+  });
+
+  it('follows updates and deletes, and the migration backfill builds the same rows', async () => {
+    const created = await repo.createResource<Observation>({
+      resourceType: 'Observation',
+      status: 'final',
+      code: { coding: [{ system: LOINC, code: '8867-4' }] },
+      subject: { reference: 'Patient/tp-3' },
+      effectiveDateTime: '2030-01-01',
+    });
+    const find = (url: string) => bothWays(url).then((r) => r.typed.ids);
+    expect(await find(`Observation?patient=tp-3&code=${LOINC}|8867-4&_sort=-date&_count=1`)).toEqual([
+      created.id,
+    ]);
+    const { resource: moved } = await repo.updateResource<Observation>({
+      ...created,
+      subject: { reference: 'Patient/tp-0' },
+      code: { coding: [{ system: LOINC, code: '8480-6' }] },
+    });
+    expect(await find(`Observation?patient=tp-3&code=${LOINC}|8867-4&_sort=-date&_count=1`)).not.toContain(
+      created.id,
+    );
+    expect(await find(`Observation?patient=tp-0&code=${LOINC}|8480-6&_sort=-date&_count=1`)).toEqual([
+      moved.id,
+    ]);
+
+    const written = await typedRows();
+    await db.query(`DELETE FROM ${spec.table}`);
+    await backfillTypedTable(db, spec);
+    expect(await typedRows()).toEqual(written);
+
+    await repo.deleteResource('Observation', created.id as string);
+    expect(await find(`Observation?patient=tp-0&code=${LOINC}|8480-6&_sort=-date&_count=1`)).not.toContain(
+      created.id,
+    );
+    const { rows } = await db.query(`SELECT 1 FROM ${spec.table} WHERE resource_id = $1`, [
+      created.id as string,
+    ]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('keys a system and code by the system length, so a bar in either stays apart', () => {
+    expect(systemCodeKey('odd|sys', 'x')).toBe('7:odd|sysx');
+    expect(systemCodeKey('odd', 'sys|x')).toBe('3:oddsys|x');
+    expect(systemCodeKey('ü', 'x')).toBe('1:üx');
+  });
+});
