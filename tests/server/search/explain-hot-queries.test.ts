@@ -6,10 +6,10 @@ import type { Resource } from '@medplum/fhirtypes';
 import { parseSearchRequest } from '../../../src/fhir/search';
 import type { Database, Queryable, SqlValue } from '../../../src/server/db';
 import { Repository, systemContext } from '../../../src/server/repo';
-import { buildPatientAccessPolicy } from '../../../src/server/seed';
 import type { RepositoryContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
 import { bulkFill } from './bulk-fill';
+import { patientContext } from './search-support';
 import type { BulkSizes } from './bulk-fill';
 
 const SIZES: BulkSizes = {
@@ -117,22 +117,8 @@ describe.each(databases())('EXPLAIN of the hot searches on %s', (_engine, kind) 
 
   const contexts: [string, RepositoryContext][] = [
     ['the server', systemContext(PROJECT)],
-    [
-      'a patient (access rules in the SQL)',
-      {
-        project: PROJECT,
-        author: { reference: 'Patient/p17' },
-        access: {
-          superAdmin: false,
-          projectAdmin: false,
-          profile: { reference: 'Patient/p17' },
-          membership: { reference: 'ProjectMembership/m17' },
-          patientCompartment: 'Patient/p17',
-          // The demo clinic's patient policy: Slot is readable project-wide.
-          accessPolicy: buildPatientAccessPolicy(),
-        },
-      },
-    ],
+    // The demo clinic's patient policy: Slot is readable project-wide.
+    ['a patient (access rules in the SQL)', patientContext(PROJECT, 'p17')],
   ];
 
   test.each(contexts)(

@@ -7,25 +7,10 @@ import { Repository, systemContext } from '../../../src/server/repo';
 import type { RepositoryContext } from '../../../src/server/repo';
 import { buildPatientAccessPolicy } from '../../../src/server/seed';
 import { databases } from '../support/test-databases';
-import { idSet, searchUrl, sorted } from './search-support';
+import { idSet, patientContext, searchUrl, sorted } from './search-support';
 
 const PROJECT = 'acl-project';
 const OTHER = 'acl-other';
-
-function patientContext(patient: Patient, accessPolicy: AccessPolicy): RepositoryContext {
-  return {
-    project: PROJECT,
-    author: { reference: `Patient/${patient.id}` },
-    access: {
-      superAdmin: false,
-      projectAdmin: false,
-      profile: { reference: `Patient/${patient.id}` },
-      membership: { reference: 'ProjectMembership/m' },
-      patientCompartment: `Patient/${patient.id}`,
-      accessPolicy,
-    },
-  };
-}
 
 function memberContext(project: string): RepositoryContext {
   return {
@@ -87,7 +72,7 @@ describe.each(databases())('SPEC §6 access control in search on %s', (_engine, 
       start: '2025-01-01T09:00:00Z',
       end: '2025-01-01T09:30:00Z',
     });
-    asMaria = new Repository(db, patientContext(maria, buildPatientAccessPolicy()));
+    asMaria = new Repository(db, patientContext(PROJECT, maria.id as string, buildPatientAccessPolicy()));
     asMember = new Repository(db, memberContext(PROJECT));
     asOtherMember = new Repository(db, memberContext(OTHER));
   });
@@ -120,7 +105,7 @@ describe.each(databases())('SPEC §6 access control in search on %s', (_engine, 
         { resourceType: 'Practitioner', compartment: { reference: '%patient' } },
       ],
     };
-    const repo = new Repository(db, patientContext(maria, narrow));
+    const repo = new Repository(db, patientContext(PROJECT, maria.id as string, narrow));
     expect(await idSet(repo, 'Practitioner?name=chen')).toEqual([]);
     expect(await idSet(repo, 'Patient?name=garcia')).toEqual([maria.id]);
   });

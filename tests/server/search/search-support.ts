@@ -4,7 +4,9 @@ import type { Resource } from '@medplum/fhirtypes';
 import { OperationOutcomeError, getStatus } from '../../../src/fhir';
 import { parseSearchRequest } from '../../../src/fhir/search';
 import type { SearchRequest } from '../../../src/fhir/search';
-import type { Repository } from '../../../src/server/repo';
+import type { AccessPolicy } from '@medplum/fhirtypes';
+import type { Repository, RepositoryContext } from '../../../src/server/repo';
+import { buildPatientAccessPolicy } from '../../../src/server/seed';
 import type { SearchResult } from '../../../src/server/search/types';
 
 export async function searchUrl<T extends Resource = Resource>(
@@ -45,4 +47,24 @@ export async function statusOf(promise: Promise<unknown>): Promise<{ status: num
 
 export function sorted(values: (string | undefined)[]): string[] {
   return values.map((value) => value as string).sort();
+}
+
+/** A patient signed in to `project`: her compartment and (by default) the demo clinic's patient policy. */
+export function patientContext(
+  project: string,
+  patientId: string,
+  accessPolicy: AccessPolicy = buildPatientAccessPolicy(),
+): RepositoryContext {
+  return {
+    project,
+    author: { reference: `Patient/${patientId}` },
+    access: {
+      superAdmin: false,
+      projectAdmin: false,
+      profile: { reference: `Patient/${patientId}` },
+      membership: { reference: `ProjectMembership/${patientId}` },
+      patientCompartment: `Patient/${patientId}`,
+      accessPolicy,
+    },
+  };
 }

@@ -8,10 +8,10 @@ import { parseSearchRequest } from '../../../src/fhir/search';
 import type { Database, Queryable, SqlValue } from '../../../src/server/db';
 import { Repository, systemContext } from '../../../src/server/repo';
 import type { RepositoryContext } from '../../../src/server/repo';
-import { buildPatientAccessPolicy } from '../../../src/server/seed';
 import { executeSearch } from '../../../src/server/search/search-engine';
 import { backfillTypedTable, systemCodeKey, TYPED_TABLES } from '../../../src/server/search/typed-tables';
 import { databases } from '../support/test-databases';
+import { patientContext } from './search-support';
 
 const LOINC = 'http://loinc.org';
 // A system with a bar: 'odd|sys' + 'x' must not be found as 'odd' + 'sys|x'.
@@ -174,18 +174,7 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
   });
 
   it("keeps the caller's access rules: a patient sees only her own Observations through it", async () => {
-    const asPatient: RepositoryContext = {
-      project: PROJECT,
-      author: { reference: 'Patient/tp-2' },
-      access: {
-        superAdmin: false,
-        projectAdmin: false,
-        profile: { reference: 'Patient/tp-2' },
-        membership: { reference: 'ProjectMembership/m' },
-        patientCompartment: 'Patient/tp-2',
-        accessPolicy: buildPatientAccessPolicy(),
-      },
-    };
+    const asPatient = patientContext(PROJECT, 'tp-2');
     const own = await bothWays('Observation?patient=tp-2&_sort=-date&_total=accurate', asPatient);
     expect(own.usedTable).toBe(true);
     expect(own.typed).toEqual(own.generic);
