@@ -22,7 +22,10 @@ export interface TypedTable {
   dateParam: string;
 }
 
-/** Add a type (it needs the three parameters) and its backfill runs with the next migration. */
+/**
+ * A type added here needs the three parameters, and a new migration that creates and backfills its
+ * table on existing databases as migration 87 does (87 will not run again where it has run).
+ */
 export const TYPED_TABLES: readonly TypedTable[] = [
   {
     resourceType: 'Observation',
