@@ -54,10 +54,13 @@ function codeKeys(spec: TypedTable, filter: Filter): string[] | undefined {
 
 export function planTypedTable(params: SqlParams, request: SearchRequest): TypedTablePlan | undefined {
   const spec = typedTableOf(request.resourceType);
+  if (!spec) return undefined;
   const filters = request.filters ?? [];
-  const patientFilter = spec && filters.find((filter) => patientId(spec, filter) !== undefined);
-  if (!spec || !patientFilter) return undefined;
-  const conditions = [`${ALIAS}.patient_id = ${params.add(patientId(spec, patientFilter) as string)}`];
+  const [patientFilter, patient] =
+    filters.map((filter) => [filter, patientId(spec, filter)] as const).find(([, id]) => id !== undefined) ??
+    [];
+  if (!patientFilter || !patient) return undefined;
+  const conditions = [`${ALIAS}.patient_id = ${params.add(patient)}`];
   const handled = new Set<Filter>([patientFilter]);
   for (const filter of filters) {
     const keys = codeKeys(spec, filter);
