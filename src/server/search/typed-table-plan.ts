@@ -11,7 +11,7 @@ import type { Filter, SearchRequest, SortRule } from '../../fhir/search';
 import type { SqlParams } from './sql-params';
 import { bareCodeKey, systemCodeKey, typedTableOf } from './typed-tables';
 import type { TypedTable } from './typed-tables';
-import { splitBar, unescapeValue } from './value-conditions';
+import { splitBar, TYPED_REFERENCE, unescapeValue } from './value-conditions';
 
 /** The alias of the per-type table's row, joined to the resource row `r`. */
 const ALIAS = 'typed';
@@ -32,7 +32,7 @@ function patientId(spec: TypedTable, filter: Filter): string | undefined {
   const values = splitOrValues(filter.value);
   if (values.length !== 1) return undefined;
   const value = unescapeValue(values[0]);
-  const typed = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(value);
+  const typed = TYPED_REFERENCE.exec(value);
   if (typed) return typed[1] === 'Patient' ? typed[2] : undefined;
   const targets = getSearchParameter(spec.resourceType, spec.patientParam)?.target ?? [];
   const onlyPatients = targets.length === 1 && targets[0] === 'Patient';

@@ -115,13 +115,16 @@ export function uriCondition(p: SqlParams, operator: Operator, value: string): s
 }
 
 /** Reference values: 'Type/id', an id alone, or an absolute URL (matched as written or by its Type/id). */
+/** 'Type/id', a literal reference as referenceCondition (and the per-type table plan) match it. */
+export const TYPED_REFERENCE = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/;
+
 export function referenceCondition(
   p: SqlParams,
   value: string,
   targets: readonly string[] | undefined,
 ): string {
   const plain = unescapeValue(value);
-  const typed = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(plain);
+  const typed = TYPED_REFERENCE.exec(plain);
   if (typed) {
     return `(t.target_id = ${p.add(typed[2])} AND t.target_type = ${p.add(typed[1])})`;
   }
