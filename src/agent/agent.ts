@@ -126,6 +126,8 @@ export class BloomAgent {
         server.once('error', reject);
         server.listen(listen.port, listen.host, () => resolve());
       });
+      // Once listening, an accept failure (too many open files) costs that connection, not the agent.
+      server.on('error', (err) => this.logger.warn(`Channel '${channel.name}': ${err.message}`));
       this.channelServers.push(server);
       this.logger.info(`Channel '${channel.name}' listening on ${endpoint.address}`);
     }

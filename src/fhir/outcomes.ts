@@ -61,6 +61,11 @@ export function tooManyRequests(details: string): OperationOutcome {
   return error('too-many-requests', 'throttled', details);
 }
 
+/** A server this one depends on (a mail server, say) failed: the text says which and how. */
+export function badGateway(details: string): OperationOutcome {
+  return error('bad-gateway', 'transient', details);
+}
+
 /** The client sees a generic text; the cause goes to diagnostics (message only: stacks stay in logs). */
 export function serverError(err: Error): OperationOutcome {
   return {
@@ -90,6 +95,7 @@ const statusById: Record<string, number> = {
   'too-large': 413,
   'unsupported-media-type': 415,
   'too-many-requests': 429,
+  'bad-gateway': 502,
 };
 
 // FHIR R4 IssueType codes (http://hl7.org/fhir/issue-type) to HTTP statuses.

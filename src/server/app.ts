@@ -16,7 +16,7 @@ import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
-import { UpgradePaths } from './upgrade-paths';
+import { WebSocketPaths } from './websocket-paths';
 import { createBinaryUrlSigner } from './binary/attachment-urls';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
@@ -81,11 +81,14 @@ export async function buildServer({
   decorateAuth(app);
   const requestContext = getContext ?? contextFromRequest;
   const fhirBase = config.baseUrl + FHIR_PATH;
-  // Every WebSocket path (live updates, graphql-ws, FHIRcast, agents) on one upgrade listener.
-  const upgrades = new UpgradePaths();
-  app.server.on('upgrade', upgrades.listener);
+  // Every WebSocket path (live updates, graphql-ws, FHIRcast, agents) on one upgrade listener,
+  // which guards every socket: a bad frame closes that socket only, never the process.
+  const websockets = new WebSocketPaths(app.log, { pingInterval: config.websocketPingInterval });
+  app.server.on('upgrade', websockets.listener);
+  app.decorate('websockets', websockets);
   app.addHook('onClose', async () => {
-    app.server.off('upgrade', upgrades.listener);
+    app.server.off('upgrade', websockets.listener);
+    websockets.close();
   });
   // One store for uploads, downloads and bot code: all under BINARY_DIR.
   const binaryStorage = new FileBinaryStorage(config.binaryDir);
@@ -136,12 +139,12 @@ export async function buildServer({
     deps: auth,
     fhirBase,
     getContext: requestContext,
-    upgrades,
+    websockets,
     binaryUrls,
     engineUsers: [(engine) => botTrigger.start(engine)],
   });
   // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast/{endpoint id}.
-  await app.register(fhircastRoutes, { deps: auth, upgrades, getContext });
+  await app.register(fhircastRoutes, { deps: auth, websockets, getContext });
   // Binary upload and download, and signed storage URLs for attachments (issue #8).
   await app.register(binaryRoutes, {
     deps: auth,
@@ -170,7 +173,7 @@ export async function buildServer({
   // Agents (issue #10): /ws/agent and Agent $push.
   await app.register(agentRoutes, {
     deps: auth,
-    upgrades,
+    websockets,
     bots: { db, storage: binaryStorage, fhirBase },
     getContext: requestContext,
   });

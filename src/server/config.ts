@@ -46,6 +46,8 @@ export interface ServerConfig {
   graphqlMaxCost: number;
   /** Live updates (issue #8): milliseconds between heartbeats on a bound subscription socket. */
   liveHeartbeatInterval: number;
+  /** Milliseconds between pings on every WebSocket; a peer that answers none of three is closed. */
+  websocketPingInterval: number;
   /** How many recent write events each instance keeps for clients that re-bind after a drop. */
   liveEventLogSize: number;
   /** Lifetime of a $get-ws-binding-token token in seconds. */
@@ -191,6 +193,12 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
     description: 'Milliseconds between heartbeat Bundles on a bound /ws/subscriptions-r4 socket',
   },
   {
+    name: 'WEBSOCKET_PING_INTERVAL',
+    default: '30000',
+    description:
+      'Milliseconds between pings on every WebSocket; a peer that answers none of three pings in a row is closed (1008)',
+  },
+  {
     name: 'LIVE_EVENT_LOG_SIZE',
     default: '10000',
     description:
@@ -256,6 +264,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const graphqlIntrospection = readBoolean(env, 'GRAPHQL_INTROSPECTION', true);
   const graphqlMaxCost = readPositiveInteger(env, 'GRAPHQL_MAX_COST', 10000, 'resources');
   const liveHeartbeatInterval = readPositiveInteger(env, 'LIVE_HEARTBEAT_INTERVAL', 10000, 'milliseconds');
+  const websocketPingInterval = readPositiveInteger(env, 'WEBSOCKET_PING_INTERVAL', 30000, 'milliseconds');
   const liveEventLogSize = readPositiveInteger(env, 'LIVE_EVENT_LOG_SIZE', 10000, 'events');
   const liveBindingTokenLifetime = readPositiveInteger(env, 'LIVE_BINDING_TOKEN_LIFETIME', 3600, 'seconds');
   const binaryMaxSize = readPositiveInteger(env, 'BINARY_MAX_SIZE', 32 * 1024 * 1024);
@@ -286,6 +295,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     graphqlIntrospection,
     graphqlMaxCost,
     liveHeartbeatInterval,
+    websocketPingInterval,
     liveEventLogSize,
     liveBindingTokenLifetime,
     binaryMaxSize,

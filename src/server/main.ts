@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, withActualPort } from './config';
 import type { ServerConfig } from './config';
 import { DataDirInUseError, migrate, openDatabase } from './db';
 import { findFreePort } from './free-port';
+import { installProcessGuards } from './process-guards';
 import type { Database } from './db';
 import { Repository, systemContext } from './repo';
 import { findAppClientId, seedDemoClinic, topUpDemoSlots } from './seed';
@@ -44,16 +45,19 @@ async function start(): Promise<void> {
   const db: Database = await openDatabase(config);
   const servers: FastifyInstance[] = [];
   let stopping = false;
+  const closeAll = async (): Promise<void> => {
+    for (const server of servers.reverse()) {
+      await server.close();
+    }
+    await db.close();
+  };
   const stop = async (signal: string): Promise<void> => {
     if (stopping) {
       return;
     }
     stopping = true;
     console.log(`\n${signal}: stopping Bloom…`);
-    for (const server of servers.reverse()) {
-      await server.close();
-    }
-    await db.close();
+    await closeAll();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -77,6 +81,13 @@ async function start(): Promise<void> {
 
   const api = await buildServer({ config, db });
   servers.push(api);
+  installProcessGuards({
+    log: api.log,
+    shutdown: async () => {
+      stopping = true;
+      await closeAll();
+    },
+  });
   await api.listen({ port: config.port, host: config.host });
 
   const appHost = await buildAppHost({

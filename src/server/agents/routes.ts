@@ -10,7 +10,7 @@
 // on the same database is reached through it (relay.ts).
 import type { Agent, OperationOutcome } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import { AGENT_WS_PATH } from '../../fhir/agent-protocol';
 import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
 import { allOk, badRequest, notFound, OperationOutcomeError } from '../../fhir';
@@ -25,7 +25,7 @@ import { AgentRelay } from './relay';
 import type { RelayMessage } from './relay';
 import { AgentSocket } from './agent-socket';
 import { parsePushRequest, resolveRemote } from './push-request';
-import type { UpgradePaths } from '../upgrade-paths';
+import type { WebSocketPaths } from '../websocket-paths';
 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -34,8 +34,8 @@ export interface AgentRoutesOptions {
   /** Inbound channel messages run bots (Agent.channel.targetReference). */
   bots: BotExecutionDeps;
   getContext: (request: FastifyRequest) => RepositoryContext;
-  /** The server's upgrade listener: the agent socket adds its path to it. */
-  upgrades: UpgradePaths;
+  /** The server's WebSocket paths: the agent socket adds its path to them. */
+  websockets: WebSocketPaths;
 }
 
 function outcome(
@@ -80,7 +80,7 @@ function failedReply(reply: FastifyReply, answer: AgentReply, remote: string): F
 
 export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
   app,
-  { deps, bots, getContext, upgrades },
+  { deps, bots, getContext, websockets },
 ) => {
   const interval = deps.config.liveHeartbeatInterval;
   const relay = new AgentRelay(deps.db, app.log, 3 * interval);
@@ -127,14 +127,14 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
   // Without the relay this instance still serves its own agents.
   await relay.start(onRelayed).catch((err: unknown) => app.log.error({ err }, 'Agent relay not started'));
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const stopServing = upgrades.add(AGENT_WS_PATH, (request, socket, head) => {
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      const session = new AgentSocket(ws, hub, deps, bots);
-      sockets.add(session);
-      ws.on('close', () => sockets.delete(session));
-    });
+  const served = websockets.serve(AGENT_WS_PATH, { maxPayload: MAX_MESSAGE_BYTES });
+  const wss = served.server;
+  wss.on('connection', (ws: WebSocket) => {
+    const session = new AgentSocket(ws, hub, deps, bots);
+    sockets.add(session);
+    ws.on('close', () => sockets.delete(session));
   });
+  const stopServing = served.stop;
 
   const heartbeat = setInterval(() => {
     for (const session of sockets) session.heartbeat(interval);

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
+import { badGateway, OperationOutcomeError } from '../../fhir/outcomes';
 import type { ServerConfig } from '../config';
 
 export interface Email {
@@ -36,7 +37,20 @@ export function createMailer(
     });
     return {
       async send(email) {
-        await transport.sendMail({ from: mailFrom, to: email.to, subject: email.subject, text: email.text });
+        try {
+          await transport.sendMail({
+            from: mailFrom,
+            to: email.to,
+            subject: email.subject,
+            text: email.text,
+          });
+        } catch (err) {
+          // Refused, reset or unreachable: this email fails with a clear outcome, nothing else does.
+          log.warn({ err, to: email.to }, 'The mail server did not take an email');
+          throw new OperationOutcomeError(
+            badGateway(`The mail server did not take the email: ${(err as Error).message}`),
+          );
+        }
         log.info({ to: email.to, subject: email.subject }, 'Email sent');
       },
     };

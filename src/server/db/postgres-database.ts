@@ -34,6 +34,12 @@ export class PostgresDatabase implements Database {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A checked-out client has no listener of the pool's: a connection the database ends mid-
+    // transaction would emit an 'error' nobody hears. Its next query fails; the client is discarded.
+    const onError = (err: Error): void => {
+      broken = err;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(new ClientQueryable(client));
@@ -48,6 +54,7 @@ export class PostgresDatabase implements Database {
       }
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -7,8 +7,9 @@
 // Every call needs a signed-in user; topics belong to the caller's project. Requests are checked
 // with the platform client's own rules (src/fhir/fhircast) and refused with a 400 outcome before
 // anything changes.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
 import {
   subscriptionRequestFromForm,
   validatePublish,
@@ -21,7 +22,7 @@ import type { AuthDeps } from '../auth/auth-deps';
 import { requireAuth } from '../auth/authenticate';
 import type { RepositoryContext } from '../repo';
 import { upgradePath } from '../upgrade-paths';
-import type { UpgradePaths } from '../upgrade-paths';
+import type { WebSocketPaths } from '../websocket-paths';
 import { FhircastHub } from './hub';
 
 export const FHIRCAST_WS_PATH = '/ws/fhircast/';
@@ -31,8 +32,8 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 
 export interface FhircastRoutesOptions {
   deps: AuthDeps;
-  /** The server's upgrade listener: the subscription sockets are served below FHIRCAST_WS_PATH. */
-  upgrades: UpgradePaths;
+  /** The server's WebSocket paths: the subscription sockets are served below FHIRCAST_WS_PATH. */
+  websockets: WebSocketPaths;
   /** Tests only (as buildServer's): the caller without a token. */
   getContext?: (request: FastifyRequest) => RepositoryContext;
 }
@@ -56,7 +57,7 @@ function invalid(message: string): OperationOutcomeError {
 
 export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
   app,
-  { deps, upgrades, getContext },
+  { deps, websockets, getContext },
 ) => {
   const config = deps.config;
   const hub = new FhircastHub(deps.db, app.log, {
@@ -76,16 +77,16 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
   });
 
   // /ws/fhircast/{endpointId}: the endpoint id names the subscription the socket serves.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const stopServing = upgrades.addPrefix(FHIRCAST_WS_PATH, (request, socket, head) => {
+  const served = websockets.servePrefix(FHIRCAST_WS_PATH, { maxPayload: MAX_MESSAGE_BYTES });
+  const wss = served.server;
+  wss.on('connection', (ws: WebSocket, request: IncomingMessage) => {
     const endpointId = upgradePath(request).slice(FHIRCAST_WS_PATH.length);
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      hub.attach(ws, endpointId).catch((err: unknown) => {
-        app.log.error({ err }, 'FHIRcast socket failed');
-        ws.close(1011, 'Internal error');
-      });
+    hub.attach(ws, endpointId).catch((err: unknown) => {
+      app.log.error({ err }, 'FHIRcast socket failed');
+      ws.close(1011, 'Internal error');
     });
   });
+  const stopServing = served.stop;
 
   app.addHook('preClose', async () => {
     stopServing();

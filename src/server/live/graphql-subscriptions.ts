@@ -146,6 +146,8 @@ export function serveGraphQLSubscriptions(
       },
     },
     wss,
+    // No keep-alive of its own: WebSocketPaths pings every socket of every path.
+    0,
   );
   return async () => {
     await server.dispose();

@@ -4,7 +4,6 @@
 // graphql-ws subscriptions (graphql-subscriptions.ts) are served at /ws/graphql on the same engine.
 import type { Parameters, Subscription } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { WebSocketServer } from 'ws';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { badRequest, OperationOutcomeError } from '../../fhir';
@@ -16,7 +15,7 @@ import { parseCriteria } from './criteria';
 import { serveGraphQLSubscriptions } from './graphql-subscriptions';
 import { LiveEngine } from './live-engine';
 import { SubscriptionSocket } from './subscription-socket';
-import type { UpgradeHandler, UpgradePaths } from '../upgrade-paths';
+import type { WebSocketPaths } from '../websocket-paths';
 
 export const SUBSCRIPTIONS_WS_PATH = '/ws/subscriptions-r4';
 export const GRAPHQL_WS_PATH = '/ws/graphql';
@@ -27,8 +26,8 @@ export interface LiveRoutesOptions {
   deps: AuthDeps;
   fhirBase: string;
   getContext: (request: FastifyRequest) => RepositoryContext;
-  /** The server's upgrade listener: this socket and graphql-ws add their paths to it. */
-  upgrades: UpgradePaths;
+  /** The server's WebSocket paths: this socket and graphql-ws add theirs. */
+  websockets: WebSocketPaths;
   /** Signs attachment URLs of readable Binaries in notifications and graphql-ws events (issue #8). */
   binaryUrls?: BinaryUrlSigner;
   /** Other users of the engine (issue #10: Subscription → Bot), started with it; each returns its stop. */
@@ -40,7 +39,7 @@ function websocketUrl(baseUrl: string): string {
 }
 
 export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, options) => {
-  const { deps, fhirBase, getContext, upgrades, binaryUrls } = options;
+  const { deps, fhirBase, getContext, websockets, binaryUrls } = options;
   const config = deps.config;
   const engine = new LiveEngine(deps.db, config.liveEventLogSize, app.log);
   await engine.start();
@@ -48,23 +47,18 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   for (const use of options.engineUsers ?? []) stopEngineUsers.push(await use(engine));
 
   const sockets = new Set<SubscriptionSocket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const live = websockets.serve(SUBSCRIPTIONS_WS_PATH, { maxPayload: MAX_MESSAGE_BYTES });
+  const wss = live.server;
   wss.on('connection', (ws) => {
     const session = new SubscriptionSocket(ws, { deps, engine, fhirBase, binaryUrls });
     sockets.add(session);
     ws.on('close', () => sockets.delete(session));
   });
   // graphql-ws: same engine, its own protocol (graphql-transport-ws) and message size.
-  const graphqlWss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const graphql = websockets.serve(GRAPHQL_WS_PATH, { maxPayload: MAX_MESSAGE_BYTES });
+  const graphqlWss = graphql.server;
   const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine, binaryUrls);
-  const serve =
-    (server: WebSocketServer): UpgradeHandler =>
-    (request, socket, head) =>
-      server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));
-  const stopServing = [
-    upgrades.add(SUBSCRIPTIONS_WS_PATH, serve(wss)),
-    upgrades.add(GRAPHQL_WS_PATH, serve(graphqlWss)),
-  ];
+  const stopServing = [live.stop, graphql.stop];
 
   const heartbeat = setInterval(() => {
     for (const session of sockets) session.heartbeat();
