@@ -1,5 +1,6 @@
 // GraphQL search arguments → the SearchRequest of SPEC §3 (issue #6): names back to codes, the
-// value prefixes the REST parser understands, _sort/_count/_offset, a reverse lookup's filter first.
+// value prefixes the REST parser understands, _sort/_count/_offset, a reverse lookup's filter first;
+// issue #20: _filter and _compartment, checked as the REST search checks them.
 import { Operator } from '../../src/fhir/search/types';
 import { argNameToSearchParam, graphQLTypeName, searchParamToArgName } from '../../src/server/graphql/naming';
 import {
@@ -69,6 +70,22 @@ describe('issue #6 toSearchRequest', () => {
       value: 'Patient/123',
     });
     expect(request.filters).toHaveLength(2);
+  });
+
+  it('_filter and _compartment become the filters their URL parameters are (issue #20)', () => {
+    const request = toSearchRequest('Observation', {
+      _filter: 'status eq final',
+      _compartment: 'Patient/123',
+    });
+    expect(request.filters).toEqual([
+      { code: '_filter', operator: Operator.EQUALS, value: 'status eq final' },
+      { code: '_compartment', operator: Operator.EQUALS, value: 'Patient/123' },
+    ]);
+  });
+
+  it('a malformed _filter or an unknown _sort is the REST search 400, naming the argument (issue #20)', () => {
+    expect(() => toSearchRequest('Patient', { _filter: 'family eq' })).toThrow(/\(_filter\)$/);
+    expect(() => toSearchRequest('Patient', { _sort: 'nonsense' })).toThrow(/\(_sort\)$/);
   });
 
   it('a negative _count is refused like in a search URL (400)', () => {

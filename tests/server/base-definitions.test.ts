@@ -47,6 +47,49 @@ describe.each(databases())('base FHIR definitions on %s', (_engine, kind) => {
     );
   });
 
+  test("issue #20 _filter selects base definitions as the SQL does for stored ones (Medplum's requestSchema)", async () => {
+    const filtered = (type: string, filter: string) =>
+      search(`${type}?${new URLSearchParams({ _filter: filter, _count: '200' })}`);
+    // eq is the whole (folded) name, not a prefix: PatientBloom or any 'Patient…' are not Patient.
+    expect(ids((await filtered('StructureDefinition', 'name eq Patient')).body)).toEqual(['Patient']);
+    expect(ids((await filtered('StructureDefinition', 'name eq patient')).body)).toEqual(['Patient']);
+    expect(
+      ids(
+        (
+          await filtered(
+            'StructureDefinition',
+            '(name eq Patient or name eq Practitioner) and kind eq resource',
+          )
+        ).body,
+      ),
+    ).toEqual(['Patient', 'Practitioner']);
+    const statements = ids(
+      (await filtered('StructureDefinition', 'name ew Statement and not (name sw Medication)')).body,
+    );
+    expect(statements).toContain('CapabilityStatement');
+    expect(statements).not.toContain('MedicationStatement');
+    expect(ids((await filtered('StructureDefinition', 'name eq Patient and date po 2019')).body)).toEqual([
+      'Patient',
+    ]);
+    expect(ids((await filtered('StructureDefinition', 'name eq Patient and date po 2020')).body)).toEqual([]);
+    const dates = await filtered('SearchParameter', 'base eq Patient and type eq date');
+    const byParameters = await search('SearchParameter?base=Patient&type=date&_count=200');
+    expect(ids(dates.body)).toEqual(ids(byParameters.body));
+    expect(ids(dates.body)).toContain('individual-birthdate');
+
+    const graphql = await call<{ data: { StructureDefinitionList: { name: string }[] } }>(
+      clinic.server,
+      'POST',
+      'fhir/R4/$graphql',
+      clinic.maria,
+      {
+        body: { query: '{ StructureDefinitionList(_filter: "name eq Patient") { name } }' },
+        contentType: 'application/json',
+      },
+    );
+    expect(graphql.body.data.StructureDefinitionList).toEqual([{ name: 'Patient' }]);
+  });
+
   test('SearchParameter?base=Patient pages through the base parameters with an accurate total', async () => {
     const first = await search('SearchParameter?base=Patient&_count=10&_total=accurate');
     const all = await search('SearchParameter?base=Patient&_count=100&_total=accurate');

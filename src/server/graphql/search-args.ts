@@ -1,18 +1,33 @@
-// Search-field arguments (every search parameter of the type, '-' written '_', plus _count, _offset
-// and _sort) and their translation into the SearchRequest the search engine takes (SPEC §3).
+// Search-field arguments (every search parameter of the type, '-' written '_', plus the common
+// _count, _offset, _sort, _id, _lastUpdated, _filter and _compartment, as Medplum offers them) and
+// their translation into the SearchRequest the search engine takes (SPEC §3), through the REST
+// search's own edge check so an argument means and refuses exactly what the URL parameter does.
 import { GraphQLInt, GraphQLString } from 'graphql';
 import type { GraphQLFieldConfigArgumentMap } from 'graphql';
 import { getSearchParameters } from '../../fhir';
-import { parseSearchRequest } from '../../fhir/search/parse';
 import { Operator } from '../../fhir/search/types';
 import type { Filter, SearchRequest } from '../../fhir/search/types';
+import { DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT, validateSearchQuery } from '../search/request-validation';
 import { argNameToSearchParam, searchParamToArgName } from './naming';
 
-/** Results per page when the query gives no _count (as the REST search). */
-export const DEFAULT_SEARCH_COUNT = 20;
+export { DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT };
 
-/** The most results one search field returns, whatever _count asks. */
-export const MAX_SEARCH_COUNT = 1000;
+/**
+ * The arguments every search field has, whatever its type's own search parameters (no
+ * descriptions: the schema has none, which keeps the snapshot small). `_id` and `_lastUpdated` are
+ * also definitions of every type; naming them here keeps them first, where Medplum has them.
+ */
+function commonArgs(): GraphQLFieldConfigArgumentMap {
+  return {
+    _count: { type: GraphQLInt },
+    _offset: { type: GraphQLInt },
+    _sort: { type: GraphQLString },
+    _id: { type: GraphQLString },
+    _lastUpdated: { type: GraphQLString },
+    _filter: { type: GraphQLString },
+    _compartment: { type: GraphQLString },
+  };
+}
 
 const argsCache = new Map<string, GraphQLFieldConfigArgumentMap>();
 
@@ -20,11 +35,7 @@ const argsCache = new Map<string, GraphQLFieldConfigArgumentMap>();
 export function searchArgs(resourceType: string): GraphQLFieldConfigArgumentMap {
   let args = argsCache.get(resourceType);
   if (!args) {
-    args = {
-      _count: { type: GraphQLInt },
-      _offset: { type: GraphQLInt },
-      _sort: { type: GraphQLString },
-    };
+    args = commonArgs();
     for (const param of getSearchParameters(resourceType)) {
       const name = searchParamToArgName(param.code);
       if (name && !(name in args)) {
@@ -44,28 +55,27 @@ export function clearSearchArgsCache(): void {
 export type SearchArgValues = Record<string, unknown>;
 
 /**
- * The SearchRequest of a search field, read by the same parser as a REST search URL (so prefixes,
- * `_sort` and paging mean the same): argument names back to parameter codes ('based_on' →
- * 'based-on'), a reverse lookup's `_reference` filter first (pointing at `reverseTarget`), and the
- * page size defaulted and capped.
+ * The SearchRequest of a search field, checked as a REST search URL is (validateSearchQuery: so
+ * prefixes, `_filter`, `_sort` and paging mean the same, and a bad one is the same 400 naming the
+ * parameter): argument names back to parameter codes ('based_on' → 'based-on'), a reverse lookup's
+ * `_reference` filter first (pointing at `reverseTarget`), the page size defaulted and capped.
  */
 export function toSearchRequest(
   resourceType: string,
   args: SearchArgValues,
   reverseTarget?: string,
 ): SearchRequest {
-  const query: Record<string, string> = {};
+  const query = new URLSearchParams();
   for (const [name, value] of Object.entries(args)) {
     if (value !== undefined && value !== null && name !== '_reference') {
-      query[argNameToSearchParam(name)] = String(value);
+      query.append(argNameToSearchParam(name), String(value));
     }
   }
-  const request = parseSearchRequest({ resourceType, query });
+  const request = validateSearchQuery(resourceType, query);
   if (reverseTarget) {
     const filter: Filter = { code: String(args._reference), operator: Operator.EQUALS, value: reverseTarget };
     request.filters = [filter, ...(request.filters ?? [])];
   }
-  request.count = Math.min(request.count ?? DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT);
   request.offset = request.offset ?? 0;
   return request;
 }

@@ -3,12 +3,17 @@
 // the same folding, the same date ranges), and each comparison below mirrors the SQL condition of
 // src/server/search/value-conditions.ts for that parameter type, so a live criteria string selects
 // exactly what the same search would return. Criteria the live engine cannot decide on one resource
-// (chains, _has, value sets) are refused when the criteria are parsed (criteria.ts).
+// (chains, _has, value sets) are refused when the criteria are parsed (criteria.ts). `_filter` is
+// decided here too, comparison by comparison as the SQL builds it (filter-expression-sql.ts), for
+// the base definitions searched in memory (definitions-source: Medplum's requestSchema asks for
+// `StructureDefinitionList(_filter: "name eq Patient")`); subscriptions still refuse it.
 import type { Resource } from '@medplum/fhirtypes';
 import { getSearchParameter } from '../../fhir';
 import { Operator, splitOrValues, splitValuePrefix } from '../../fhir/search';
 import type { Filter, SearchRequest } from '../../fhir/search';
 import { parseDateRange } from '../search/date-range';
+import { filterTree } from '../search/filter-expression-sql';
+import type { FilterTree } from '../search/filter-expression-sql';
 import type { DateRange } from '../search/date-range';
 import type {
   DateRow,
@@ -19,6 +24,7 @@ import type {
   TokenRow,
   UriRow,
 } from '../search/index-rows';
+import type { SqlFilter } from '../search/types';
 import { normalizeText } from '../search/normalize-text';
 import { invalid, parseNumberRange, splitBar, unescapeValue } from '../search/value-conditions';
 
@@ -35,9 +41,25 @@ export function matchesCriteria(request: SearchRequest, target: MatchTarget): bo
   return (request.filters ?? []).every((filter) => matchesFilter(target, filter));
 }
 
-function matchesFilter(target: MatchTarget, filter: Filter): boolean {
+/** A `_filter` expression: and / or / not around comparisons, each a filter as the SQL has it. */
+function matchesTree(target: MatchTarget, tree: FilterTree): boolean {
+  switch (tree.kind) {
+    case 'filter':
+      return matchesFilter(target, tree.filter);
+    case 'not':
+      return !matchesTree(target, tree.operand);
+    case 'and':
+      return tree.operands.every((operand) => matchesTree(target, operand));
+    default:
+      return tree.operands.some((operand) => matchesTree(target, operand));
+  }
+}
+
+function matchesFilter(target: MatchTarget, filter: SqlFilter): boolean {
   const { resource, rows } = target;
   switch (filter.code) {
+    case '_filter':
+      return matchesTree(target, filterTree(resource.resourceType, filter.value));
     case '_id':
       return matchId(resource.id ?? '', filter);
     case '_lastUpdated':
@@ -63,7 +85,9 @@ function matchesFilter(target: MatchTarget, filter: Filter): boolean {
     case 'token':
       return matchToken(of(rows.token), of(rows.token, `${filter.code}:of-type`), filter, values);
     case 'string':
-      return of(rows.string).some((row) => values.some((v) => stringMatches(row, filter.operator, v)));
+      return of(rows.string).some((row) =>
+        values.some((v) => stringMatches(row, filter.operator, v, filter.match)),
+      );
     case 'uri': {
       const operator = filter.operator === Operator.NOT ? Operator.EQUALS : filter.operator;
       const found = of(rows.uri).some((row) => values.some((v) => uriMatches(row, operator, v)));
@@ -81,6 +105,14 @@ function matchesFilter(target: MatchTarget, filter: Filter): boolean {
       return filter.operator === Operator.NOT ? !found : found;
     }
     case 'date':
+      if (filter.match === 'overlaps') {
+        // _filter's po: the value's range and the query's share an instant, as the SQL asks.
+        return of(rows.date).some(
+          (row) =>
+            dateMatches(rangeOf(row), Operator.GREATER_THAN_OR_EQUALS, filter.value, filter.code) &&
+            dateMatches(rangeOf(row), Operator.LESS_THAN_OR_EQUALS, filter.value, filter.code),
+        );
+      }
       return matchOrdered(filter, values, (operator, value) =>
         of(rows.date).some((row) => dateMatches(rangeOf(row), operator, value, filter.code)),
       );
@@ -159,8 +191,20 @@ function textMatches(text: string | null, value: string): boolean {
   return text.startsWith(folded) || text.includes(` ${folded}`);
 }
 
-function stringMatches(row: StringRow, operator: Operator, value: string): boolean {
+/** `match` is _filter's eq and ew (stringCondition's): the whole folded value, or its end. */
+function stringMatches(
+  row: StringRow,
+  operator: Operator,
+  value: string,
+  match?: SqlFilter['match'],
+): boolean {
   const plain = unescapeValue(value);
+  if (match === 'equals') {
+    return row.value === normalizeText(plain);
+  }
+  if (match === 'ends-with') {
+    return row.value.endsWith(normalizeText(plain));
+  }
   switch (operator) {
     case Operator.EXACT:
       return row.exact === plain;

@@ -18,9 +18,12 @@ export type ChangedSubscriber<TContext> = (
   context: TContext,
 ) => AsyncIterable<unknown>;
 
-/** The search arguments a change can be filtered by: paging and sorting mean nothing for a stream. */
+/**
+ * The search arguments a change can be filtered by: paging and sorting mean nothing for a stream,
+ * and `_filter` is decided in SQL only (criteria.ts refuses it).
+ */
 function changedArgs(resourceType: string): GraphQLFieldConfigArgumentMap {
-  const { _count: _c, _offset: _o, _sort: _s, ...args } = searchArgs(resourceType);
+  const { _count: _c, _offset: _o, _sort: _s, _filter: _f, ...args } = searchArgs(resourceType);
   return args;
 }
 
