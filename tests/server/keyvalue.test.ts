@@ -6,6 +6,7 @@ import { databases } from './support/test-databases';
 import { call, startClinic } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import type { Tokens } from './auth/support/auth-fixtures';
+import { keyValueMedplumKeysMigration } from '../../src/server/keyvalue/migration';
 import { MAX_BODY_BYTES } from '../../src/server/keyvalue/routes';
 import { MAX_KEY_LENGTH, MAX_KEYS_PER_OWNER, MAX_VALUE_LENGTH } from '../../src/server/keyvalue/store';
 
@@ -212,5 +213,46 @@ describe.each(databases())('keyvalue/v1 on %s', (_engine, kind) => {
     expect((await get('fill-1', clinic.aisha)).text).toBe('replaced');
     expect((await del('fill-2', clinic.aisha)).status).toBe(204);
     expect((await put('one-more', 'v', clinic.aisha)).status).toBe(204);
+  });
+
+  test("issue #20 migration 22: values stored under keys Medplum refuses move to the app's new names, so preferences survive; the newest value wins a clash", async () => {
+    const me = await call<{ user?: { id?: string } }>(clinic.server, 'GET', 'auth/me', clinic.admin);
+    const owner = `User/${me.body.user?.id}`;
+    const other = 'User/someone-else';
+    const rows: [string, string, string, string][] = [
+      [owner, 'bloom.share-context', 'on', '2026-01-01'],
+      [owner, 'bloom.search-table.Observation', '{"fields":["status"]}', '2026-01-01'],
+      // A clash: the valid key was written later, it stays.
+      [owner, 'a.b', 'older', '2026-01-01'],
+      [owner, 'a-b', 'newer', '2026-02-01'],
+      // A clash the other way: the refused key was written later, its value moves.
+      [owner, 'x-y', 'older', '2026-01-01'],
+      [owner, 'x.y', 'newer', '2026-02-01'],
+      [owner, 'café', 'accent', '2026-01-01'],
+      [owner, `${'k'.repeat(250)}.long-key`, 'cut', '2026-01-01'],
+      [other, 'bloom.share-context', 'off', '2026-01-01'],
+    ];
+    for (const [rowOwner, key, value, at] of rows) {
+      await clinic.server.db.query(
+        'INSERT INTO key_value (owner, key, value, updated_at) VALUES ($1, $2, $3, $4)',
+        [rowOwner, key, value, at],
+      );
+    }
+    await clinic.server.db.transaction((tx) => keyValueMedplumKeysMigration.up(tx));
+    const { rows: after } = await clinic.server.db.query<{ owner: string; key: string; value: string }>(
+      'SELECT owner, key, value FROM key_value WHERE owner = ANY($1) ORDER BY owner, key',
+      [[owner, other]],
+    );
+    expect(after.map((row) => [row.owner === owner ? 'admin' : 'other', row.key, row.value])).toEqual([
+      ['admin', 'a-b', 'newer'],
+      ['admin', 'bloom-search-table-Observation', '{"fields":["status"]}'],
+      ['admin', 'bloom-share-context', 'on'],
+      ['admin', 'caf-', 'accent'],
+      ['admin', 'k'.repeat(250) + '-long', 'cut'],
+      ['admin', 'x-y', 'newer'],
+      ['other', 'bloom-share-context', 'off'],
+    ]);
+    expect((await get('bloom-share-context', clinic.admin)).text).toBe('on');
+    expect((await get('bloom-search-table-Observation', clinic.admin)).text).toBe('{"fields":["status"]}');
   });
 });
