@@ -22,6 +22,8 @@ import type { TokenManager } from './token-manager';
 import type { XhrFactory } from './upload';
 
 export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
+/** A download of 'Binary/{id}' is under the FHIR base (MedplumClient's rule). */
+const BINARY_PATH = 'Binary/';
 
 export interface FhirClientOptions {
   /** XMLHttpRequest for uploads with progress; the environment's by default. */
@@ -130,6 +132,17 @@ export class FhirClient extends ClientEventEmitter {
       this.cache.set(absolute, promise);
     }
     return promise;
+  }
+
+  /**
+   * MedplumClient's download: the file at `url` as a Blob, through the request pipeline (auth header,
+   * refresh, retry, abort), never the cache. `url` is absolute, 'Binary/{id}' (under the FHIR base,
+   * as in Medplum), or another path relative to the base URL. Unlike Medplum, whose download resolves
+   * an error page as the Blob, an error status rejects with its outcome (SPEC §4 request results).
+   */
+  download(url: string | URL, options?: RequestOptions): Promise<Blob> {
+    const target = url.toString();
+    return this.pipeline.download(target.startsWith(BINARY_PATH) ? this.fhirUrl(target) : target, options);
   }
 
   private fetchGet<T>(url: string, options: RequestOptions): Promise<T> {
