@@ -304,6 +304,23 @@ export class FhirClient extends ClientEventEmitter {
     return this.get<T>(this.fhirUrl(resourceType, id, '_history', versionId), options);
   }
 
+  /**
+   * MedplumClient's readCanonical: the resource with canonical `url` (a StructureDefinition,
+   * Questionnaire, ValueSet...), or undefined. One type searches it (`{type}?url=`); several search
+   * them together at the system level (`?_type=A,B&url=`).
+   */
+  readCanonical<T extends Resource>(
+    resourceType: T['resourceType'] | T['resourceType'][],
+    url: string,
+    options?: RequestOptions,
+  ): ReadablePromise<T | undefined> {
+    if (Array.isArray(resourceType)) {
+      const systemLevel = '' as T['resourceType'];
+      return this.searchOne<T>(systemLevel, { _type: resourceType.join(','), url }, options);
+    }
+    return this.searchOne<T>(resourceType, { url }, options);
+  }
+
   readPatientEverything(id: string, options?: RequestOptions): ReadablePromise<Bundle> {
     return this.get<Bundle>(this.fhirUrl('Patient', id, '$everything'), options);
   }
