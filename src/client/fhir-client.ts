@@ -3,7 +3,15 @@
 // what they change; POSTs to the API carry an Idempotency-Key so they may be retried (issue #5).
 // PlatformClient (platform-client.ts) adds operations, schema, media and admin calls; BloomClient
 // (client.ts) adds the sign-in flows.
-import type { Bundle, Device, OperationOutcome, Reference, Resource } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  Device,
+  ExtractResource,
+  OperationOutcome,
+  Reference,
+  Resource,
+  ResourceType,
+} from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest } from '../fhir/outcomes';
 import { isSystemReference, parseReference, systemDevice } from '../fhir/references';
 import type { SearchRequest } from '../fhir/search/types';
@@ -309,16 +317,16 @@ export class FhirClient extends ClientEventEmitter {
    * Questionnaire, ValueSet...), or undefined. One type searches it (`{type}?url=`); several search
    * them together at the system level (`?_type=A,B&url=`).
    */
-  readCanonical<T extends Resource>(
-    resourceType: T['resourceType'] | T['resourceType'][],
+  readCanonical<RT extends ResourceType>(
+    resourceType: RT | RT[],
     url: string,
     options?: RequestOptions,
-  ): ReadablePromise<T | undefined> {
-    if (Array.isArray(resourceType)) {
-      const systemLevel = '' as T['resourceType'];
-      return this.searchOne<T>(systemLevel, { _type: resourceType.join(','), url }, options);
-    }
-    return this.searchOne<T>(resourceType, { url }, options);
+  ): ReadablePromise<ExtractResource<RT> | undefined> {
+    // Several types: a system-level search (no type in the path), as in Medplum.
+    const [type, query] = Array.isArray(resourceType)
+      ? ['', { _type: resourceType.join(','), url }]
+      : [resourceType, { url }];
+    return this.searchOne<ExtractResource<RT>>(type as ExtractResource<RT>['resourceType'], query, options);
   }
 
   readPatientEverything(id: string, options?: RequestOptions): ReadablePromise<Bundle> {
