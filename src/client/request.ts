@@ -120,10 +120,18 @@ function outcomeFromBody(status: number, body: unknown): OperationOutcome {
       {
         severity: 'error',
         code: status >= 500 ? 'exception' : status === 429 ? 'throttled' : 'processing',
-        details: { text: `HTTP ${status}` },
+        details: { text: status < 500 && isPlainMessage(body) ? body.trim() : `HTTP ${status}` },
       },
     ],
   };
+}
+
+/**
+ * A refusal answered as a line of text (Medplum's key-value API: 'Invalid key') is its own message,
+ * as MedplumClient reads it (issue #20); a page of HTML or a long body is not a message.
+ */
+function isPlainMessage(body: unknown): body is string {
+  return typeof body === 'string' && body.trim() !== '' && body.length <= 500 && !/[<\n]/.test(body.trim());
 }
 
 export class RequestPipeline {
