@@ -3,11 +3,17 @@
 // the sign-in flows of SPEC §4, §6 and §7 Authentication.
 import type {
   AccessPolicy,
+  Communication,
+  Encounter,
+  Patient,
   Project,
   ProjectMembership,
+  Reference,
+  Resource,
   Subscription,
   UserConfiguration,
 } from '@medplum/fhirtypes';
+import { createReference } from '../fhir/references';
 import type {
   BaseLoginRequest,
   EmailPasswordLoginRequest,
@@ -20,6 +26,7 @@ import type {
   SessionDetails,
 } from './auth-types';
 import { PlatformClient } from './platform-client';
+import type { RequestOptions } from './request';
 import * as fhircast from './fhircast';
 import type { FhircastConnectionHandlers, FhircastCurrentContext, WebSocketFactory } from './fhircast';
 import type { FhircastMessage, FhircastSubscriptionRequest } from '../fhir/fhircast';
@@ -250,6 +257,40 @@ export class BloomClient extends PlatformClient {
   /** SPEC §6: the membership flag admin. */
   isProjectAdmin(): boolean {
     return this.sessionDetails?.membership?.admin === true;
+  }
+
+  /**
+   * MedplumClient's createComment: a 'completed' Communication based on `resource`, sent now by the
+   * signed-in profile, with `text` as its payload; on an Encounter or ServiceRequest it carries their
+   * encounter and subject, on a Patient that patient as subject.
+   */
+  createComment(resource: Resource, text: string, options?: RequestOptions): Promise<Communication> {
+    const profile = this.getProfile();
+    let encounter: Reference<Encounter> | undefined;
+    let subject: Reference<Patient> | undefined;
+    if (resource.resourceType === 'Encounter') {
+      encounter = createReference(resource);
+      subject = resource.subject as Reference<Patient> | undefined;
+    } else if (resource.resourceType === 'ServiceRequest') {
+      encounter = resource.encounter;
+      subject = resource.subject as Reference<Patient> | undefined;
+    } else if (resource.resourceType === 'Patient') {
+      subject = createReference(resource);
+    }
+    return this.createResource<Communication>(
+      {
+        resourceType: 'Communication',
+        status: 'completed',
+        basedOn: [createReference(resource)],
+        encounter,
+        subject,
+        // Any profile, as in Medplum (a Bot or ClientApplication is outside Communication.sender's types).
+        sender: profile ? (createReference(profile) as Communication['sender']) : undefined,
+        sent: new Date().toISOString(),
+        payload: [{ contentString: text }],
+      },
+      options,
+    );
   }
 
   /** GET auth/me: the session details of SPEC §3, without keeping them. */

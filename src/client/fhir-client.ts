@@ -3,7 +3,15 @@
 // what they change; POSTs to the API carry an Idempotency-Key so they may be retried (issue #5).
 // PlatformClient (platform-client.ts) adds operations, schema, media and admin calls; BloomClient
 // (client.ts) adds the sign-in flows.
-import type { Bundle, Device, OperationOutcome, Reference, Resource } from '@medplum/fhirtypes';
+import type {
+  Bundle,
+  Device,
+  ExtractResource,
+  OperationOutcome,
+  Reference,
+  Resource,
+  ResourceType,
+} from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest } from '../fhir/outcomes';
 import { isSystemReference, parseReference, systemDevice } from '../fhir/references';
 import type { SearchRequest } from '../fhir/search/types';
@@ -22,6 +30,8 @@ import type { TokenManager } from './token-manager';
 import type { XhrFactory } from './upload';
 
 export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
+/** A download of 'Binary/{id}' is under the FHIR base (MedplumClient's rule). */
+const BINARY_PATH = 'Binary/';
 
 export interface FhirClientOptions {
   /** XMLHttpRequest for uploads with progress; the environment's by default. */
@@ -130,6 +140,17 @@ export class FhirClient extends ClientEventEmitter {
       this.cache.set(absolute, promise);
     }
     return promise;
+  }
+
+  /**
+   * MedplumClient's download: the file at `url` as a Blob, through the request pipeline (auth header,
+   * refresh, retry, abort), never the cache. `url` is absolute, 'Binary/{id}' (under the FHIR base,
+   * as in Medplum), or another path relative to the base URL. Unlike Medplum, whose download resolves
+   * an error page as the Blob, an error status rejects with its outcome (SPEC §4 request results).
+   */
+  download(url: string | URL, options?: RequestOptions): Promise<Blob> {
+    const target = url.toString();
+    return this.pipeline.download(target.startsWith(BINARY_PATH) ? this.fhirUrl(target) : target, options);
   }
 
   private fetchGet<T>(url: string, options: RequestOptions): Promise<T> {
@@ -289,6 +310,23 @@ export class FhirClient extends ClientEventEmitter {
     options?: RequestOptions,
   ): ReadablePromise<T> {
     return this.get<T>(this.fhirUrl(resourceType, id, '_history', versionId), options);
+  }
+
+  /**
+   * MedplumClient's readCanonical: the resource with canonical `url` (a StructureDefinition,
+   * Questionnaire, ValueSet...), or undefined. One type searches it (`{type}?url=`); several search
+   * them together at the system level (`?_type=A,B&url=`).
+   */
+  readCanonical<RT extends ResourceType>(
+    resourceType: RT | RT[],
+    url: string,
+    options?: RequestOptions,
+  ): ReadablePromise<ExtractResource<RT> | undefined> {
+    // Several types: a system-level search (no type in the path), as in Medplum.
+    const [type, query] = Array.isArray(resourceType)
+      ? ['', { _type: resourceType.join(','), url }]
+      : [resourceType, { url }];
+    return this.searchOne<ExtractResource<RT>>(type as ExtractResource<RT>['resourceType'], query, options);
   }
 
   readPatientEverything(id: string, options?: RequestOptions): ReadablePromise<Bundle> {

@@ -23,6 +23,8 @@ export type {
   BinarySource,
   BulkDataExport,
   CreateBinaryOptions,
+  CreateDocumentReferenceOptions,
+  CreateMediaOptions,
   EmailRequest,
   InviteRequest,
   PdfCreator,

@@ -8,7 +8,9 @@ import type {
   Binary,
   Bundle,
   Device,
+  DocumentReference,
   Identifier,
+  Media,
   OperationOutcome,
   ProjectMembership,
   Reference,
@@ -17,7 +19,7 @@ import type {
   StructureDefinition,
   ValueSet,
 } from '@medplum/fhirtypes';
-import { getReferenceString, parseReference } from '../fhir/references';
+import { createReference, getReferenceString, parseReference } from '../fhir/references';
 import { FhirClient, missingField } from './fhir-client';
 import type { FhirClientOptions } from './fhir-client';
 import type { ReadablePromise } from './readable-promise';
@@ -52,6 +54,17 @@ export interface CreateBinaryOptions {
   filename?: string;
   contentType?: string;
   onProgress?: UploadProgressListener;
+  /** The resource whose access governs the Binary (sent as X-Security-Context, as in Medplum). */
+  securityContext?: Reference;
+}
+
+/** MedplumClient's CreateMediaOptions / CreateDocumentReferenceOptions: the file, and fields of the resource. */
+export interface CreateMediaOptions extends CreateBinaryOptions {
+  additionalFields?: Partial<Media>;
+}
+
+export interface CreateDocumentReferenceOptions extends CreateBinaryOptions {
+  additionalFields?: Partial<DocumentReference>;
 }
 
 export interface ValueSetExpandParams {
@@ -285,11 +298,15 @@ export class PlatformClient extends FhirClient {
       ? dataOrOptions
       : { data: dataOrOptions, filename, contentType, onProgress };
     const query = args.filename ? { _filename: args.filename } : undefined;
+    const securityContext = args.securityContext?.reference;
+    const headers = securityContext
+      ? { ...options.headers, 'X-Security-Context': securityContext }
+      : options.headers;
     return this.post<Binary>(
       this.fhirSearchUrl('Binary', query),
       args.data,
       bodyContentType(args.data, args.contentType),
-      { ...options, onUploadProgress: args.onProgress ?? options.onUploadProgress },
+      { ...options, headers, onUploadProgress: args.onProgress ?? options.onUploadProgress },
     );
   }
 
@@ -321,6 +338,53 @@ export class PlatformClient extends FhirClient {
       url: binary.url ?? this.fhirUrl('Binary', binary.id as string),
       title: args.filename,
     };
+  }
+
+  /**
+   * MedplumClient's createMedia: a Media in 'preparation', the file uploaded with that Media as its
+   * security context (unless one is given), then the Media 'completed' with the file as its content.
+   */
+  async createMedia(createMediaOptions: CreateMediaOptions, options?: RequestOptions): Promise<Media> {
+    const { additionalFields, ...binaryOptions } = createMediaOptions;
+    const media = await this.createResource<Media>({
+      resourceType: 'Media',
+      status: 'preparation',
+      content: { contentType: createMediaOptions.contentType },
+      ...additionalFields,
+    });
+    const content = await this.createAttachment(
+      { ...binaryOptions, securityContext: binaryOptions.securityContext ?? createReference(media) },
+      undefined,
+      undefined,
+      undefined,
+      options,
+    );
+    return this.updateResource<Media>({ ...media, status: 'completed', content });
+  }
+
+  /**
+   * MedplumClient's createDocumentReference: a 'current' DocumentReference, the file uploaded with it
+   * as security context (unless one is given), then the DocumentReference pointing at the file.
+   */
+  async createDocumentReference(
+    createDocumentReferenceOptions: CreateDocumentReferenceOptions,
+    options?: RequestOptions,
+  ): Promise<DocumentReference> {
+    const { additionalFields, ...binaryOptions } = createDocumentReferenceOptions;
+    const document = await this.createResource<DocumentReference>({
+      resourceType: 'DocumentReference',
+      status: 'current',
+      content: [{ attachment: { contentType: createDocumentReferenceOptions.contentType } }],
+      ...additionalFields,
+    });
+    const attachment = await this.createAttachment(
+      { ...binaryOptions, securityContext: binaryOptions.securityContext ?? createReference(document) },
+      undefined,
+      undefined,
+      undefined,
+      options,
+    );
+    return this.updateResource<DocumentReference>({ ...document, content: [{ attachment }] });
   }
 
   /** SPEC §5: 'PDF creation not enabled' unless the client was given a PDF creator. */

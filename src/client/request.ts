@@ -2,8 +2,9 @@
 // send with the auth header (a 401 renews the session and retries once) → retry by the retry
 // policy (status ≥ 500, 429 after Retry-After, network errors with backoff; offline event) → poll
 // a 202 → follow Content-Location/Location when asked → decode, turning error responses into the
-// OperationOutcomeError of src/fhir (SPEC §8). The cache and the auto-batcher sit above it
-// (fhir-client.ts); the token logic lives in the token manager.
+// OperationOutcomeError of src/fhir (SPEC §8). A download (issue #20) lives the same life and ends
+// with the body as a Blob instead. The cache and the auto-batcher sit above it (fhir-client.ts); the
+// token logic lives in the token manager.
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest, isOperationOutcome, notFound } from '../fhir/outcomes';
 import { REQUEST_ABORTED, isAbortError, requestAbortedError, sleep, throwIfAborted } from './abort';
@@ -119,10 +120,18 @@ function outcomeFromBody(status: number, body: unknown): OperationOutcome {
       {
         severity: 'error',
         code: status >= 500 ? 'exception' : status === 429 ? 'throttled' : 'processing',
-        details: { text: `HTTP ${status}` },
+        details: { text: status < 500 && isPlainMessage(body) ? body.trim() : `HTTP ${status}` },
       },
     ],
   };
+}
+
+/**
+ * A refusal answered as a line of text (Medplum's key-value API: 'Invalid key') is its own message,
+ * as MedplumClient reads it (issue #20); a page of HTML or a long body is not a message.
+ */
+function isPlainMessage(body: unknown): body is string {
+  return typeof body === 'string' && body.trim() !== '' && body.length <= 500 && !/[<\n]/.test(body.trim());
 }
 
 export class RequestPipeline {
@@ -150,9 +159,31 @@ export class RequestPipeline {
   }
 
   async request<T>(method: HttpMethod, pathOrUrl: string, options: RequestOptions = {}): Promise<T> {
+    return this.decode<T>(await this.exchange(method, pathOrUrl, options));
+  }
+
+  /**
+   * A GET of a file (MedplumClient's download): the same life as request(), any media type accepted,
+   * the body resolved as a Blob. An error status rejects as request() does, with the outcome.
+   */
+  async download(pathOrUrl: string, options: RequestOptions = {}): Promise<Blob> {
+    const headers = { Accept: '*/*', ...options.headers };
+    const response = await this.exchange('GET', pathOrUrl, { ...options, headers });
+    if (response.status >= 400) {
+      return this.decode<never>(response);
+    }
+    try {
+      return await response.blob();
+    } catch (err) {
+      // The body is cut off when the signal aborts while it is still arriving.
+      throw isAbortError(err) || options.signal?.aborted ? requestAbortedError(err) : err;
+    }
+  }
+
+  /** Sends and follows up: the response the caller decodes. */
+  private async exchange(method: HttpMethod, pathOrUrl: string, options: RequestOptions): Promise<Response> {
     const url = this.url(pathOrUrl);
-    const response = await this.followUp(await this.sendAuthorized(method, url, options), options);
-    return this.decode<T>(response);
+    return this.followUp(await this.sendAuthorized(method, url, options), options);
   }
 
   /** Sends with the session's credentials; a 401 renews the session once and sends again. */

@@ -12,7 +12,8 @@ let api: FakeApi;
 
 beforeEach(() => {
   api = installFakeApi();
-  api.always('GET keyvalue/v1/bloom.share-context', 404, outcome('Not found'));
+  api.always('GET keyvalue/v1/bloom-share-context', 404, outcome('Not found'));
+  api.always('GET keyvalue/v1/bloom.share-context', 400, outcome('Invalid key'));
 });
 
 function definitionOf(label: string): HTMLElement {

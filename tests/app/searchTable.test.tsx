@@ -11,6 +11,7 @@ import type { SearchRequest } from '../../src/fhir/search';
 import { SearchParameterListDocument, StructureDefinitionListDocument } from '../../src/graphql';
 import { resourceListQuery } from '../../src/graphql/resource-list-query';
 import { outcome } from './fakeApi';
+import { notFound } from '../../src/fhir/outcomes';
 import { renderScreen, type ScreenMock } from './renderScreen';
 
 function element(path: string, types: string[]) {
@@ -272,7 +273,7 @@ describe('issue #9 search table (SPEC §2)', () => {
       rowsMock({}, ['a']),
       rowsMock({ fields: ['status'] }, ['a'], { selection: 'status' }),
     ]);
-    api.always('PUT keyvalue/v1/bloom.search-table.Observation', 200, '');
+    api.always('PUT keyvalue/v1/bloom-search-table-Observation', 200, '');
     await screen.findByRole('link', { name: 'a' });
     fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
@@ -283,7 +284,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(router.state.location.search).toBe('?_fields=status'));
     await waitFor(() =>
-      expect(api.bodiesOf('PUT keyvalue/v1/bloom.search-table.Observation')).toEqual([
+      expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-table-Observation')).toEqual([
         { fields: ['status'] },
       ]),
     );
@@ -296,12 +297,49 @@ describe('issue #9 search table (SPEC §2)', () => {
       rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
     ]);
     api.once(
-      'GET keyvalue/v1/bloom.search-table.Observation',
+      'GET keyvalue/v1/bloom-search-table-Observation',
       200,
       JSON.stringify({ fields: ['id', 'status'] }),
     );
     expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'final' })).toBeInTheDocument();
+  });
+
+  it('issue #20: a layout saved under the old dotted key applies, and moves to bloom-search-table-Observation (written, then the old key deleted)', async () => {
+    const { api } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
+    ]);
+    const saved = JSON.stringify({ fields: ['id', 'status'] });
+    api.once('GET keyvalue/v1/bloom-search-table-Observation', 404, notFound);
+    api.once('GET keyvalue/v1/bloom.search-table.Observation', 200, saved);
+    api.once('PUT keyvalue/v1/bloom-search-table-Observation', 204, '');
+    api.once('DELETE keyvalue/v1/bloom.search-table.Observation', 204, '');
+    expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        api.sent.filter((r) => r.path.startsWith('keyvalue/')).map((r) => `${r.method} ${r.path}`),
+      ).toEqual([
+        'GET keyvalue/v1/bloom-search-table-Observation',
+        'GET keyvalue/v1/bloom.search-table.Observation',
+        'PUT keyvalue/v1/bloom-search-table-Observation',
+        'DELETE keyvalue/v1/bloom.search-table.Observation',
+      ]),
+    );
+    expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-table-Observation')).toEqual([
+      { fields: ['id', 'status'] },
+    ]);
+  });
+
+  it("issue #20: on a server that refuses the old key (Medplum's 400 'Invalid key' as text) the table shows its defaults and writes nothing", async () => {
+    const { api } = renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a'])]);
+    api.once('GET keyvalue/v1/bloom-search-table-Observation', 404, 'Not found');
+    api.once('GET keyvalue/v1/bloom.search-table.Observation', 400, 'Invalid key');
+    expect(await screen.findByRole('link', { name: 'a' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(api.sent.some((r) => r.path === 'keyvalue/v1/bloom.search-table.Observation')).toBe(true),
+    );
+    expect(api.sent.filter((r) => r.path.startsWith('keyvalue/') && r.method !== 'GET')).toEqual([]);
   });
 
   it('the toolbar adds a later sort rule, flips it with Enter and drops it with Delete (keyboard)', async () => {

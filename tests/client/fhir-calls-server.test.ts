@@ -396,14 +396,14 @@ describe.each(databases())('BloomClient FHIR calls against the real server on %s
   test('keyValue.set/get/delete per user: Maria does not see the admin value', async () => {
     const mariaClient = await maria();
     const adminClient = await admin();
-    await expect(mariaClient.keyValue.get('client-test.theme')).resolves.toBeUndefined();
-    await mariaClient.keyValue.set('client-test.theme', 'violet');
-    await adminClient.keyValue.set('client-test.theme', 'grey');
-    await expect(mariaClient.keyValue.get('client-test.theme')).resolves.toBe('violet');
-    await expect(adminClient.keyValue.get('client-test.theme')).resolves.toBe('grey');
-    await mariaClient.keyValue.delete('client-test.theme');
-    await expect(mariaClient.keyValue.get('client-test.theme')).resolves.toBeUndefined();
-    await expect(adminClient.keyValue.get('client-test.theme')).resolves.toBe('grey');
+    await expect(mariaClient.keyValue.get('client-test-theme')).resolves.toBeUndefined();
+    await mariaClient.keyValue.set('client-test-theme', 'violet');
+    await adminClient.keyValue.set('client-test-theme', 'grey');
+    await expect(mariaClient.keyValue.get('client-test-theme')).resolves.toBe('violet');
+    await expect(adminClient.keyValue.get('client-test-theme')).resolves.toBe('grey');
+    await mariaClient.keyValue.delete('client-test-theme');
+    await expect(mariaClient.keyValue.get('client-test-theme')).resolves.toBeUndefined();
+    await expect(adminClient.keyValue.get('client-test-theme')).resolves.toBe('grey');
   });
 
   test('invite and sendEmail: the admin may, a patient is refused (403)', async () => {

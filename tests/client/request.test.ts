@@ -133,6 +133,26 @@ describe('SPEC §8 errors', () => {
     await expect(pipeline.request('GET', 'boom')).rejects.toThrow('HTTP 502');
   });
 
+  test("issue #20: a 4xx answered as a line of text is the message, as MedplumClient reads Medplum's key-value errors; HTML or an empty body is its status", async () => {
+    const { fake, pipeline } = setup();
+    const text = (body: string, status: number, type = 'text/html; charset=utf-8') =>
+      new Response(body, { status, headers: { 'content-type': type } });
+    fake.on('PUT', '/keyvalue/v1/bad.key', () => text('Invalid key', 400));
+    fake.on('PUT', '/keyvalue/v1/full', () => text('Max items exceeded\n', 400, 'text/plain'));
+    fake.on('GET', '/page', () => text('<html><body>Bad Request</body></html>', 400));
+    fake.on('GET', '/empty', () => text('', 403));
+    const refused = await pipeline
+      .request('PUT', 'keyvalue/v1/bad.key', { body: 'v' })
+      .catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(OperationOutcomeError);
+    expect((refused as OperationOutcomeError).message).toBe('Invalid key');
+    await expect(pipeline.request('PUT', 'keyvalue/v1/full', { body: 'v' })).rejects.toThrow(
+      'Max items exceeded',
+    );
+    await expect(pipeline.request('GET', 'page')).rejects.toThrow('HTTP 400');
+    await expect(pipeline.request('GET', 'empty')).rejects.toThrow('HTTP 403');
+  });
+
   test('a network failure rejects as it is ("Failed to fetch")', async () => {
     const { fake, pipeline } = setup();
     fake.on('GET', '/x', () => Promise.reject(new TypeError('Failed to fetch')));

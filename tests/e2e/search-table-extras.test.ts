@@ -88,7 +88,7 @@ describe('issue #9 search table extras in Chromium', () => {
     const saved = page.waitForResponse(
       (response) =>
         response.request().method() === 'PUT' &&
-        response.url().includes('keyvalue/v1/bloom.search-table.Observation'),
+        response.url().includes('keyvalue/v1/bloom-search-table-Observation'),
     );
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();

@@ -5,7 +5,7 @@ import { reindexAll } from '../search/reindex';
 import { textSearchMigration } from '../search/text-migration';
 import type { Database, Queryable } from './database';
 import { idempotencyMigration } from '../idempotency/migration';
-import { keyValueMigration } from '../keyvalue/migration';
+import { keyValueMedplumKeysMigration, keyValueMigration } from '../keyvalue/migration';
 import { authFailureMigration } from '../auth/throttle';
 import { usedAssertionMigration } from '../oauth/used-assertions';
 import { liveNotifyMigration } from '../live/migration';
@@ -106,6 +106,7 @@ export const MIGRATIONS: readonly Migration[] = [
   textSearchMigration,
   keyValueMigration,
   idempotencyMigration,
+  keyValueMedplumKeysMigration,
   liveNotifyMigration,
   fhircastMigration,
   exportJobMigration,

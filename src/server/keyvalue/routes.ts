@@ -1,21 +1,28 @@
 // keyvalue/v1/{key} (issue #5, SPEC §7 "other platform calls"): GET the value as text/plain, PUT a
 // text/plain value (204), DELETE it (204); each signed-in user (or client application) has their
 // own keys. Medplum's client calls these as medplum.keyValue.get/set/delete.
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { OperationOutcomeError, payloadTooLarge, unsupportedMediaType } from '../../fhir';
+//
+// Issue #20 "Both ways": the same keys, values and answers as Medplum's key-value API (see ./store
+// for the rules), so Bloom's own tests catch an app that would fail on a Medplum server. Kept
+// differences, on purpose: errors are OperationOutcome JSON (ARCHITECTURE.md conventions; Medplum
+// sends the same text as a bare body, and both clients read the same message from either); GET
+// answers text/plain, not the text/html Medplum's Express sends by default, so a stored value is
+// never served as a page; keys belong to the user (Medplum: the project membership); a body over
+// 100 KiB is a 413 while it is read, like Express's default text limit.
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { AuthState } from '../auth/authenticate';
 import { requireAuth } from '../auth/authenticate';
 import { mediaTypeOf } from '../fhir/media-types';
-import { checkKey, checkValue, deleteValue, getValue, MAX_VALUE_BYTES, setValue } from './store';
+import { checkKey, checkValue, deleteValue, getValue, setValue } from './store';
 
 export interface KeyValueRoutesOptions {
   deps: AuthDeps;
 }
 
-interface KeyParams {
-  key: string;
-}
+/** The most a PUT body may be before it is refused unread (Express's default text body limit). */
+export const MAX_BODY_BYTES = 100 * 1024;
 
 /** Whose keys these are: the signed-in person, or the client application acting for itself. */
 function ownerOf(auth: AuthState): string {
@@ -25,40 +32,64 @@ function ownerOf(auth: AuthState): string {
   return `ClientApplication/${auth.client?.id}`;
 }
 
+/**
+ * The key of keyvalue/v1/{key}. The route is a wildcard so keys of any length reach the key check
+ * (a named parameter stops at the router's 100 characters with a 414). A raw '/' or no key at all
+ * names no key route, a 404 as in Medplum; an encoded one ('%2F') is a key, and an invalid one.
+ */
+function keyOf(request: FastifyRequest<{ Params: { '*': string } }>): string {
+  const path = request.url.split('?', 1)[0];
+  // The route's own URL is '<prefix>/*': what follows its prefix in the path is the raw key.
+  const prefix = (request.routeOptions.url ?? '/*').slice(0, -1);
+  const raw = path.slice(prefix.length);
+  if (raw === '' || raw.includes('/')) {
+    throw new OperationOutcomeError(notFound);
+  }
+  const key = request.params['*'];
+  checkKey(key);
+  return key;
+}
+
+type KeyRequest = FastifyRequest<{ Params: { '*': string } }>;
+
 export const keyValueRoutes: FastifyPluginAsync<KeyValueRoutesOptions> = async (app, { deps }) => {
-  // A body over the value limit is refused while it is read, with this route's own limit in the text.
+  // A text/plain body is the value; any other body reaches the route as bytes and is refused there
+  // as Medplum refuses it ('Invalid value type', 400), not by the framework as a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  // A body over the limit is refused while it is read.
   app.setErrorHandler((err: FastifyError, _request, _reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      throw new OperationOutcomeError(payloadTooLarge(`Value must be at most ${MAX_VALUE_BYTES} bytes`));
+      throw new OperationOutcomeError(payloadTooLarge('Value too long'));
     }
     throw err;
   });
 
-  app.get<{ Params: KeyParams }>('/:key', async (request, reply) => {
+  app.get('/*', async (request: KeyRequest, reply) => {
     const auth = await requireAuth(deps, request);
-    checkKey(request.params.key);
-    const value = await getValue(deps.db, ownerOf(auth), request.params.key);
-    return reply.status(200).type('text/plain; charset=utf-8').send(value);
+    const key = keyOf(request);
+    const value = await getValue(deps.db, ownerOf(auth), key);
+    return reply
+      .status(200)
+      .type('text/plain; charset=utf-8')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(value);
   });
 
-  app.put<{ Params: KeyParams }>('/:key', { bodyLimit: MAX_VALUE_BYTES }, async (request, reply) => {
+  app.put('/*', { bodyLimit: MAX_BODY_BYTES }, async (request: KeyRequest, reply) => {
     const auth = await requireAuth(deps, request);
-    checkKey(request.params.key);
-    const mediaType = mediaTypeOf(request.headers['content-type']);
-    if (mediaType !== 'text/plain' || typeof request.body !== 'string') {
-      throw new OperationOutcomeError(
-        unsupportedMediaType(`Content-Type must be text/plain, got '${mediaType ?? 'none'}'`),
-      );
-    }
-    checkValue(request.body);
-    await setValue(deps.db, ownerOf(auth), request.params.key, request.body);
+    const key = keyOf(request);
+    const value = mediaTypeOf(request.headers['content-type']) === 'text/plain' ? request.body : undefined;
+    checkValue(value);
+    await setValue(deps.db, ownerOf(auth), key, value);
     return reply.status(204).send();
   });
 
-  app.delete<{ Params: KeyParams }>('/:key', async (request, reply) => {
+  app.delete('/*', async (request: KeyRequest, reply) => {
     const auth = await requireAuth(deps, request);
-    checkKey(request.params.key);
-    await deleteValue(deps.db, ownerOf(auth), request.params.key);
+    await deleteValue(deps.db, ownerOf(auth), keyOf(request));
     return reply.status(204).send();
   });
 };

@@ -1,29 +1,38 @@
-// The key-value store's SQL and its limits (issue #5): small text values per owner, so a user's
-// preferences can live on the server without becoming a general file store.
-import { badRequest, notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
+// The key-value store's SQL and its rules (issue #5; issue #20 "Both ways"): small text values per
+// owner, so a user's preferences can live on the server without becoming a general file store. The
+// rules are Medplum's key-value API's (packages/server/src/keyvalue/store.ts), so an app that works
+// here works there: the same keys, values and limits pass, and the same requests fail with the same
+// status and text ('Invalid key', 'Invalid value type', 'Value too long', 'Max items exceeded').
+import { badRequest, notFound, OperationOutcomeError } from '../../fhir';
 import type { Database } from '../db';
 
-/** Keys are short names: at most 100 characters (the router's longest URL parameter), no control characters and no '/'. */
-export const MAX_KEY_LENGTH = 100;
-/** A value is at most 64 KiB of UTF-8. */
-export const MAX_VALUE_BYTES = 64 * 1024;
-/** Keys one owner may hold: a new key beyond this is refused. */
-export const MAX_KEYS_PER_OWNER = 1000;
+/** A key is 1 to 255 characters. */
+export const MAX_KEY_LENGTH = 255;
+/** A value is at most 8192 characters (UTF-16 code units, as JavaScript counts a string's length). */
+export const MAX_VALUE_LENGTH = 8192;
+/** Keys one owner may hold: a new key beyond this is refused, replacing a value is not. */
+export const MAX_KEYS_PER_OWNER = 10;
 
-// eslint-disable-next-line no-control-regex
-const KEY_PATTERN = /^[^\u0000-\u001f\u007f/]+$/;
+/** ASCII letters, digits, '-' and '_' only: no dots, slashes, spaces, colons or other characters. */
+const KEY_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export function isValidKey(key: string): boolean {
+  return key.length > 0 && key.length <= MAX_KEY_LENGTH && KEY_PATTERN.test(key);
+}
 
 export function checkKey(key: string): void {
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
-    throw new OperationOutcomeError(
-      badRequest(`Key must be 1 to ${MAX_KEY_LENGTH} characters, without '/' or control characters`, 'key'),
-    );
+  if (!isValidKey(key)) {
+    throw new OperationOutcomeError(badRequest('Invalid key'));
   }
 }
 
-export function checkValue(value: string): void {
-  if (Buffer.byteLength(value, 'utf8') > MAX_VALUE_BYTES) {
-    throw new OperationOutcomeError(payloadTooLarge(`Value must be at most ${MAX_VALUE_BYTES} bytes`));
+/** The stored value: a string (a text/plain body), at most MAX_VALUE_LENGTH characters. */
+export function checkValue(value: unknown): asserts value is string {
+  if (typeof value !== 'string') {
+    throw new OperationOutcomeError(badRequest('Invalid value type'));
+  }
+  if (value.length > MAX_VALUE_LENGTH) {
+    throw new OperationOutcomeError(badRequest('Value too long'));
   }
 }
 
@@ -54,18 +63,13 @@ export async function setValue(db: Database, owner: string, key: string, value: 
       [owner],
     );
     if (rows[0].n >= MAX_KEYS_PER_OWNER) {
-      throw new OperationOutcomeError(
-        payloadTooLarge(`At most ${MAX_KEYS_PER_OWNER} keys per user: delete one first`),
-      );
+      throw new OperationOutcomeError(badRequest('Max items exceeded'));
     }
     await tx.query('INSERT INTO key_value (owner, key, value) VALUES ($1, $2, $3)', [owner, key, value]);
   });
 }
 
-/** Deleting a key that does not exist is a 404, like reading it. */
+/** Deleting a key that has no value succeeds (204), as in Medplum: the key is gone either way. */
 export async function deleteValue(db: Database, owner: string, key: string): Promise<void> {
-  const { rowCount } = await db.query('DELETE FROM key_value WHERE owner = $1 AND key = $2', [owner, key]);
-  if (rowCount === 0) {
-    throw new OperationOutcomeError(notFound);
-  }
+  await db.query('DELETE FROM key_value WHERE owner = $1 AND key = $2', [owner, key]);
 }

@@ -1,18 +1,21 @@
 // The user's table layout per resource type (issue #9: chosen fields, their order and column widths
 // persist per user across sign-outs) kept in the server's key-value store (SPEC §3, §7 keyvalue/v1).
 // The stored text is JSON; anything unreadable counts as no settings rather than breaking the table.
+// Keys are named as Medplum's key-value API accepts them (issue #20): 'bloom-search-table-<Type>';
+// a layout saved under the earlier 'bloom.search-table.<Type>' moves over on first read.
+import { readSetting, type SettingsStore } from '../../session/savedSettings';
 
 export interface TableSettings {
   readonly fields?: readonly string[];
   readonly widths?: Readonly<Record<string, number>>;
 }
 
-export interface KeyValueStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
+export function tableSettingsKey(resourceType: string): string {
+  return `bloom-search-table-${resourceType}`;
 }
 
-export function tableSettingsKey(resourceType: string): string {
+/** Where layouts were saved before issue #20 (a key Medplum refuses). */
+export function legacyTableSettingsKey(resourceType: string): string {
   return `bloom.search-table.${resourceType}`;
 }
 
@@ -39,12 +42,14 @@ export function parseTableSettings(text: string | undefined): TableSettings {
   return settings;
 }
 
-export async function loadTableSettings(store: KeyValueStore, resourceType: string): Promise<TableSettings> {
-  return parseTableSettings(await store.get(tableSettingsKey(resourceType)));
+export async function loadTableSettings(store: SettingsStore, resourceType: string): Promise<TableSettings> {
+  return parseTableSettings(
+    await readSetting(store, tableSettingsKey(resourceType), legacyTableSettingsKey(resourceType)),
+  );
 }
 
 export async function saveTableSettings(
-  store: KeyValueStore,
+  store: SettingsStore,
   resourceType: string,
   settings: TableSettings,
 ): Promise<void> {
