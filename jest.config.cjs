@@ -42,7 +42,7 @@ module.exports = {
       ...common,
       displayName: 'node',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,mocks}/**/*.test.ts'],
+      testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,mocks,conformance}/**/*.test.ts'],
       globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',
     },
     {

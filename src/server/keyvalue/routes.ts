@@ -6,7 +6,8 @@ import { OperationOutcomeError, payloadTooLarge, unsupportedMediaType } from '..
 import type { AuthDeps } from '../auth/auth-deps';
 import type { AuthState } from '../auth/authenticate';
 import { requireAuth } from '../auth/authenticate';
-import { mediaTypeOf } from '../fhir/media-types';
+import { mediaTypeOf, TEXT_PLAIN } from '../fhir/media-types';
+import { acceptTextBodies } from '../request-bodies';
 import { checkKey, checkValue, deleteValue, getValue, MAX_VALUE_BYTES, setValue } from './store';
 
 export interface KeyValueRoutesOptions {
@@ -26,6 +27,8 @@ function ownerOf(auth: AuthState): string {
 }
 
 export const keyValueRoutes: FastifyPluginAsync<KeyValueRoutesOptions> = async (app, { deps }) => {
+  // Values are text/plain, as Medplum's keyvalue/v1 takes them (JSON is parsed, then refused below).
+  acceptTextBodies(app);
   // A body over the value limit is refused while it is read, with this route's own limit in the text.
   app.setErrorHandler((err: FastifyError, _request, _reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -45,9 +48,9 @@ export const keyValueRoutes: FastifyPluginAsync<KeyValueRoutesOptions> = async (
     const auth = await requireAuth(deps, request);
     checkKey(request.params.key);
     const mediaType = mediaTypeOf(request.headers['content-type']);
-    if (mediaType !== 'text/plain' || typeof request.body !== 'string') {
+    if (mediaType !== TEXT_PLAIN || typeof request.body !== 'string') {
       throw new OperationOutcomeError(
-        unsupportedMediaType(`Content-Type must be text/plain, got '${mediaType ?? 'none'}'`),
+        unsupportedMediaType(`Content-Type must be ${TEXT_PLAIN}, got '${mediaType ?? 'none'}'`),
       );
     }
     checkValue(request.body);
