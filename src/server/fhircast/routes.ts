@@ -138,7 +138,7 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
       return reply.status(202).send(await publish(who, request.body));
     }
     const subscription = subscriptionRequestFromForm(Object.fromEntries(request.body));
-    validateSubscriptionRequest(subscription);
+    validateSubscriptionRequest(subscription, 'hub');
     if (subscription.mode === 'unsubscribe') {
       const ended = await hub.store.unsubscribe(
         who.project,
