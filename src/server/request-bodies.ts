@@ -49,8 +49,15 @@ export function registerRequestBodies(app: FastifyInstance): void {
       done(new RequestBodyError(badRequest(`Malformed JSON: ${(err as Error).message}`)), undefined);
     }
   });
-  // The body is not read: refusing it needs only its type.
-  app.addContentTypeParser('*', (request, _payload, done) => done(unsupported(request), undefined));
+  // The body is not read: refusing it needs only its type. A request without a body (a DELETE or a
+  // bodiless POST that names a type anyway) has nothing to refuse.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    if (request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined) {
+      done(null, undefined);
+      return;
+    }
+    done(unsupported(request), undefined);
+  });
 }
 
 /** Form bodies as URLSearchParams (repeated keys and their order kept) in this route group. */

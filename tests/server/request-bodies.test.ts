@@ -112,6 +112,12 @@ describe.each(databases())(
       );
     });
 
+    test('a request without a body is not refused for the type it names', async () => {
+      const answer = await send('oauth2/logout', 'text/xml', '');
+      // The route's own answer: logging out needs a signed-in caller.
+      expect(answer.status).toBe(401);
+    });
+
     test('every JSON type, with or without charset, reaches the route (auth/method answers {})', async () => {
       for (const type of [...JSON_TYPES, 'application/scim+json; charset=utf-8', 'Application/FHIR+JSON']) {
         const answer = await send('auth/method', type, JSON.stringify({ email: 'someone@nowhere.example' }));
