@@ -148,10 +148,19 @@ export function validateTopic(topic: unknown): asserts topic is string {
   if (typeof topic !== 'string' || topic === '') throw invalid(FHIRCAST_MESSAGES.topic);
 }
 
-/** SPEC §5: subscribe and unsubscribe requests. Throws the first rule broken. */
-export function validateSubscriptionRequest(request: FhircastSubscriptionRequest): void {
+/**
+ * SPEC §5: subscribe and unsubscribe requests. Throws the first rule broken. The hub also takes an
+ * unsubscribe without events, as MedplumClient 5.x sends it: its endpoint names the subscription,
+ * whose events the hub holds (issue #20).
+ */
+export function validateSubscriptionRequest(
+  request: FhircastSubscriptionRequest,
+  checkedBy: 'client' | 'hub' = 'client',
+): void {
   validateTopic(request.topic);
-  if (!Array.isArray(request.events) || request.events.length === 0) {
+  const eventsOptional = checkedBy === 'hub' && request.mode === 'unsubscribe';
+  const noEvents = Array.isArray(request.events) && request.events.length === 0;
+  if (!Array.isArray(request.events) || (noEvents && !eventsOptional)) {
     throw invalid(FHIRCAST_MESSAGES.events);
   }
   for (const event of request.events) {

@@ -33,6 +33,7 @@ import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
 import type { RepositoryContext } from './repo';
+import { registerRequestBodies } from './request-bodies';
 import { registerApiSecurity } from './security';
 
 export interface BuildServerOptions {
@@ -68,6 +69,8 @@ export async function buildServer({
     routerOptions: { ignoreTrailingSlash: true },
   });
   registerErrorHandlers(app, config.bodyLimit);
+  // Issue #20: which bodies every route takes is decided once, before any route group registers.
+  registerRequestBodies(app);
   await registerApiSecurity(app, config.appOrigins);
   await app.register(healthcheckRoutes, { db });
   // Sign-in (issue #3): the signing key is created on first use and shared by every instance.

@@ -16,7 +16,7 @@ import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
 import { allOk, badRequest, notFound, OperationOutcomeError } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { BotExecutionDeps } from '../bots/execute';
-import { FHIR_JSON, mediaTypeOf } from '../fhir/media-types';
+import { FHIR_JSON } from '../fhir/media-types';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { AgentHub, AgentPushError } from './agent-hub';
@@ -156,37 +156,6 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
     wss.close();
     await relay.stop();
   });
-
-  // Bodies: JSON or FHIR JSON (a JSON object or a Parameters resource); anything else is a 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'string', bodyLimit: deps.config.bodyLimit },
-    (request, body, done) => {
-      const type = mediaTypeOf(request.headers['content-type']);
-      if (type !== 'application/json' && type !== 'application/fhir+json') {
-        done(
-          new OperationOutcomeError({
-            resourceType: 'OperationOutcome',
-            id: 'unsupported-media-type',
-            issue: [
-              {
-                severity: 'error',
-                code: 'not-supported',
-                details: { text: '$push takes a JSON or FHIR JSON body' },
-              },
-            ],
-          }),
-        );
-        return;
-      }
-      try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(new OperationOutcomeError(badRequest('The body is not valid JSON')));
-      }
-    },
-  );
 
   const push = async (
     request: FastifyRequest,

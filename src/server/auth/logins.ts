@@ -151,6 +151,25 @@ export async function chooseMembership(
   return membership;
 }
 
+/**
+ * A sign-in that names a project must be able to end in it (issue #20): without a membership there
+ * it is refused, naming the project, instead of a Login with neither a code nor memberships.
+ * "new" is the project step of registration, which no membership precedes.
+ */
+export async function assertMemberOfProject(
+  db: Database,
+  user: User,
+  projectId: string | undefined,
+): Promise<void> {
+  if (!projectId || projectId === 'new') {
+    return;
+  }
+  const memberships = await findMembershipsByUser(db, `User/${user.id}`);
+  if (!memberships.some((m) => m.project?.reference === `Project/${projectId}`)) {
+    throw new OperationOutcomeError(badRequest(`User is not a member of Project/${projectId}`, 'projectId'));
+  }
+}
+
 /** A user with MFA must pass the MFA step before any step that leads to a code. */
 export function assertMfaDone(login: Login, user: User): void {
   if (user.mfaEnrolled && !login.mfaVerified) {

@@ -7,7 +7,7 @@ import { findUserByEmail } from '../repo/lookups';
 import type { AuthDeps } from './auth-deps';
 import { systemRepo } from './auth-deps';
 import type { LoginResponse } from './logins';
-import { buildLogin, checkClientId, nextLoginStep } from './logins';
+import { assertMemberOfProject, buildLogin, checkClientId, nextLoginStep } from './logins';
 import { getDecoyHash, verifyPassword } from './passwords';
 import type { RequestInfo } from './registration';
 import type { Fields } from './request-fields';
@@ -43,6 +43,8 @@ export async function passwordLogin(
     throw new OperationOutcomeError(badRequest(INVALID_CREDENTIALS));
   }
   await account.reset(deps.db, accountKey);
+  // Only after the password: the answer tells nothing to whoever does not know it.
+  await assertMemberOfProject(deps.db, user, projectId);
 
   const login = await systemRepo(deps.db).createResource<Login>(
     buildLogin({ user, authMethod: 'password', projectId, clientId, scope, nonce, ...challenge, ...info }),

@@ -36,6 +36,22 @@ export interface RequestInfo {
   userAgent?: string;
 }
 
+/**
+ * A projectId at auth/newuser names the project the user registers in (then auth/newpatient), or
+ * "new" (then auth/newproject): an unknown project is refused before a User exists (issue #20).
+ */
+async function checkRegistrationProject(deps: AuthDeps, projectId: string | undefined): Promise<void> {
+  if (!projectId || projectId === 'new') {
+    return;
+  }
+  const project = await systemRepo(deps.db)
+    .readResource<Project>('Project', projectId)
+    .catch(() => undefined);
+  if (!project) {
+    throw fieldError(`Project/${projectId} not found`, 'projectId');
+  }
+}
+
 export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo): Promise<LoginResponse> {
   const firstName = requiredString(fields, 'firstName', 'First name', 128);
   const lastName = requiredString(fields, 'lastName', 'Last name', 128);
@@ -50,6 +66,7 @@ export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo)
   const scope = optionalString(fields, 'scope', 1024);
   const challenge = readCodeChallenge(fields);
   await checkClientId(deps.db, clientId);
+  await checkRegistrationProject(deps, projectId);
   // Before anything is created (issue #3: reCAPTCHA when a secret is configured).
   await checkRecaptcha(deps.config, fields, info.remoteAddress);
   // Hashing is slow: do it before the transaction holds its lock.

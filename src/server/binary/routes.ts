@@ -11,6 +11,7 @@ import { badRequest, notFound, OperationOutcomeError, payloadTooLarge } from '..
 import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import { FHIR_JSON } from '../fhir/media-types';
+import { acceptRawBodies } from '../request-bodies';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { signBinaryUrl, STORAGE_PATH, verifyBinarySignature } from './signed-url';
@@ -90,12 +91,7 @@ export const binaryRoutes: FastifyPluginAsync<BinaryRoutesOptions> = async (app,
   const signedUrl = (id: string) => signBinaryUrl(deps.keys, config.baseUrl, id, config.binaryUrlLifetime);
 
   // Any content type is content: the body arrives as bytes, whatever it claims to be.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'buffer', bodyLimit: config.binaryMaxSize },
-    (_request, body, done) => done(null, body),
-  );
+  acceptRawBodies(app, config.binaryMaxSize);
 
   app.post<{ Querystring: { _filename?: string } }>(
     '/fhir/R4/Binary',

@@ -6,6 +6,7 @@ import { badRequest, forbidden, notFound, OperationOutcomeError, getStatus } fro
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
 import { FHIR_JSON } from '../fhir/media-types';
+import { acceptRawBodies } from '../request-bodies';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { ensureBotMembership } from './bot-membership';
@@ -60,10 +61,7 @@ export const botRoutes: FastifyPluginAsync<BotRoutesOptions> = async (app, optio
   const { db, storage, fhirBase, getContext } = options;
 
   // The bot gets the body as received: every content type arrives as bytes and is decoded by type.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) =>
-    done(null, body),
-  );
+  acceptRawBodies(app, options.bodyLimit);
 
   app.post<{ Params: { id: string } }>('/Bot/:id/$deploy', async (request, reply) => {
     const context = getContext(request);

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, isResourceType, notFound, OperationOutcomeError } from '../../fhir';
+import { isResourceType, notFound, OperationOutcomeError } from '../../fhir';
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
 import { FHIR_JSON } from '../fhir/media-types';
@@ -70,19 +70,9 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (app,
   app.addHook('onReady', async () => runner.start());
   app.addHook('onClose', async () => runner.stop());
 
-  // A kick-off may carry a Parameters body, or none at all under a JSON content type.
-  for (const type of ['application/json', 'application/fhir+json']) {
-    app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
-      try {
-        done(null, (body as string).trim() === '' ? undefined : JSON.parse(body as string));
-      } catch {
-        done(new OperationOutcomeError(badRequest('The request body is not valid JSON')), undefined);
-      }
-    });
-  }
-
   async function kickoff(request: FastifyRequest, reply: FastifyReply, target: KickoffTarget) {
     checkPreferAsync(request.headers.prefer);
+    // A Parameters body, or none (an empty body under a JSON type is none: request-bodies.ts).
     const params = kickoffParameters(request.query as Query, request.body);
     const context = getContext(request);
     const plan = await planExport(new Repository(db, context), target, params);

@@ -14,20 +14,18 @@ import { RetryAfterError } from '../retry-after';
 import { FHIR_JSON } from './media-types';
 
 /** Fastify's own errors (body parsing, limits) as outcomes; anything else through normalizeError. */
-export function errorToOutcome(err: unknown, bodyLimit: number): OperationOutcome {
+export function errorToOutcome(err: unknown, bodyLimit: number, contentType?: string): OperationOutcome {
   if (err instanceof OperationOutcomeError) {
     return err.outcome;
   }
   const fastifyError = err as Partial<FastifyError>;
   switch (fastifyError.code) {
+    // Fastify refuses a Content-Type it cannot parse before any parser runs (request-bodies.ts
+    // refuses well-formed types it does not take, naming the ones it does).
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      if (fastifyError.statusCode === 415) {
-        return unsupportedMediaType(
-          'Unsupported content type: send application/fhir+json or application/json (application/json-patch+json for PATCH)',
-        );
-      }
-      break;
+      return unsupportedMediaType(
+        `Malformed content type '${(contentType ?? '').slice(0, 200)}': send a media type such as application/fhir+json`,
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(`Request body is larger than the limit of ${bodyLimit} bytes`);
     default:
@@ -53,7 +51,7 @@ function forClient(outcome: OperationOutcome, status: number): OperationOutcome 
 
 export function registerErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err, request, reply) => {
-    const outcome = errorToOutcome(err, bodyLimit);
+    const outcome = errorToOutcome(err, bodyLimit, request.headers['content-type']);
     const status = getStatus(outcome);
     if (status >= 500) {
       request.log.error({ err }, 'Internal server error');

@@ -1,7 +1,7 @@
 // The FHIR REST API under /fhir/R4/ as one Fastify plugin: routes, JSON body parsing and nothing
 // else (security headers, CORS and error handling are the app's, see ../app.ts).
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, OperationOutcomeError, unsupportedMediaType } from '../../fhir';
+import { OperationOutcomeError, unsupportedMediaType } from '../../fhir';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { registerAttachmentSigning } from '../binary/signed-responses';
 import type { Database } from '../db';
@@ -34,7 +34,8 @@ import {
 } from './interactions';
 import { isLenientHandling } from '../search/request-validation';
 import { mayReadBinary } from '../binary/signed-responses';
-import { FHIR_JSON, FORM_URLENCODED, JSON_BODY_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
+import { FHIR_JSON, FORM_URLENCODED, JSON_MEDIA_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
+import { acceptFormBodies } from '../request-bodies';
 import type { QueryParams } from './paging';
 
 export interface FhirRoutesOptions {
@@ -97,7 +98,7 @@ function requireMediaType(request: FastifyRequest, allowed: readonly string[]): 
   }
 }
 
-const RESOURCE_TYPES = ['application/fhir+json', 'application/json'];
+const RESOURCE_TYPES = JSON_MEDIA_TYPES;
 const PATCH_TYPES = [JSON_PATCH, 'application/json'];
 
 export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: FastifyInstance, options) => {
@@ -111,24 +112,8 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     registerAttachmentSigning(app, options.binaryUrls, mayReadBinary(repoFor));
   }
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    [...JSON_BODY_TYPES],
-    { parseAs: 'string', bodyLimit: options.bodyLimit },
-    (_request, body, done) => {
-      try {
-        done(null, JSON.parse(body as string));
-      } catch (err) {
-        done(new OperationOutcomeError(badRequest(`Malformed JSON: ${(err as Error).message}`)), undefined);
-      }
-    },
-  );
-  // Only POST _search takes a form; any other route refuses it by media type.
-  app.addContentTypeParser(
-    FORM_URLENCODED,
-    { parseAs: 'string', bodyLimit: options.bodyLimit },
-    (_request, body, done) => done(null, new URLSearchParams(body as string)),
-  );
+  // JSON bodies are parsed for the whole server (request-bodies.ts); only POST _search takes a form.
+  acceptFormBodies(app, options.bodyLimit);
 
   // Built once: it depends only on the definitions and the base URL.
   const capabilityStatement = buildCapabilityStatement(fhirBase);

@@ -1,6 +1,8 @@
 // The FHIRcast STU3 hub over HTTP and WebSocket (issue #11; SPEC §7 Remote context sync):
 //   POST /fhircast/STU3             form: hub.channel.type, hub.mode, hub.topic, hub.events
-//                                   (+ hub.channel.endpoint to unsubscribe) → {hub.channel.endpoint}
+//                                   (+ hub.channel.endpoint to unsubscribe) → {hub.channel.endpoint};
+//                                   JSON: {timestamp, id, event} published to event's hub.topic, as
+//                                   MedplumClient 5.x fhircastPublish sends it (issue #20)
 //   POST /fhircast/STU3/{topic}     {timestamp, id, event} → the message as delivered
 //   GET  /fhircast/STU3/{topic}     the current context
 //   WS   /ws/fhircast/{endpointId}  the subscription's events, heartbeats; receivers acknowledge.
@@ -23,6 +25,7 @@ import { requireAuth } from '../auth/authenticate';
 import type { RepositoryContext } from '../repo';
 import { upgradePath } from '../upgrade-paths';
 import type { WebSocketPaths } from '../websocket-paths';
+import { acceptFormBodies } from '../request-bodies';
 import { FhircastHub } from './hub';
 
 export const FHIRCAST_WS_PATH = '/ws/fhircast/';
@@ -72,9 +75,8 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
     return { project: context.project ?? '', subscriber: context.author.reference ?? '' };
   };
 
-  app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: MAX_FORM_BYTES }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  // Subscription requests are forms; events are the JSON every route takes.
+  acceptFormBodies(app, MAX_FORM_BYTES);
 
   // /ws/fhircast/{endpointId}: the endpoint id names the subscription the socket serves.
   const served = websockets.servePrefix(FHIRCAST_WS_PATH, { maxPayload: MAX_MESSAGE_BYTES });
@@ -95,17 +97,49 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
     await hub.stop();
   });
 
+  /** A context change: published to its own topic, or to the URL's, which it must then name. */
+  const publish = async (who: Caller, body: unknown, urlTopic?: string): Promise<FhircastMessage> => {
+    const message = body as Partial<FhircastMessage> | undefined;
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      typeof message.event !== 'object' ||
+      message.event === null
+    ) {
+      throw invalid('The body must be a FHIRcast message {timestamp, id, event}');
+    }
+    if (typeof message.id !== 'string' || message.id === '') throw invalid('The message needs a string id');
+    if (typeof message.timestamp !== 'string' || Number.isNaN(Date.parse(message.timestamp))) {
+      throw invalid('The message needs an ISO timestamp');
+    }
+    const event = message.event;
+    const topic = urlTopic ?? event['hub.topic'];
+    if (urlTopic !== undefined && event['hub.topic'] !== urlTopic) {
+      throw invalid(`event.hub.topic must be the topic of the URL (${urlTopic})`);
+    }
+    const checked = validatePublish(topic, event['hub.event'], event.context, event['context.versionId']);
+    return hub.store.publish(
+      who.project,
+      { id: message.id, timestamp: message.timestamp, event: checked },
+      who.subscriber,
+    );
+  };
+
+  // The hub URL takes both: a subscription request as a form, a context change as JSON.
   app.post('/fhircast/STU3', async (request, reply) => {
     const who = await caller(request);
-    if (
-      !request.headers['content-type']?.startsWith(FORM) ||
-      typeof request.body !== 'object' ||
-      !request.body
-    ) {
-      throw invalid(`Send the subscription request as ${FORM}`);
+    if (!(request.body instanceof URLSearchParams)) {
+      if (request.body === undefined) {
+        throw invalid(`Send a subscription request as ${FORM} or a FHIRcast message as JSON`);
+      }
+      // A subscription request sent as JSON: say how to send it rather than "not a message".
+      if (typeof request.body === 'object' && request.body !== null && 'hub.mode' in request.body) {
+        throw invalid(`Send the subscription request as ${FORM}`);
+      }
+      return reply.status(202).send(await publish(who, request.body));
     }
-    const subscription = subscriptionRequestFromForm(request.body as Record<string, unknown>);
-    validateSubscriptionRequest(subscription);
+    const subscription = subscriptionRequestFromForm(Object.fromEntries(request.body));
+    validateSubscriptionRequest(subscription, 'hub');
     if (subscription.mode === 'unsubscribe') {
       const ended = await hub.store.unsubscribe(
         who.project,
@@ -126,25 +160,10 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
 
   app.post<{ Params: { topic: string } }>('/fhircast/STU3/:topic', async (request, reply) => {
     const who = await caller(request);
-    const body = request.body as Partial<FhircastMessage> | undefined;
-    if (typeof body !== 'object' || body === null || typeof body.event !== 'object' || body.event === null) {
-      throw invalid('The body must be a FHIRcast message {timestamp, id, event}');
+    if (request.body instanceof URLSearchParams) {
+      throw invalid('The body must be a FHIRcast message {timestamp, id, event} as JSON');
     }
-    if (typeof body.id !== 'string' || body.id === '') throw invalid('The message needs a string id');
-    if (typeof body.timestamp !== 'string' || Number.isNaN(Date.parse(body.timestamp))) {
-      throw invalid('The message needs an ISO timestamp');
-    }
-    const { topic } = request.params;
-    const event = body.event;
-    if (event['hub.topic'] !== topic)
-      throw invalid(`event.hub.topic must be the topic of the URL (${topic})`);
-    const checked = validatePublish(topic, event['hub.event'], event.context, event['context.versionId']);
-    const accepted = await hub.store.publish(
-      who.project,
-      { id: body.id, timestamp: body.timestamp, event: checked },
-      who.subscriber,
-    );
-    return reply.status(202).send(accepted);
+    return reply.status(202).send(await publish(who, request.body, request.params.topic));
   });
 
   app.get<{ Params: { topic: string } }>('/fhircast/STU3/:topic', async (request, reply) => {

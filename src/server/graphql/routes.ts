@@ -45,15 +45,6 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
   const { db, getContext, binaryUrls } = options;
   const limits: GraphQLOptions = { introspection: options.introspection, maxCost: options.maxCost };
 
-  // The FHIR API's own media type is accepted too (application/json is parsed by Fastify itself).
-  app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch (err) {
-      done(new OperationOutcomeError(badRequest(`Malformed JSON: ${(err as Error).message}`)), undefined);
-    }
-  });
-
   let buildLogged = false;
 
   async function handle(request: FastifyRequest, input: GraphQLRequestInput, method: 'GET' | 'POST') {

@@ -14,7 +14,8 @@ import { notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
 import type { AuthState } from '../auth/authenticate';
 import { requireAuth } from '../auth/authenticate';
-import { mediaTypeOf } from '../fhir/media-types';
+import { mediaTypeOf, TEXT_PLAIN } from '../fhir/media-types';
+import { acceptTextValueBodies } from '../request-bodies';
 import { checkKey, checkValue, deleteValue, getValue, setValue } from './store';
 
 export interface KeyValueRoutesOptions {
@@ -53,12 +54,8 @@ function keyOf(request: FastifyRequest<{ Params: { '*': string } }>): string {
 type KeyRequest = FastifyRequest<{ Params: { '*': string } }>;
 
 export const keyValueRoutes: FastifyPluginAsync<KeyValueRoutesOptions> = async (app, { deps }) => {
-  // A text/plain body is the value; any other body reaches the route as bytes and is refused there
-  // as Medplum refuses it ('Invalid value type', 400), not by the framework as a 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-
+  // A text/plain body is the value; any other is refused by the route as Medplum refuses it.
+  acceptTextValueBodies(app);
   // A body over the limit is refused while it is read.
   app.setErrorHandler((err: FastifyError, _request, _reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -81,7 +78,7 @@ export const keyValueRoutes: FastifyPluginAsync<KeyValueRoutesOptions> = async (
   app.put('/*', { bodyLimit: MAX_BODY_BYTES }, async (request: KeyRequest, reply) => {
     const auth = await requireAuth(deps, request);
     const key = keyOf(request);
-    const value = mediaTypeOf(request.headers['content-type']) === 'text/plain' ? request.body : undefined;
+    const value = mediaTypeOf(request.headers['content-type']) === TEXT_PLAIN ? request.body : undefined;
     checkValue(value);
     await setValue(deps.db, ownerOf(auth), key, value);
     return reply.status(204).send();

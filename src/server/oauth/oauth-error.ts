@@ -1,6 +1,8 @@
 // OAuth 2.0 errors (RFC 6749 §5.2) in their standard JSON form `{error, error_description}`.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { getStatus, OperationOutcomeError, operationOutcomeToString } from '../../fhir';
+import { FHIR_JSON } from '../fhir/media-types';
+import { RequestBodyError } from '../request-bodies';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -41,6 +43,10 @@ export class OAuthError extends Error {
 /** Errors under /oauth2 answer in OAuth's form, whatever threw them. */
 export function registerOAuthErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request, reply) => {
+    // A refused body is answered as on every other route (request-bodies.ts).
+    if (err instanceof RequestBodyError) {
+      return reply.status(getStatus(err.outcome)).type(FHIR_JSON).send(err.outcome);
+    }
     let oauth: OAuthError;
     if (err instanceof OAuthError) {
       oauth = err;

@@ -1,9 +1,11 @@
 // /oauth2/*: token (form-encoded grants), logout, userinfo and authorize (SPEC §7, §9 paths).
 import type { ClientApplication, User } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { allOk } from '../../fhir';
 import type { AuthDeps } from '../auth/auth-deps';
 import { systemRepo } from '../auth/auth-deps';
 import { requireAuth } from '../auth/authenticate';
+import { FHIR_JSON } from '../fhir/media-types';
 import {
   authorizationCodeGrant,
   clientCredentialsGrant,
@@ -11,6 +13,7 @@ import {
   refreshTokenGrant,
   revokeLogin,
 } from './grants';
+import { acceptFormBodies } from '../request-bodies';
 import { OAuthError, registerOAuthErrorHandler } from './oauth-error';
 import { TOKEN_EXCHANGE_GRANT, tokenExchangeGrant } from './token-exchange';
 
@@ -20,14 +23,16 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const FORM_BODY_LIMIT = 64 * 1024;
 
 function formFields(body: unknown): Record<string, string> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (!(body instanceof URLSearchParams)) {
     throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded');
   }
   const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (typeof value === 'string') {
-      fields[key] = value;
+  for (const [key, value] of body) {
+    if (key in fields) {
+      // RFC 6749 §3.2: parameters must not be repeated.
+      throw new OAuthError('invalid_request', `Repeated parameter ${key}`);
     }
+    fields[key] = value;
   }
   return fields;
 }
@@ -38,29 +43,10 @@ function noStore(reply: FastifyReply): FastifyReply {
 
 export const oauthRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, { deps }) => {
   registerOAuthErrorHandler(app);
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-    (_request, body, done) => {
-      const params = new URLSearchParams(body as string);
-      const fields: Record<string, string> = {};
-      for (const [key, value] of params) {
-        if (key in fields) {
-          // RFC 6749 §3.2: parameters must not be repeated.
-          done(new OAuthError('invalid_request', `Repeated parameter ${key}`), undefined);
-          return;
-        }
-        fields[key] = value;
-      }
-      done(null, fields);
-    },
-  );
+  // Token requests are forms (RFC 6749 §4.1.3); logout takes the JSON every route takes.
+  acceptFormBodies(app, FORM_BODY_LIMIT);
 
   app.post('/token', async (request, reply) => {
-    // RFC 6749 §4.1.3: token requests are form-encoded, nothing else.
-    if (!request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
-      throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded');
-    }
     const form = formFields(request.body);
     const grantType = form.grant_type;
     noStore(reply);
@@ -83,12 +69,13 @@ export const oauthRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, {
     }
   });
 
-  app.post('/logout', async (request) => {
+  app.post('/logout', async (request, reply) => {
     const auth = await requireAuth(deps, request);
     if (auth.login?.id) {
       await revokeLogin(deps, auth.login.id);
     }
-    return {};
+    // As Medplum's server answers (MedplumClient.signOut reads no body, other clients may).
+    return reply.type(FHIR_JSON).send(allOk);
   });
 
   const userinfo = async (request: Parameters<typeof requireAuth>[1]): Promise<Record<string, unknown>> => {

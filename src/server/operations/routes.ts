@@ -29,10 +29,6 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
     const repoFor = (request: FastifyRequest) => new Repository(db, getContext(request));
     registerAttachmentSigning(app, options.binaryUrls, mayReadBinary(repoFor));
   }
-  // POST $expand-profile's body is ignored; FHIR JSON is accepted like JSON instead of a 415.
-  app.addContentTypeParser('application/fhir+json', { parseAs: 'string' }, (_request, body, done) =>
-    done(null, body),
-  );
 
   app.get<{ Params: { id: string }; Querystring: QueryParams }>(
     '/Patient/:id/$everything',
