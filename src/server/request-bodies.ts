@@ -52,7 +52,10 @@ export function registerRequestBodies(app: FastifyInstance): void {
   // The body is not read: refusing it needs only its type. A request without a body (a DELETE or a
   // bodiless POST that names a type anyway) has nothing to refuse.
   app.addContentTypeParser('*', (request, _payload, done) => {
-    if (request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined) {
+    const empty =
+      request.headers['content-length'] === '0' && request.headers['transfer-encoding'] === undefined;
+    // A path no route serves answers 404, whatever its body.
+    if (empty || request.is404) {
       done(null, undefined);
       return;
     }
