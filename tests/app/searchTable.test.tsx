@@ -273,7 +273,8 @@ describe('issue #9 search table (SPEC §2)', () => {
       rowsMock({}, ['a']),
       rowsMock({ fields: ['status'] }, ['a'], { selection: 'status' }),
     ]);
-    api.always('PUT keyvalue/v1/bloom-search-table-Observation', 200, '');
+    api.always('GET keyvalue/v1/bloom-search-tables', 404, notFound);
+    api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
     await screen.findByRole('link', { name: 'a' });
     fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
@@ -284,8 +285,8 @@ describe('issue #9 search table (SPEC §2)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(router.state.location.search).toBe('?_fields=status'));
     await waitFor(() =>
-      expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-table-Observation')).toEqual([
-        { fields: ['status'] },
+      expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-tables')).toEqual([
+        { tables: { Observation: { fields: ['status'], used: expect.any(Number) } } },
       ]),
     );
     expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
@@ -297,42 +298,51 @@ describe('issue #9 search table (SPEC §2)', () => {
       rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
     ]);
     api.once(
-      'GET keyvalue/v1/bloom-search-table-Observation',
+      'GET keyvalue/v1/bloom-search-tables',
       200,
-      JSON.stringify({ fields: ['id', 'status'] }),
+      JSON.stringify({ tables: { Observation: { fields: ['id', 'status'], used: 1 } } }),
     );
     expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
     expect(await screen.findByRole('link', { name: 'final' })).toBeInTheDocument();
   });
 
-  it('issue #20: a layout saved under the old dotted key applies, and moves to bloom-search-table-Observation (written, then the old key deleted)', async () => {
-    const { api } = renderTable('/Observation', [
-      ...schemaMocks(),
-      rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
-    ]);
-    const saved = JSON.stringify({ fields: ['id', 'status'] });
-    api.once('GET keyvalue/v1/bloom-search-table-Observation', 404, notFound);
-    api.once('GET keyvalue/v1/bloom.search-table.Observation', 200, saved);
-    api.once('PUT keyvalue/v1/bloom-search-table-Observation', 204, '');
-    api.once('DELETE keyvalue/v1/bloom.search-table.Observation', 204, '');
-    expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
-    await waitFor(() =>
-      expect(
-        api.sent.filter((r) => r.path.startsWith('keyvalue/')).map((r) => `${r.method} ${r.path}`),
-      ).toEqual([
-        'GET keyvalue/v1/bloom-search-table-Observation',
-        'GET keyvalue/v1/bloom.search-table.Observation',
-        'PUT keyvalue/v1/bloom-search-table-Observation',
-        'DELETE keyvalue/v1/bloom.search-table.Observation',
-      ]),
-    );
-    expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-table-Observation')).toEqual([
-      { fields: ['id', 'status'] },
-    ]);
-  });
+  it.each([
+    ['bloom-search-table-Observation', []],
+    ['bloom.search-table.Observation', ['GET keyvalue/v1/bloom-search-table-Observation']],
+  ])(
+    'issue #20: a layout saved under the old key %s applies and moves into bloom-search-tables (written, then the old key deleted)',
+    async (oldKey, before) => {
+      const { api } = renderTable('/Observation', [
+        ...schemaMocks(),
+        rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
+      ]);
+      const saved = JSON.stringify({ fields: ['id', 'status'] });
+      api.always('GET keyvalue/v1/bloom-search-tables', 404, notFound);
+      api.once(`GET keyvalue/v1/${oldKey}`, 200, saved);
+      api.once('PUT keyvalue/v1/bloom-search-tables', 204, '');
+      api.once(`DELETE keyvalue/v1/${oldKey}`, 204, '');
+      expect(await screen.findByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
+      await waitFor(() =>
+        expect(
+          api.sent.filter((r) => r.path.startsWith('keyvalue/')).map((r) => `${r.method} ${r.path}`),
+        ).toEqual([
+          'GET keyvalue/v1/bloom-search-tables',
+          ...before,
+          `GET keyvalue/v1/${oldKey}`,
+          'GET keyvalue/v1/bloom-search-tables',
+          'PUT keyvalue/v1/bloom-search-tables',
+          `DELETE keyvalue/v1/${oldKey}`,
+        ]),
+      );
+      expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-tables')).toEqual([
+        { tables: { Observation: { fields: ['id', 'status'], used: expect.any(Number) } } },
+      ]);
+    },
+  );
 
   it("issue #20: on a server that refuses the old key (Medplum's 400 'Invalid key' as text) the table shows its defaults and writes nothing", async () => {
     const { api } = renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a'])]);
+    api.once('GET keyvalue/v1/bloom-search-tables', 404, 'Not found');
     api.once('GET keyvalue/v1/bloom-search-table-Observation', 404, 'Not found');
     api.once('GET keyvalue/v1/bloom.search-table.Observation', 400, 'Invalid key');
     expect(await screen.findByRole('link', { name: 'a' })).toBeInTheDocument();
@@ -340,6 +350,30 @@ describe('issue #9 search table (SPEC §2)', () => {
       expect(api.sent.some((r) => r.path === 'keyvalue/v1/bloom.search-table.Observation')).toBe(true),
     );
     expect(api.sent.filter((r) => r.path.startsWith('keyvalue/') && r.method !== 'GET')).toEqual([]);
+  });
+
+  it('issue #20: a stored value that is not the expected JSON leaves the defaults, and the next save overwrites it', async () => {
+    const { api, router } = renderTable('/Observation', [
+      ...schemaMocks(),
+      rowsMock({}, ['a']),
+      rowsMock({ fields: ['status'] }, ['a'], { selection: 'status' }),
+    ]);
+    api.always('GET keyvalue/v1/bloom-search-tables', 200, '{"tables":{"Observation":"status"');
+    api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
+    expect(await screen.findByRole('link', { name: 'a' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Status' })).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Fields' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Fields' }), { target: { value: 'Stat' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Status' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?_fields=status'));
+    await waitFor(() =>
+      expect(api.bodiesOf('PUT keyvalue/v1/bloom-search-tables')).toEqual([
+        { tables: { Observation: { fields: ['status'], used: expect.any(Number) } } },
+      ]),
+    );
   });
 
   it('the toolbar adds a later sort rule, flips it with Enter and drops it with Delete (keyboard)', async () => {

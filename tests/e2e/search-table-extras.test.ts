@@ -87,15 +87,20 @@ describe('issue #9 search table extras in Chromium', () => {
     const box = (await separator.boundingBox())!;
     const saved = page.waitForResponse(
       (response) =>
-        response.request().method() === 'PUT' &&
-        response.url().includes('keyvalue/v1/bloom-search-table-Observation'),
+        response.request().method() === 'PUT' && response.url().endsWith('keyvalue/v1/bloom-search-tables'),
     );
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 6 });
     await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 6 });
     await page.mouse.up();
-    const stored = JSON.parse((await saved).request().postData() ?? '{}') as { widths?: { id?: number } };
+    // Issue #20: every type's layout in one key-value entry, by resource type.
+    const stored =
+      (
+        JSON.parse((await saved).request().postData() ?? '{}') as {
+          tables?: { Observation?: { widths?: { id?: number } } };
+        }
+      ).tables?.Observation ?? {};
     expect(stored.widths?.id).toBeGreaterThan(before + 80);
     await context.close();
 

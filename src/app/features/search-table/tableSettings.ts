@@ -1,15 +1,32 @@
 // The user's table layout per resource type (issue #9: chosen fields, their order and column widths
 // persist per user across sign-outs) kept in the server's key-value store (SPEC §3, §7 keyvalue/v1).
-// The stored text is JSON; anything unreadable counts as no settings rather than breaking the table.
-// Keys are named as Medplum's key-value API accepts them (issue #20): 'bloom-search-table-<Type>';
-// a layout saved under the earlier 'bloom.search-table.<Type>' moves over on first read.
-import { readSetting, type SettingsStore } from '../../session/savedSettings';
+// Issue #20: Medplum's key-value API keeps at most 10 keys per user and 8192 characters per value, so
+// every type's layout lives under ONE key, 'bloom-search-tables', as JSON
+// {"tables":{"<Type>":{"fields":[...],"widths":{...},"used":<ms>}}}. When the text would pass 8192
+// characters the least recently used types' layouts are dropped. The value is read once per session
+// (then served from memory) and read again right before every write, so a save from another tab is
+// merged, not lost. Anything unreadable counts as no settings rather than breaking the table, and is
+// overwritten by the next save. Layouts saved by earlier releases under one key per type
+// ('bloom-search-table-<Type>', before that 'bloom.search-table.<Type>') move in once when found.
+import type { SettingsStore } from '../../session/savedSettings';
 
 export interface TableSettings {
   readonly fields?: readonly string[];
   readonly widths?: Readonly<Record<string, number>>;
 }
 
+/** The one key holding every type's layout. */
+export const SEARCH_TABLES_KEY = 'bloom-search-tables';
+
+/** Medplum's (and Bloom's) limit on a key-value value, in characters. */
+export const MAX_SETTING_LENGTH = 8192;
+
+/** A type's layout as stored, with when the user last used that type's table (ms since 1970). */
+export interface StoredTableSettings extends TableSettings {
+  readonly used: number;
+}
+
+/** Where one release kept a type's layout (one key per type: ten types filled the user's keys). */
 export function tableSettingsKey(resourceType: string): string {
   return `bloom-search-table-${resourceType}`;
 }
@@ -19,21 +36,22 @@ export function legacyTableSettingsKey(resourceType: string): string {
   return `bloom.search-table.${resourceType}`;
 }
 
-export function parseTableSettings(text: string | undefined): TableSettings {
-  if (!text) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (typeof value !== 'object' || value === null) return {};
-  const { fields, widths } = value as Record<string, unknown>;
+/** A resource type's name as a property name (also keeps '__proto__' and the like out). */
+const RESOURCE_TYPE = /^[A-Z][A-Za-z0-9]{0,63}$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The good parts of a stored layout; anything else is ignored. */
+function layoutFrom(value: unknown): TableSettings {
+  if (!isRecord(value)) return {};
+  const { fields, widths } = value;
   const settings: { fields?: string[]; widths?: Record<string, number> } = {};
   if (Array.isArray(fields) && fields.every((field) => typeof field === 'string') && fields.length > 0) {
     settings.fields = fields;
   }
-  if (typeof widths === 'object' && widths !== null) {
+  if (isRecord(widths)) {
     const valid = Object.entries(widths).filter(
       (entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] > 0 && entry[1] < 5000,
     );
@@ -42,16 +60,218 @@ export function parseTableSettings(text: string | undefined): TableSettings {
   return settings;
 }
 
-export async function loadTableSettings(store: SettingsStore, resourceType: string): Promise<TableSettings> {
-  return parseTableSettings(
-    await readSetting(store, tableSettingsKey(resourceType), legacyTableSettingsKey(resourceType)),
-  );
+function parseJson(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
-export async function saveTableSettings(
-  store: SettingsStore,
-  resourceType: string,
-  settings: TableSettings,
-): Promise<void> {
-  await store.set(tableSettingsKey(resourceType), JSON.stringify(settings));
+/** One type's layout from its text (the per-type keys of earlier releases). */
+export function parseTableSettings(text: string | undefined): TableSettings {
+  return layoutFrom(parseJson(text));
+}
+
+function isEmptyLayout(settings: TableSettings): boolean {
+  return settings.fields === undefined && settings.widths === undefined;
+}
+
+/**
+ * The layouts in the value of SEARCH_TABLES_KEY, by resource type. Text that is not JSON or not of
+ * the expected shape reads as no layouts; an entry that is not a layout is skipped alone.
+ */
+export function parseSearchTables(text: string | undefined): Map<string, StoredTableSettings> {
+  const layouts = new Map<string, StoredTableSettings>();
+  const value = parseJson(text);
+  if (!isRecord(value) || !isRecord(value.tables)) return layouts;
+  for (const [resourceType, entry] of Object.entries(value.tables)) {
+    if (!RESOURCE_TYPE.test(resourceType) || !isRecord(entry)) continue;
+    const settings = layoutFrom(entry);
+    if (isEmptyLayout(settings)) continue;
+    const used = typeof entry.used === 'number' && Number.isFinite(entry.used) ? entry.used : 0;
+    layouts.set(resourceType, { ...settings, used });
+  }
+  return layouts;
+}
+
+function serialize(layouts: ReadonlyMap<string, StoredTableSettings>): string {
+  return JSON.stringify({ tables: Object.fromEntries(layouts) });
+}
+
+/**
+ * The text to store for `layouts`, at most `limit` characters: the least recently used types'
+ * layouts are dropped until it fits; `keep` (the type being saved) is dropped last of all and, when
+ * even alone it does not fit, the save fails rather than storing a value the server refuses.
+ * `layouts` is left as stored (evicted entries removed).
+ */
+export function formatSearchTables(
+  layouts: Map<string, StoredTableSettings>,
+  keep: string,
+  limit = MAX_SETTING_LENGTH,
+): string {
+  let text = serialize(layouts);
+  if (text.length <= limit) return text;
+  const oldestFirst = [...layouts.entries()]
+    .filter(([resourceType]) => resourceType !== keep)
+    .sort((a, b) => a[1].used - b[1].used)
+    .map(([resourceType]) => resourceType);
+  for (const resourceType of oldestFirst) {
+    layouts.delete(resourceType);
+    text = serialize(layouts);
+    if (text.length <= limit) return text;
+  }
+  throw new Error(`The ${keep} table layout is too long to save`);
+}
+
+function withoutTime(stored: StoredTableSettings): TableSettings {
+  const { used: _used, ...settings } = stored;
+  return settings;
+}
+
+/** A save the server refused because the user's keys are all taken (Medplum's text). */
+function isFull(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('Max items exceeded');
+}
+
+interface LegacyValue {
+  readonly key: string;
+  readonly text: string;
+}
+
+/** The layouts of one signed-in user in one store, for the session (see the top of the file). */
+export class SearchTableLayouts {
+  private stored: Promise<Map<string, StoredTableSettings>> | undefined;
+  /** Types whose table the user opened this session, and when: they count as used at the next write. */
+  private readonly viewed = new Map<string, number>();
+  /** Types whose per-type keys of earlier releases were already looked for this session. */
+  private readonly probed = new Set<string>();
+  /** Writes of this tab, one at a time, so they never undo each other. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The type's layout ({} when none). Rejects only when the store cannot be read at all. */
+  async load(resourceType: string): Promise<TableSettings> {
+    this.viewed.set(resourceType, this.now());
+    const layout = (await this.read()).get(resourceType);
+    if (layout) return withoutTime(layout);
+    if (this.probed.has(resourceType)) return {};
+    this.probed.add(resourceType);
+    return this.moveLegacy(resourceType);
+  }
+
+  /** Saves the type's whole layout, merged into what the store holds now. */
+  save(resourceType: string, settings: TableSettings): Promise<void> {
+    return this.serially(async () => {
+      await this.write(resourceType, settings, false, undefined);
+    });
+  }
+
+  private read(): Promise<Map<string, StoredTableSettings>> {
+    if (!this.stored) {
+      const reading = this.store.get(SEARCH_TABLES_KEY).then(parseSearchTables);
+      this.stored = reading;
+      // A failed read is not remembered: the next table tries again.
+      reading.catch(() => {
+        if (this.stored === reading) this.stored = undefined;
+      });
+    }
+    return this.stored;
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(task, task);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Read-modify-write of SEARCH_TABLES_KEY. `onlyIfAbsent` (a layout moved from an older key) leaves
+   * a layout the store already has for the type, which is newer. With `legacy` in hand, a store
+   * whose keys are all taken gets that key deleted first (its value is in the text being written),
+   * and put back when the write still fails.
+   */
+  private async write(
+    resourceType: string,
+    settings: TableSettings,
+    onlyIfAbsent: boolean,
+    legacy: LegacyValue | undefined,
+  ): Promise<{ layouts: Map<string, StoredTableSettings>; legacyDeleted: boolean }> {
+    // Read again right before writing: another tab may have saved other types since this one read.
+    const layouts = parseSearchTables(await this.store.get(SEARCH_TABLES_KEY));
+    for (const [viewedType, at] of this.viewed) {
+      const entry = layouts.get(viewedType);
+      if (entry && entry.used < at) layouts.set(viewedType, { ...entry, used: at });
+    }
+    if (!(onlyIfAbsent && layouts.has(resourceType))) {
+      layouts.set(resourceType, { ...settings, used: this.now() });
+    }
+    const text = formatSearchTables(layouts, resourceType);
+    let legacyDeleted = false;
+    try {
+      await this.store.set(SEARCH_TABLES_KEY, text);
+    } catch (err) {
+      if (!legacy || !isFull(err)) throw err;
+      await this.store.delete(legacy.key);
+      legacyDeleted = true;
+      try {
+        await this.store.set(SEARCH_TABLES_KEY, text);
+      } catch (retryErr) {
+        await this.store.set(legacy.key, legacy.text).catch(() => undefined);
+        throw retryErr;
+      }
+    }
+    this.stored = Promise.resolve(layouts);
+    return { layouts, legacyDeleted };
+  }
+
+  /** The type's value under the first older key that has one; refused (400) or absent (404) is none. */
+  private async findLegacy(resourceType: string): Promise<LegacyValue | undefined> {
+    for (const key of [tableSettingsKey(resourceType), legacyTableSettingsKey(resourceType)]) {
+      const text = await this.store.get(key).catch(() => undefined);
+      if (text !== undefined) return { key, text };
+    }
+    return undefined;
+  }
+
+  private async moveLegacy(resourceType: string): Promise<TableSettings> {
+    const legacy = await this.findLegacy(resourceType);
+    if (!legacy) return {};
+    const settings = parseTableSettings(legacy.text);
+    if (!isEmptyLayout(settings)) {
+      let written: { layouts: Map<string, StoredTableSettings>; legacyDeleted: boolean };
+      try {
+        written = await this.serially(() => this.write(resourceType, settings, true, legacy));
+      } catch {
+        // Not moved: the old value serves this time, and the move is tried again next session.
+        return settings;
+      }
+      // Moved (or the new key already had a newer layout): the old key only takes a place now.
+      if (!written.legacyDeleted) await this.store.delete(legacy.key).catch(() => undefined);
+      const moved = written.layouts.get(resourceType);
+      return moved ? withoutTime(moved) : settings;
+    }
+    // Nothing usable under the old key: it only takes one of the user's few keys.
+    await this.store.delete(legacy.key).catch(() => undefined);
+    return {};
+  }
+}
+
+/** One SearchTableLayouts per store and signed-in user: the cache lives as long as the client. */
+const sessions = new WeakMap<SettingsStore, Map<string, SearchTableLayouts>>();
+
+export function searchTableLayouts(store: SettingsStore, owner: string): SearchTableLayouts {
+  const byOwner = sessions.get(store) ?? new Map<string, SearchTableLayouts>();
+  sessions.set(store, byOwner);
+  let layouts = byOwner.get(owner);
+  if (!layouts) {
+    layouts = new SearchTableLayouts(store);
+    byOwner.set(owner, layouts);
+  }
+  return layouts;
 }

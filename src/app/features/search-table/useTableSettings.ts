@@ -1,8 +1,10 @@
-// The signed-in user's stored layout for one type's table (./tableSettings), loaded once per type;
-// a store that fails to answer leaves the defaults, it never blocks the table.
+// The signed-in user's stored layout for one type's table (./tableSettings): every type's layout is
+// one key-value entry, read once per session and user (not once per table); a store that fails to
+// answer leaves the defaults, it never blocks the table.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBloomClient } from '../../session/BloomClientContext';
-import { loadTableSettings, saveTableSettings, type TableSettings } from './tableSettings';
+import type { BloomClient } from '../../../client';
+import { searchTableLayouts, type TableSettings } from './tableSettings';
 
 export interface TableSettingsState {
   readonly loaded: boolean;
@@ -11,15 +13,23 @@ export interface TableSettingsState {
   readonly update: (change: TableSettings) => void;
 }
 
+/** The signed-in user's layouts: a sign-out and another user's sign-in in this tab start afresh. */
+function layoutsOf(client: BloomClient) {
+  const profile = client.getProfile();
+  return searchTableLayouts(client.keyValue, profile ? `${profile.resourceType}/${profile.id}` : '');
+}
+
 export function useTableSettings(resourceType: string): TableSettingsState {
   const client = useBloomClient();
   const [state, setState] = useState<{ type: string; settings: TableSettings } | undefined>(undefined);
   useEffect(() => {
     let active = true;
-    loadTableSettings(client.keyValue, resourceType).then(
-      (settings) => active && setState({ type: resourceType, settings }),
-      () => active && setState({ type: resourceType, settings: {} }),
-    );
+    layoutsOf(client)
+      .load(resourceType)
+      .then(
+        (settings) => active && setState({ type: resourceType, settings }),
+        () => active && setState({ type: resourceType, settings: {} }),
+      );
     return () => {
       active = false;
     };
@@ -34,9 +44,9 @@ export function useTableSettings(resourceType: string): TableSettingsState {
       const merged: TableSettings = { ...latest.current, ...change };
       latest.current = merged;
       setState({ type: resourceType, settings: merged });
-      saveTableSettings(client.keyValue, resourceType, merged).catch((err: unknown) =>
-        console.warn('Saving the table layout failed', err),
-      );
+      layoutsOf(client)
+        .save(resourceType, merged)
+        .catch((err: unknown) => console.warn('Saving the table layout failed', err));
     },
     [client, resourceType],
   );
