@@ -364,15 +364,6 @@ describe('assertValidResource', () => {
   });
 });
 
-describe('speed', () => {
-  test('validating a typical resource takes well under a millisecond', () => {
-    validateResource(bloodPressure); // warm the schema cache
-    const started = performance.now();
-    for (let i = 0; i < 1000; i++) validateResource(bloodPressure);
-    expect((performance.now() - started) / 1000).toBeLessThan(0.5);
-  });
-});
-
 describe('required terminology bindings of code elements', () => {
   const gender = 'http://hl7.org/fhir/ValueSet/administrative-gender|4.0.1';
 
