@@ -1,6 +1,7 @@
 // CDS Hooks (issue #20, Medplum conformance; SPEC §6 roles, §7 FHIR calls: Bots, §8 errors):
 // /cds-services, as Medplum's server answers MedplumClient.getCdsServices and callCdsService. A CDS
-// service is a Bot of the caller's project with a `cdsService` (hook, title, description, usageRequirements, prefetch as key/query pairs).
+// service is a Bot of the caller's project with a `cdsService` (hook, title, description,
+// usageRequirements, prefetch as key/query pairs).
 //
 // GET /cds-services: discovery, {services: [...]}, the bots the caller's own search finds (a caller
 //   who may not read bots, such as a patient under the demo policy, gets an empty list).
