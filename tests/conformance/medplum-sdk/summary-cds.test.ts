@@ -8,14 +8,19 @@ import './support/node-websocket';
 import { MedplumClient } from '@medplum/core';
 import type { CdsRequest } from '@medplum/core';
 import type {
+  AccessPolicy,
   AllergyIntolerance,
   Bot,
   Bundle,
   Composition,
   Condition,
   OperationOutcome,
+  Project,
+  ProjectMembership,
   Resource,
 } from '@medplum/fhirtypes';
+import { Repository, systemContext } from '../../../src/server/repo';
+import { addMembership, createUser, signIn } from '../../server/auth/support/auth-fixtures';
 import type { Tokens } from '../../server/auth/support/auth-fixtures';
 import { call, startClinic } from '../../server/operations/support/clinic';
 import type { Clinic } from '../../server/operations/support/clinic';
@@ -235,6 +240,16 @@ describe.each(databases())("Medplum's MedplumClient: $summary and CDS Hooks on %
         resourceType: 'Composition',
         date: authoredOn,
       });
+      const chenRef = clinic.chen.profile?.reference as string;
+      const byAuthor = await call<Bundle>(
+        clinic.server,
+        'GET',
+        `fhir/R4/Patient/${mariaId}/$summary?author=${chenRef}`,
+        clinic.maria,
+      );
+      expect(byAuthor.status).toBe(200);
+      expect(byAuthor.body.entry?.[0]?.resource).toMatchObject({ author: [{ reference: chenRef }] });
+      expect(byAuthor.body.entry?.[2]?.resource).toMatchObject({ resourceType: 'Practitioner' });
       const cases: [string, string, unknown, RegExp, string | undefined][] = [
         ['GET', '?_since=yesterday', undefined, /_since must be an instant/, '_since'],
         ['GET', '?count=3', undefined, /Unsupported parameter 'count' for \$summary/, 'count'],
@@ -374,6 +389,26 @@ describe.each(databases())("Medplum's MedplumClient: $summary and CDS Hooks on %
       await expect(chen.callCdsService(failingBot.id as string, request('order-select'))).rejects.toThrow(
         /no rules for this hook/,
       );
+    });
+
+    it('the bot acts as its caller: a member whose policy hides Patients gets the bot failure, not Maria', async () => {
+      const repo = new Repository(clinic.server.db, systemContext(clinic.projectId));
+      const policy = await repo.createResource<AccessPolicy>({
+        resourceType: 'AccessPolicy',
+        name: 'Bots and observations only',
+        resource: [{ resourceType: 'Bot', readonly: true }, { resourceType: 'Observation' }],
+      });
+      const project = await repo.readResource<Project>('Project', clinic.projectId);
+      const user = await createUser(clinic.server.db);
+      const membership = await addMembership(clinic.server.db, user, project, 'Practitioner');
+      await repo.updateResource<ProjectMembership>({
+        ...membership,
+        accessPolicy: { reference: `AccessPolicy/${policy.id}` },
+      });
+      const limited = client(clinic, await signIn(clinic.server.baseUrl, user.email as string));
+      expect((await limited.getCdsServices()).services.map((s) => s.id)).toContain(cdsBot.id);
+      await expect(limited.callCdsService(cdsBot.id as string, request())).rejects.toThrow(/Not found/);
+      expect(JSON.stringify(await chen.callCdsService(cdsBot.id as string, request()))).toContain('Maria');
     });
   });
 });
