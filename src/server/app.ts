@@ -20,6 +20,7 @@ import { WebSocketPaths } from './websocket-paths';
 import { createBinaryUrlSigner } from './binary/attachment-urls';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
+import { cdsRoutes } from './cds/routes';
 import { agentRoutes } from './agents/routes';
 import { registerBotWriteGuard } from './bots/write-guard';
 import { BotSubscriptionTrigger } from './bots/subscription-trigger';
@@ -163,6 +164,16 @@ export async function buildServer({
     fhirBase,
     bodyLimit: config.bodyLimit,
     getContext: requestContext,
+  });
+  // CDS Hooks (issue #20): /cds-services discovery and calls, answered by Bots with a cdsService.
+  await app.register(cdsRoutes, {
+    prefix: '/cds-services',
+    deps: auth,
+    db,
+    storage: binaryStorage,
+    fhirBase,
+    bodyLimit: config.bodyLimit,
+    getContext,
   });
   // Bulk $export (issue #10): jobs in the database, NDJSON files in the Binary store.
   await app.register(exportRoutes, {

@@ -36,6 +36,11 @@ export interface BotExecutionRequest {
   contentType: string;
   /** Recorded in the AuditEvent too: what triggered the run (a Subscription and its resource). */
   audit?: ExecutionAudit;
+  /**
+   * Whom the bot's `medplum` acts as; the bot's own membership when absent. A CDS service runs as its
+   * caller (issue #20, as Medplum's cds-services), so it reads only what the caller may read.
+   */
+  runAs?: RepositoryContext;
 }
 
 export interface ExecutionAudit {
@@ -78,7 +83,7 @@ export async function executeBot(
   if (!bot.executableCode) {
     throw new OperationOutcomeError(badRequest('The bot has no executable code: deploy it first'));
   }
-  const runAs = await botContext(deps.db, bot);
+  const runAs = request.runAs ?? (await botContext(deps.db, bot));
   const botRepo = new Repository(deps.db, runAs);
   // The code is the server's to load: the bot's own policy need not grant it Binary reads.
   const code = await loadBotCode(

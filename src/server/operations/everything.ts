@@ -68,18 +68,29 @@ function pageUrl(url: string, request: EverythingRequest, offset: number): strin
   return `${url}?${params.toString()}`;
 }
 
-export async function patientEverything(
+/** What one read of a Patient compartment asks for: a page of some types, optionally changed since. */
+export interface CompartmentRead {
+  count: number;
+  offset: number;
+  since?: string;
+  /** Resource types of the Patient compartment; all of them when absent. */
+  types?: readonly string[];
+}
+
+/**
+ * One page of the Patient and the resources of her compartment that the caller may read (the
+ * Patient first, then in writing order), and whether more follow. A Patient the caller cannot see
+ * is a 404, exactly as a read, before anything else is looked at. Shared by $everything and $summary.
+ */
+export async function readPatientCompartment(
   db: Database,
   context: RepositoryContext,
-  fhirBase: string,
   patientId: string,
-  query: QueryParams,
-): Promise<Bundle> {
-  const request = parseRequest(query);
-  // 404 for a Patient the caller cannot see (exactly as a read), before anything else is looked at.
-  await new Repository(db, context).readResource<Patient>('Patient', patientId);
+  request: CompartmentRead,
+): Promise<{ patient: Patient; resources: Resource[]; hasMore: boolean }> {
+  const patient = await new Repository(db, context).readResource<Patient>('Patient', patientId);
   const types = (request.types ?? patientCompartmentTypes()).filter(
-    (type) => typeRights(context.access, type).read,
+    (type) => patientCompartmentTypes().includes(type) && typeRights(context.access, type).read,
   );
   const compartment = `Patient/${patientId}`;
   const params: (string | number | readonly string[])[] = [compartment, types, patientId];
@@ -97,10 +108,25 @@ export async function patientEverything(
      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, request.count + 1, request.offset],
   );
-  const items = rows.slice(0, request.count).map((row) => row.content);
+  return {
+    patient,
+    resources: rows.slice(0, request.count).map((row) => row.content),
+    hasMore: rows.length > request.count,
+  };
+}
+
+export async function patientEverything(
+  db: Database,
+  context: RepositoryContext,
+  fhirBase: string,
+  patientId: string,
+  query: QueryParams,
+): Promise<Bundle> {
+  const request = parseRequest(query);
+  const { resources: items, hasMore } = await readPatientCompartment(db, context, patientId, request);
   const url = `${fhirBase}Patient/${patientId}/$everything`;
   const link: BundleLink[] = [{ relation: 'self', url: pageUrl(url, request, request.offset) }];
-  if (rows.length > request.count) {
+  if (hasMore) {
     link.push({ relation: 'next', url: pageUrl(url, request, request.offset + request.count) });
   }
   if (request.offset > 0) {

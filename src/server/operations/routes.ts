@@ -1,6 +1,6 @@
 // FHIR operations of issue #5 as their own plugin under /fhir/R4 (next to src/server/fhir, whose
-// generic /:resourceType/:id routes these static paths take precedence over): Patient $everything,
-// ValueSet $expand and StructureDefinition $expand-profile. Authentication is the app's FHIR hook.
+// generic /:resourceType/:id routes these static paths take precedence over): Patient $everything and
+// $summary (issue #20), ValueSet $expand and StructureDefinition $expand-profile. Authentication is the app's FHIR hook.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayReadBinary, registerAttachmentSigning } from '../binary/signed-responses';
@@ -10,6 +10,7 @@ import type { QueryParams } from '../fhir/paging';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { patientEverything } from './everything';
+import { parseSummaryRequest, patientSummary } from './patient-summary';
 import { expandProfile } from './expand-profile';
 import { expandValueSetOperation } from './value-set-expand';
 
@@ -43,6 +44,23 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
       return reply.type(FHIR_JSON).send(bundle);
     },
   );
+
+  // GET as MedplumClient.readPatientSummary sends it; POST with a Parameters body as FHIR allows.
+  app.route<{ Params: { id: string }; Querystring: QueryParams }>({
+    method: ['GET', 'POST'],
+    url: '/Patient/:id/$summary',
+    handler: async (request, reply) => {
+      const summaryRequest = parseSummaryRequest(request.query, request.body);
+      const bundle = await patientSummary(
+        db,
+        getContext(request),
+        fhirBase,
+        request.params.id,
+        summaryRequest,
+      );
+      return reply.type(FHIR_JSON).send(bundle);
+    },
+  });
 
   app.get<{ Querystring: QueryParams }>('/ValueSet/$expand', async (request, reply) =>
     reply.type(FHIR_JSON).send(await expandValueSetOperation(db, getContext(request), request.query)),
