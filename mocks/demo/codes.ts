@@ -12,6 +12,15 @@ export const DIAGNOSTIC_SERVICE_SECTION = 'http://terminology.hl7.org/CodeSystem
 export const OBSERVATION_INTERPRETATION =
   'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 
+/**
+ * The service the clinic offers (SNOMED CT "Antenatal care"): Dr. Chen's Schedule.serviceType and
+ * the clinic's HealthcareService.type carry this same coding (issue #20).
+ */
+export const PRENATAL_CARE_SERVICE: Readonly<CodeableConcept> = {
+  coding: [{ system: SNOMED, code: '424525001', display: 'Antenatal care' }],
+  text: 'Prenatal care',
+};
+
 export type InterpretationCode = 'N' | 'L' | 'H' | 'LL' | 'HH' | 'A' | 'AA';
 
 const INTERPRETATION_DISPLAY: Record<InterpretationCode, string> = {

@@ -12,19 +12,24 @@ import {
 } from './aisha-record';
 import { DemoCalendar } from './calendar';
 import { aishaTimeline, mariaTimeline } from './care-timeline';
+import { addCarePlan, aishaCarePlan, mariaCarePlan } from './care-plans';
 import { addClinic, buildDemoProject } from './clinic';
+import { addCoverage, addInsurer } from './coverage';
 export { DEMO_PROJECT_IDENTIFIER } from './clinic';
 export { DemoCalendar } from './calendar';
 export { buildDemoSlots, SLOT_DAYS_AHEAD } from './schedule';
 import type { DemoContext } from './demo-context';
 import { addDueDate } from './due-date';
+import { addHealthcareService } from './healthcare-service';
 import { addImmunizations } from './immunizations';
 import { addLabReport } from './lab-reports';
 import { mariaLabReports } from './maria-lab-reports';
 import { mariaAppointments, mariaImmunizations, mariaMedications, mariaMessages } from './maria-record';
 import { addMedicationRequests } from './medications';
 import { addMessageThread } from './messages';
-import { addPatients } from './patients';
+import { addPatients, GESTATION_TODAY } from './patients';
+import { addIntakeResponse, addMoodScreeningResponse } from './questionnaire-responses';
+import { addQuestionnaires } from './questionnaires';
 import { addScheduleAndSlots } from './schedule';
 import { TransactionBuilder } from './transaction-builder';
 import { addVitalSigns, buildWeeklyReadings } from './vital-signs';
@@ -106,6 +111,68 @@ export function buildDemoClinic(today: Date): DemoClinic {
 
   addMessageThread(ctx, { ...maria, practitioner: clinic.drChen }, mariaMessages(mariaDates, calendar));
   addMessageThread(ctx, { ...aisha, practitioner: clinic.drChen }, aishaMessages(aishaDates));
+
+  // What Medplum's patient portal looks for (issue #20): the clinic's service and forms, each
+  // patient's care plan, insurance and answered forms.
+  addHealthcareService(ctx, { clinic: clinic.clinic, location: clinic.location });
+  const author = { author: clinic.drChen };
+  addCarePlan(ctx, { ...maria, ...author }, mariaCarePlan(mariaDates));
+  addCarePlan(ctx, { ...aisha, ...author }, aishaCarePlan(aishaDates));
+
+  const insurer = addInsurer(ctx);
+  addCoverage(ctx, insurer, {
+    ...maria,
+    subscriberId: 'PHI-4821-0937',
+    plan: 'Prairie Health Silver PPO',
+    startDaysFromToday: -330,
+  });
+  addCoverage(ctx, insurer, {
+    ...aisha,
+    subscriberId: 'PHI-5530-1274',
+    plan: 'Prairie Health Bronze HMO',
+    startDaysFromToday: -200,
+  });
+
+  const forms = addQuestionnaires(ctx);
+  addIntakeResponse(
+    ctx,
+    maria,
+    forms.intake,
+    { key: 'intake', authoredDaysFromToday: mariaDates.firstVisit - 3, hour: 19 },
+    {
+      lmpDaysFromToday: -GESTATION_TODAY.maria,
+      previousPregnancies: 0,
+      previousBirths: 0,
+      allergies: 'None known',
+      medications: 'Folic acid 400 mcg daily',
+      smoking: 'never',
+      emergencyContactName: 'Daniel Garcia (husband)',
+      emergencyContactPhone: '+1-217-555-0188',
+    },
+  );
+  addMoodScreeningResponse(
+    ctx,
+    maria,
+    forms.moodScreening,
+    { key: 'mood-screening', authoredDaysFromToday: mariaDates.week28Visit, hour: 8 },
+    { humour: 0, 'looking-forward': 0, 'self-blame': 1, worry: 2, panic: 1, coping: 1, sleep: 1 },
+  );
+  addIntakeResponse(
+    ctx,
+    aisha,
+    forms.intake,
+    { key: 'intake', authoredDaysFromToday: aishaDates.firstVisit - 2, hour: 20 },
+    {
+      lmpDaysFromToday: -GESTATION_TODAY.aisha,
+      previousPregnancies: 1,
+      previousBirths: 1,
+      allergies: 'Penicillin (rash)',
+      medications: 'None',
+      smoking: 'never',
+      emergencyContactName: 'Omar Khan (husband)',
+      emergencyContactPhone: '+1-217-555-0165',
+    },
+  );
 
   return { project: buildDemoProject(), bundle: ctx.tx.build() };
 }

@@ -4,6 +4,7 @@
 // so is a sprinkling of slots booked by patients outside the demo; the rest are free.
 import type { Location, Practitioner, Reference, Schedule, Slot } from '@medplum/fhirtypes';
 import type { DemoCalendar } from './calendar';
+import { PRENATAL_CARE_SERVICE } from './codes';
 import type { DemoContext } from './demo-context';
 
 export const CLINIC_OPENING_HOUR_UTC = 9;
@@ -31,7 +32,8 @@ export function addScheduleAndSlots(
     {
       resourceType: 'Schedule',
       active: true,
-      serviceType: [{ text: 'Prenatal care' }],
+      // The same coding as the clinic's HealthcareService.type (healthcare-service.ts).
+      serviceType: [structuredClone(PRENATAL_CARE_SERVICE)],
       actor: [practitioner, location],
       planningHorizon: { start: calendar.at(1), end: calendar.at(SLOT_DAYS_AHEAD + 1) },
       comment: 'One-hour visits, Monday to Friday, 09:00-17:00 UTC.',

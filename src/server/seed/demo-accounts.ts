@@ -29,6 +29,8 @@ export interface DemoAccountOptions {
 export function buildPatientAccessPolicy(): AccessPolicy {
   const readonly = [
     'Appointment',
+    'CarePlan',
+    'Coverage',
     'DiagnosticReport',
     'DocumentReference',
     'Immunization',
@@ -48,6 +50,8 @@ export function buildPatientAccessPolicy(): AccessPolicy {
       { resourceType: 'Subscription', compartment: { reference: '%patient' } },
       // A message's attachment: her uploads carry her Patient as securityContext (issue #8).
       { resourceType: 'Binary', compartment: { reference: '%patient' } },
+      // Her answers to the clinic's forms (issue #20).
+      { resourceType: 'QuestionnaireResponse', compartment: { reference: '%patient' } },
       ...readonly.map((resourceType) => ({
         resourceType,
         compartment: { reference: '%patient' },
@@ -58,6 +62,9 @@ export function buildPatientAccessPolicy(): AccessPolicy {
       { resourceType: 'Location', readonly: true },
       { resourceType: 'Schedule', readonly: true },
       { resourceType: 'Slot', readonly: true },
+      // The clinic's forms and services, in no patient's compartment (issue #20).
+      { resourceType: 'Questionnaire', readonly: true },
+      { resourceType: 'HealthcareService', readonly: true },
     ],
   };
 }
