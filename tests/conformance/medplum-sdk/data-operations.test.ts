@@ -46,6 +46,8 @@ describe.each(databases())("Medplum's MedplumClient operations against Bloom on 
   }, 120_000);
 
   afterAll(async () => {
+    // The subscription socket reconnects by itself until it is closed.
+    chen?.getSubscriptionManager().closeWebSocket();
     await clinic?.server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
