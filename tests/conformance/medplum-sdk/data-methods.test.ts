@@ -194,9 +194,9 @@ describe.each(databases())("Medplum's MedplumClient data methods against Bloom o
           { headers: { 'If-Match': `W/"${created.meta?.versionId}"` } },
         ),
       );
-      // The outcome's id carries the status, as Medplum's preconditionFailed does (Bloom's issue
-      // code is 'conflict' where Medplum's is 'processing').
+      // Medplum's preconditionFailed: the id carries the status, the issue code is 'processing'.
       expect((stale as { outcome?: { id?: string } }).outcome?.id).toBe('precondition-failed');
+      expect(outcomeOf(stale)[0]?.code).toBe('processing');
     });
 
     test('patchResource applies a JSON Patch and answers the patched resource', async () => {
