@@ -45,8 +45,9 @@ export function conflict(details: string): OperationOutcome {
   return error('conflict', 'conflict', details);
 }
 
+// Issue code 'processing', as Medplum's preconditionFailed (its clients read the status from the id).
 export function preconditionFailed(details: string): OperationOutcome {
-  return error('precondition-failed', 'conflict', details);
+  return error('precondition-failed', 'processing', details);
 }
 
 export function payloadTooLarge(details: string): OperationOutcome {

@@ -3,6 +3,7 @@
 // test referees").
 import type { ClientStorage, MedplumClient } from '@medplum/core';
 import WebSocket from 'ws';
+import type { Tokens } from '../../../server/auth/support/auth-fixtures';
 
 // @medplum/core reads the global WebSocket when it loads and when fhircastConnect opens a socket.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -71,4 +72,19 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('expected the call to be refused');
+}
+
+/**
+ * A client signed in with `tokens` as an app is after its code exchange (setActiveLogin: the SDK
+ * reads auth/me and knows its profile, which subscribeToCriteria and createComment need).
+ */
+export async function signedInClient(baseUrl: string, tokens: Tokens): Promise<MedplumClient> {
+  const client = await medplumClient(baseUrl);
+  await client.setActiveLogin({
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token as string,
+    project: tokens.project as { reference: string },
+    profile: tokens.profile as { reference: string },
+  });
+  return client;
 }
