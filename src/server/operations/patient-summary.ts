@@ -137,17 +137,8 @@ export function parseSummaryRequest(query: QueryParams, body: unknown): SummaryR
 
 /** The operation's parameters from a POST body: a FHIR Parameters resource naming only known ones. */
 function parametersOf(body: unknown): Record<string, string> {
-  let parsed = body;
-  if (typeof body === 'string') {
-    try {
-      parsed = JSON.parse(body) as unknown;
-    } catch {
-      throw new OperationOutcomeError(
-        badRequest('The body of $summary must be a FHIR Parameters resource (JSON)'),
-      );
-    }
-  }
-  const parameters = parsed as { resourceType?: unknown; parameter?: unknown } | null;
+  // Malformed JSON never gets here: request-bodies.ts answers it for every route.
+  const parameters = body as { resourceType?: unknown; parameter?: unknown } | null;
   if (!parameters || typeof parameters !== 'object' || parameters.resourceType !== 'Parameters') {
     throw new OperationOutcomeError(badRequest('The body of $summary must be a FHIR Parameters resource'));
   }

@@ -254,7 +254,7 @@ describe.each(databases())("Medplum's MedplumClient: $summary and CDS Hooks on %
         ['GET', '?_since=yesterday', undefined, /_since must be an instant/, '_since'],
         ['GET', '?count=3', undefined, /Unsupported parameter 'count' for \$summary/, 'count'],
         ['GET', '?author=Observation/1', undefined, /author must be a reference to one of/, 'author'],
-        ['POST', '', '{"resourceType":', /must be a FHIR Parameters resource \(JSON\)/, undefined],
+        ['POST', '', '{"resourceType":', /^Malformed JSON/, undefined],
         ['POST', '', { resourceType: 'Patient' }, /must be a FHIR Parameters resource/, undefined],
         [
           'POST',
