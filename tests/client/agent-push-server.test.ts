@@ -4,7 +4,6 @@
 // outcome is All OK, a disconnected agent and a patient are refused with the server's message.
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import { BloomClient } from '../../src/client';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { HL7_V2_CONTENT_TYPE } from '../../src/fhir/agent-protocol';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import type { BloomAgent } from '../../src/agent/agent';
@@ -22,6 +21,7 @@ import {
   startLoopbackDestinations,
 } from '../server/support/agent-fixtures';
 import type { AgentSetup, LoopbackDestinations } from '../server/support/agent-fixtures';
+import { signedInClient } from './support/server-sign-in';
 
 describe.each(databases())(
   'BloomClient pushToAgent against the real server on %s (issue #10)',
@@ -33,15 +33,7 @@ describe.each(databases())(
     let admin: BloomClient;
     let maria: BloomClient;
 
-    async function signIn(email: string): Promise<BloomClient> {
-      const client = new BloomClient({
-        baseUrl: server.baseUrl,
-        storage: new PrefixedStorage(new MemoryStorage()),
-      });
-      const { code } = await client.startLogin({ email, password: DEFAULT_DEMO_PASSWORD });
-      await client.processCode(code as string);
-      return client;
-    }
+    const signIn = (email: string): Promise<BloomClient> => signedInClient(server.baseUrl, email);
 
     beforeAll(async () => {
       server = await startTestServer(kind, {}, { requireAuth: true });

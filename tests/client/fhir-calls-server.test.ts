@@ -16,6 +16,7 @@ import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 describe.each(databases())('BloomClient FHIR calls against the real server on %s', (_engine, kind) => {
   let server: TestServer;
@@ -29,16 +30,8 @@ describe.each(databases())('BloomClient FHIR calls against the real server on %s
     await server?.close();
   });
 
-  async function signIn(email: string, options: BloomClientOptions = {}): Promise<BloomClient> {
-    const client = new BloomClient({
-      baseUrl: server.baseUrl,
-      storage: new PrefixedStorage(new MemoryStorage()),
-      ...options,
-    });
-    const { code } = await client.startLogin({ email, password: DEFAULT_DEMO_PASSWORD });
-    await client.processCode(code as string);
-    return client;
-  }
+  const signIn = (email: string, options: BloomClientOptions = {}): Promise<BloomClient> =>
+    signedInClient(server.baseUrl, email, options);
 
   const maria = (options?: BloomClientOptions) => signIn('maria@bloom.example', options);
   const admin = (options?: BloomClientOptions) => signIn('admin@bloom.example', options);

@@ -4,7 +4,6 @@
 // PostgreSQL too with TEST_DATABASE_URL.
 import type { Binary, Communication, Patient, Questionnaire } from '@medplum/fhirtypes';
 import { BloomClient } from '../../src/client';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
@@ -12,6 +11,7 @@ import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 describe.each(databases())('issue #20 client methods against the real server on %s', (_engine, kind) => {
   let server: TestServer;
@@ -25,15 +25,7 @@ describe.each(databases())('issue #20 client methods against the real server on 
     await server?.close();
   });
 
-  async function signIn(email: string): Promise<BloomClient> {
-    const client = new BloomClient({
-      baseUrl: server.baseUrl,
-      storage: new PrefixedStorage(new MemoryStorage()),
-    });
-    const { code } = await client.startLogin({ email, password: DEFAULT_DEMO_PASSWORD });
-    await client.processCode(code as string);
-    return client;
-  }
+  const signIn = (email: string): Promise<BloomClient> => signedInClient(server.baseUrl, email);
 
   async function mariaOf(admin: BloomClient): Promise<Patient> {
     const maria = await admin.searchOne<Patient>('Patient', { name: 'Maria' });

@@ -5,7 +5,6 @@
 // PostgreSQL too with TEST_DATABASE_URL.
 import type { Patient, SearchParameter, StructureDefinition } from '@medplum/fhirtypes';
 import { BloomClient } from '../../src/client';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { getStatus, OperationOutcomeError } from '../../src/fhir/outcomes';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
@@ -13,6 +12,7 @@ import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {
   try {
@@ -38,15 +38,7 @@ describe.each(databases())('BloomClient against the server gaps closed on %s', (
     await server?.close();
   });
 
-  async function signIn(email: string): Promise<BloomClient> {
-    const client = new BloomClient({
-      baseUrl: server.baseUrl,
-      storage: new PrefixedStorage(new MemoryStorage()),
-    });
-    const { code } = await client.startLogin({ email, password: DEFAULT_DEMO_PASSWORD });
-    await client.processCode(code as string);
-    return client;
-  }
+  const signIn = (email: string): Promise<BloomClient> => signedInClient(server.baseUrl, email);
 
   test('SPEC §7 requestProfileSchema with expandProfile POSTs $expand-profile and loads the profile', async () => {
     const client = await signIn('dr.chen@bloom.example');

@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Bot } from '@medplum/fhirtypes';
 import { BloomClient } from '../../src/client';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
@@ -14,6 +13,7 @@ import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 describe.each(databases())(
   'BloomClient services against the real server on %s (issue #10)',
@@ -24,15 +24,7 @@ describe.each(databases())(
     let chen: BloomClient;
     let maria: BloomClient;
 
-    async function signIn(email: string): Promise<BloomClient> {
-      const client = new BloomClient({
-        baseUrl: server.baseUrl,
-        storage: new PrefixedStorage(new MemoryStorage()),
-      });
-      const { code } = await client.startLogin({ email, password: DEFAULT_DEMO_PASSWORD });
-      await client.processCode(code as string);
-      return client;
-    }
+    const signIn = (email: string): Promise<BloomClient> => signedInClient(server.baseUrl, email);
 
     /** A bot created and deployed by the clinic admin. */
     async function deployedBot(code: string, fields: Partial<Bot> = {}): Promise<Bot> {

@@ -3,6 +3,7 @@
 // each test checks what Medplum's server answers (status and shape), not only that nothing threw.
 // PGlite, and PostgreSQL with TEST_DATABASE_URL.
 import crypto from 'node:crypto';
+import type { MedplumClient } from '@medplum/core';
 import type { ClientApplication, Project } from '@medplum/fhirtypes';
 import {
   addMembership,
@@ -53,6 +54,21 @@ describe.each(databases())('MedplumClient signs in to Bloom (issue #20) on %s', 
     const user = await createUser(server.db);
     await addMembership(server.db, user, project, 'Practitioner');
     return { email: user.email as string };
+  }
+
+  /** The SDK's own password sign-in: startLogin with an S256 challenge, then processCode. */
+  async function sdkSignIn(email: string): Promise<MedplumClient> {
+    const medplum = await medplumClient(base);
+    const { verifier, challenge } = pkce();
+    const { code } = (await medplum.startLogin({
+      email,
+      password: PASSWORD,
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    })) as LoginAnswer;
+    keepCodeVerifier(medplum, verifier);
+    await medplum.processCode(code as string);
+    return medplum;
   }
 
   test("post('auth/method') answers {} for an email without an external identity provider", async () => {
@@ -129,16 +145,7 @@ describe.each(databases())('MedplumClient signs in to Bloom (issue #20) on %s', 
 
   test("getProfile and get('auth/me') answer the session: profile, project, membership, user, config", async () => {
     const { email } = await practitioner();
-    const medplum = await medplumClient(base);
-    const { verifier, challenge } = pkce();
-    const { code } = (await medplum.startLogin({
-      email,
-      password: PASSWORD,
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    })) as LoginAnswer;
-    keepCodeVerifier(medplum, verifier);
-    await medplum.processCode(code as string);
+    const medplum = await sdkSignIn(email);
     const profile = medplum.getProfile();
     expect(profile?.resourceType).toBe('Practitioner');
     const me = await medplum.get('auth/me');
@@ -218,16 +225,7 @@ describe.each(databases())('MedplumClient signs in to Bloom (issue #20) on %s', 
 
   test('signOut posts {} as application/fhir+json to oauth2/logout; the access and refresh tokens stop working', async () => {
     const { email } = await practitioner();
-    const medplum = await medplumClient(base);
-    const { verifier, challenge } = pkce();
-    const { code } = (await medplum.startLogin({
-      email,
-      password: PASSWORD,
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    })) as LoginAnswer;
-    keepCodeVerifier(medplum, verifier);
-    await medplum.processCode(code as string);
+    const medplum = await sdkSignIn(email);
     const { accessToken, refreshToken } = medplum.getActiveLogin() as {
       accessToken: string;
       refreshToken: string;
@@ -253,16 +251,7 @@ describe.each(databases())('MedplumClient signs in to Bloom (issue #20) on %s', 
 
   test('oauth2/logout answers 200 with an allOk OperationOutcome, as Medplum does', async () => {
     const { email } = await practitioner();
-    const medplum = await medplumClient(base);
-    const { verifier, challenge } = pkce();
-    const { code } = (await medplum.startLogin({
-      email,
-      password: PASSWORD,
-      codeChallenge: challenge,
-      codeChallengeMethod: 'S256',
-    })) as LoginAnswer;
-    keepCodeVerifier(medplum, verifier);
-    await medplum.processCode(code as string);
+    const medplum = await sdkSignIn(email);
     // The SDK's own request, its answer read: post() resolves to the body.
     const answer = await medplum.post(medplum.getLogoutUrl(), {});
     expect(answer).toMatchObject({
