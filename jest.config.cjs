@@ -34,8 +34,10 @@ const common = {
 // most suites there wait on a browser, a socket or a timer rather than the CPU: two workers at least.
 const workers = Math.max(2, require('node:os').availableParallelism() - 1);
 
+// Many server suites seed the demo clinic and sign four people in (scrypt) in beforeAll: 10-15 s on
+// an idle 2-core machine, past 30 s when the machine is loaded (seen with load average 8-12).
 module.exports = {
-  testTimeout: 30000,
+  testTimeout: 60000,
   maxWorkers: workers,
   projects: [
     {
