@@ -1,4 +1,4 @@
-// Each patient's prenatal care plan (issue #20, what Medplum's patient portal shows as "care plans"):
+// Each patient's prenatal care plan (what Medplum's patient portal shows as "care plans"):
 // an active CarePlan by Dr. Chen whose activities are the visits, screenings and vaccines of the
 // pregnancy, each with kind, code, status and scheduled period, the visits pointing at the demo's
 // Appointments as their outcomes. No date lies more than 46 days ahead (the demo's horizon).

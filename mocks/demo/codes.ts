@@ -14,7 +14,7 @@ export const OBSERVATION_INTERPRETATION =
 
 /**
  * The service the clinic offers (SNOMED CT "Antenatal care"): Dr. Chen's Schedule.serviceType and
- * the clinic's HealthcareService.type carry this same coding (issue #20).
+ * the clinic's HealthcareService.type carry this same coding.
  */
 export const PRENATAL_CARE_SERVICE: Readonly<CodeableConcept> = {
   coding: [{ system: SNOMED, code: '424525001', display: 'Antenatal care' }],

@@ -1,4 +1,4 @@
-// Each patient's health insurance (issue #20, what Medplum's patient portal lists under coverage): an
+// Each patient's health insurance (what Medplum's patient portal lists under coverage): an
 // active Coverage with the patient as beneficiary and subscriber, paid by the demo's insurer, an
 // Organization of its own. Periods have a start only: the demo keeps every date within 46 days ahead.
 import type { Coverage, Organization, Patient, Reference } from '@medplum/fhirtypes';

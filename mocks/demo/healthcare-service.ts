@@ -1,6 +1,6 @@
 // The clinic's prenatal care service, as Medplum's scheduling screens look it up: a HealthcareService
 // whose `type` is the very coding of Dr. Chen's Schedule `serviceType` (schedule.ts), provided by the
-// clinic at its location (issue #20).
+// clinic at its location.
 import type { HealthcareService, Location, Organization, Reference } from '@medplum/fhirtypes';
 import { PRENATAL_CARE_SERVICE } from './codes';
 import type { DemoContext } from './demo-context';

@@ -112,7 +112,7 @@ export function buildDemoClinic(today: Date): DemoClinic {
   addMessageThread(ctx, { ...maria, practitioner: clinic.drChen }, mariaMessages(mariaDates, calendar));
   addMessageThread(ctx, { ...aisha, practitioner: clinic.drChen }, aishaMessages(aishaDates));
 
-  // What Medplum's patient portal looks for (issue #20): the clinic's service and forms, each
+  // What Medplum's patient portal looks for: the clinic's service and forms, each
   // patient's care plan, insurance and answered forms.
   addHealthcareService(ctx, { clinic: clinic.clinic, location: clinic.location });
   const author = { author: clinic.drChen };

@@ -1,6 +1,6 @@
 // The patients' answers to the clinic's questionnaires (questionnaires.ts): completed
 // QuestionnaireResponses with the questionnaire's canonical URL, the patient as subject and author,
-// and answers of each item's type (issue #20).
+// and answers of each item's type.
 import type {
   Patient,
   Questionnaire,

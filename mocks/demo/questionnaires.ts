@@ -1,4 +1,4 @@
-// The clinic's two forms (issue #20, what Medplum's patient portal lists as questionnaires): a
+// The clinic's two forms (what Medplum's patient portal lists as questionnaires): a
 // pregnancy intake questionnaire and a mood screening with the structure of the Edinburgh Postnatal
 // Depression Scale: 10 single-choice items, each answer a Coding scored 0-3 (its code), some items
 // scored in reverse. The item texts are Bloom's own paraphrases, not the scale's wording.

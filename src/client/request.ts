@@ -2,7 +2,7 @@
 // send with the auth header (a 401 renews the session and retries once) → retry by the retry
 // policy (status ≥ 500, 429 after Retry-After, network errors with backoff; offline event) → poll
 // a 202 → follow Content-Location/Location when asked → decode, turning error responses into the
-// OperationOutcomeError of src/fhir (SPEC §8). A download (issue #20) lives the same life and ends
+// OperationOutcomeError of src/fhir (SPEC §8). A download lives the same life and ends
 // with the body as a Blob instead. The cache and the auto-batcher sit above it (fhir-client.ts); the
 // token logic lives in the token manager.
 import type { OperationOutcome } from '@medplum/fhirtypes';
@@ -128,7 +128,7 @@ function outcomeFromBody(status: number, body: unknown): OperationOutcome {
 
 /**
  * A refusal answered as a line of text (Medplum's key-value API: 'Invalid key') is its own message,
- * as MedplumClient reads it (issue #20); a page of HTML or a long body is not a message.
+ * as MedplumClient reads it; a page of HTML or a long body is not a message.
  */
 function isPlainMessage(body: unknown): body is string {
   return typeof body === 'string' && body.trim() !== '' && body.length <= 500 && !/[<\n]/.test(body.trim());

@@ -151,7 +151,7 @@ export function validateTopic(topic: unknown): asserts topic is string {
 /**
  * SPEC §5: subscribe and unsubscribe requests. Throws the first rule broken. The hub also takes an
  * unsubscribe without events, as MedplumClient 5.x sends it: its endpoint names the subscription,
- * whose events the hub holds (issue #20).
+ * whose events the hub holds.
  */
 export function validateSubscriptionRequest(
   request: FhircastSubscriptionRequest,

@@ -70,7 +70,7 @@ export async function buildServer({
     routerOptions: { ignoreTrailingSlash: true },
   });
   registerErrorHandlers(app, config.bodyLimit);
-  // Issue #20: which bodies every route takes is decided once, before any route group registers.
+  // Which bodies every route takes is decided once, before any route group registers.
   registerRequestBodies(app);
   await registerApiSecurity(app, config.appOrigins);
   await app.register(healthcheckRoutes, { db });
@@ -165,7 +165,7 @@ export async function buildServer({
     bodyLimit: config.bodyLimit,
     getContext: requestContext,
   });
-  // CDS Hooks (issue #20): /cds-services discovery and calls, answered by Bots with a cdsService.
+  // CDS Hooks: /cds-services discovery and calls, answered by Bots with a cdsService.
   await app.register(cdsRoutes, {
     prefix: '/cds-services',
     deps: auth,

@@ -1,4 +1,4 @@
-// Request bodies for the whole API, decided here once (issue #20), as Medplum's server does app-wide:
+// Request bodies for the whole API, decided here once, as Medplum's server does app-wide:
 // JSON under every JSON media type on every route (charset and other parameters allowed); forms,
 // text and raw bytes only in the route groups that take them (they call the accept* functions
 // below); any other type is a 415 that names the type received and the types this route accepts.

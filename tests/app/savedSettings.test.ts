@@ -1,4 +1,4 @@
-// Issue #20 "Both ways": the app's saved preferences under keys Medplum's key-value API accepts, and
+// The app's saved preferences under keys Medplum's key-value API accepts, and
 // the one-time move of a value saved under the earlier dotted key (src/app/session/savedSettings.ts).
 import { readSetting, type SettingsStore } from '../../src/app/session/savedSettings';
 import { createAppClient } from '../../src/app/session/createAppClient';

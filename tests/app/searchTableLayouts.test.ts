@@ -1,5 +1,5 @@
-// Issue #20: every search table's layout under ONE key-value entry ('bloom-search-tables'), because
-// Medplum's key-value API (and Bloom's since issue #20) keeps at most 10 keys per user and 8192
+// Every search table's layout under ONE key-value entry ('bloom-search-tables'), because
+// Medplum's key-value API (and Bloom's) keeps at most 10 keys per user and 8192
 // characters per value (SPEC §3 Key-value storage, §7 keyvalue/v1). Least recently used layouts make
 // room; the per-type keys of earlier releases move in once; unreadable values never break a table.
 import {

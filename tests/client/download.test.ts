@@ -1,4 +1,4 @@
-// The platform client's download (issue #20 "Both ways": MedplumClient has it, apps use it for
+// The platform client's download (MedplumClient has it, apps use it for
 // attachments): a GET through the request pipeline, the body as a Blob. Absolute URLs, paths relative
 // to the base, 'Binary/{id}' under the FHIR base; the auth header, refresh on a 401, retry on a 503;
 // an error status rejects with its outcome; an abort before, during the exchange or while the body

@@ -1,4 +1,4 @@
-// Issue #20 "Both ways": the MedplumClient methods the platform client gained (download,
+// The MedplumClient methods the platform client gained (download,
 // readCanonical, createMedia, createDocumentReference, createComment) and the key-value rules,
 // against the REAL server in-process over HTTP, with the demo clinic seeded. PGlite always,
 // PostgreSQL too with TEST_DATABASE_URL.

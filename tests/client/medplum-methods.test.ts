@@ -1,4 +1,4 @@
-// MedplumClient methods apps use that the platform client lacked (issue #20 "Both ways"), each with
+// MedplumClient methods apps use that the platform client lacked, each with
 // MedplumClient's signature and requests, over a fake fetch: readCanonical, createComment,
 // createMedia, createDocumentReference, and createBinary's securityContext (X-Security-Context).
 import type { Bundle, Communication, DocumentReference, Media, Resource } from '@medplum/fhirtypes';

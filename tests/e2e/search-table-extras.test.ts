@@ -94,7 +94,7 @@ describe('issue #9 search table extras in Chromium', () => {
     await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 6 });
     await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 6 });
     await page.mouse.up();
-    // Issue #20: every type's layout in one key-value entry, by resource type.
+    // Every type's layout in one key-value entry, by resource type.
     const stored =
       (
         JSON.parse((await saved).request().postData() ?? '{}') as {

@@ -1,6 +1,6 @@
 // GraphQL search arguments → the SearchRequest of SPEC §3 (issue #6): names back to codes, the
 // value prefixes the REST parser understands, _sort/_count/_offset, a reverse lookup's filter first;
-// issue #20: _filter and _compartment, checked as the REST search checks them.
+// _filter and _compartment, checked as the REST search checks them.
 import { Operator } from '../../src/fhir/search/types';
 import { argNameToSearchParam, graphQLTypeName, searchParamToArgName } from '../../src/server/graphql/naming';
 import {

@@ -1,4 +1,4 @@
-// The common search arguments of every TypeList / TypeConnection / reverse lookup (issue #20,
+// The common search arguments of every TypeList / TypeConnection / reverse lookup (
 // Medplum conformance): _filter, _count, _offset, _sort, _id, _lastUpdated and _compartment each
 // answer what the same REST search answers on the same data, refuse what it refuses (naming the
 // argument), keep the caller's access rules, and _count still prices the query for GRAPHQL_MAX_COST.

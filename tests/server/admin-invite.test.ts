@@ -228,7 +228,7 @@ describe.each(databases())('admin invite on %s', (_engine, kind) => {
           contentType: 'application/json',
         },
       );
-      // Issue #19: a mail server that cannot be reached is a bad gateway, named in the outcome.
+      // A mail server that cannot be reached is a bad gateway, named in the outcome.
       expect(response.status).toBe(502);
       expect(response.text).toContain('The mail server did not take the email');
       expect(await usersWithEmail(email)).toBe(0);

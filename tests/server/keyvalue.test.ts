@@ -1,5 +1,5 @@
 // keyvalue/v1/{key} over real HTTP (issue #5 "Server endpoints", SPEC §7 other platform calls):
-// per-user text values, 404 for a missing key, sign-in required. Issue #20 "Both ways": the keys,
+// per-user text values, 404 for a missing key, sign-in required. The keys,
 // values and limits Medplum's key-value API accepts, and its answers (status and text) otherwise, so
 // an app that passes here does not fail on a Medplum server.
 import { databases } from './support/test-databases';

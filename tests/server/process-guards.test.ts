@@ -1,4 +1,4 @@
-// Issue #19 guard rails (unit test with a stand-in for `process`): a rejected promise nobody awaited
+// Guard rails (unit test with a stand-in for `process`): a rejected promise nobody awaited
 // is logged and the process goes on; an uncaught exception is logged, the servers and the database
 // are closed, then the process exits with 1, even when closing hangs or fails.
 import { EventEmitter } from 'node:events';

@@ -1,4 +1,4 @@
-// Request bodies, decided once for the whole server (issue #20; src/server/request-bodies.ts): JSON
+// Request bodies, decided once for the whole server (src/server/request-bodies.ts): JSON
 // under application/json, application/fhir+json, application/scim+json and
 // application/json-patch+json (with parameters) on every route group; a malformed one is a 400
 // OperationOutcome, an unknown type a 415 naming the type received and the types accepted. Forms,

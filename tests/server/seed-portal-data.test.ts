@@ -1,4 +1,4 @@
-// What Medplum's patient portal looks for in the seeded demo clinic (issue #20, SPEC §3): care plans,
+// What Medplum's patient portal looks for in the seeded demo clinic (SPEC §3): care plans,
 // the clinic's questionnaires and the patients' answers, insurance, and the prenatal care service,
 // each linked as the portal follows the links, on each database engine.
 import type {

@@ -1,4 +1,4 @@
-// Issue #19: an 'error' on any stream the server owns fails that piece of work with a clear outcome,
+// An 'error' on any stream the server owns fails that piece of work with a clear outcome,
 // never the process. HTTP request bodies cut off mid-way, an agent's destination that resets the TCP
 // connection, a mail server that drops the connection, and (on PostgreSQL) database connections
 // killed by the database. An unhandled 'error' here is an uncaught exception, which fails the test.

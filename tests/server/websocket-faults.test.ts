@@ -1,4 +1,4 @@
-// Issue #19: no frame a client sends can stop the server. For every WebSocket path (live updates,
+// No frame a client sends can stop the server. For every WebSocket path (live updates,
 // graphql-ws, FHIRcast, agents), with and without a valid sign-in on the offending socket, each bad
 // input of RFC 6455's kinds is sent by hand. After each: the offending socket was closed with the
 // code for it, /healthcheck answers, and a well-behaved socket on every path still gets its events.

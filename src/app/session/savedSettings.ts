@@ -1,5 +1,5 @@
-// The app's saved preferences in the platform's key-value store (SPEC §7 keyvalue/v1). Issue #20
-// "Both ways": Medplum's key-value API accepts only keys of ASCII letters, digits, '-' and '_', so
+// The app's saved preferences in the platform's key-value store (SPEC §7 keyvalue/v1).
+// Medplum's key-value API accepts only keys of ASCII letters, digits, '-' and '_', so
 // the app's keys are named that way ('bloom-share-context'; the search tables' layouts share one key,
 // 'bloom-search-tables', see features/search-table/tableSettings); the values users saved under the
 // earlier dotted names move over the first time the new name has none.

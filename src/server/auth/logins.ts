@@ -152,7 +152,7 @@ export async function chooseMembership(
 }
 
 /**
- * A sign-in that names a project must be able to end in it (issue #20): without a membership there
+ * A sign-in that names a project must be able to end in it: without a membership there
  * it is refused, naming the project, instead of a Login with neither a code nor memberships.
  * "new" is the project step of registration, which no membership precedes.
  */

@@ -38,7 +38,7 @@ export interface RequestInfo {
 
 /**
  * A projectId at auth/newuser names the project the user registers in (then auth/newpatient), or
- * "new" (then auth/newproject): an unknown project is refused before a User exists (issue #20).
+ * "new" (then auth/newproject): an unknown project is refused before a User exists.
  */
 async function checkRegistrationProject(deps: AuthDeps, projectId: string | undefined): Promise<void> {
   if (!projectId || projectId === 'new') {

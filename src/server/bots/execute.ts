@@ -38,7 +38,7 @@ export interface BotExecutionRequest {
   audit?: ExecutionAudit;
   /**
    * Whom the bot's `medplum` acts as; the bot's own membership when absent. A CDS service runs as its
-   * caller (issue #20, as Medplum's cds-services), so it reads only what the caller may read.
+   * caller (as Medplum's cds-services), so it reads only what the caller may read.
    */
   runAs?: RepositoryContext;
 }

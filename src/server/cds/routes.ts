@@ -1,4 +1,4 @@
-// CDS Hooks (issue #20, Medplum conformance; SPEC §6 roles, §7 FHIR calls: Bots, §8 errors):
+// CDS Hooks (Medplum conformance; SPEC §6 roles, §7 FHIR calls: Bots, §8 errors):
 // /cds-services, as Medplum's server answers MedplumClient.getCdsServices and callCdsService. A CDS
 // service is a Bot of the caller's project with a `cdsService` (hook, title, description,
 // usageRequirements, prefetch as key/query pairs).

@@ -2,7 +2,7 @@
 //   POST /fhircast/STU3             form: hub.channel.type, hub.mode, hub.topic, hub.events
 //                                   (+ hub.channel.endpoint to unsubscribe) → {hub.channel.endpoint};
 //                                   JSON: {timestamp, id, event} published to event's hub.topic, as
-//                                   MedplumClient 5.x fhircastPublish sends it (issue #20)
+//                                   MedplumClient 5.x fhircastPublish sends it
 //   POST /fhircast/STU3/{topic}     {timestamp, id, event} → the message as delivered
 //   GET  /fhircast/STU3/{topic}     the current context
 //   WS   /ws/fhircast/{endpointId}  the subscription's events, heartbeats; receivers acknowledge.

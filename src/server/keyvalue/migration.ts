@@ -25,7 +25,7 @@ const VALID_KEY = `'^[A-Za-z0-9_-]{1,255}$'`;
 const RENAMED_KEY = `left(regexp_replace(key, ${REFUSED_KEY_CHARACTER}, '-', 'g'), 255)`;
 
 /**
- * Migration 22 (issue #20 "Both ways"): keys now follow Medplum's rule, so values stored earlier
+ * Migration 22: keys now follow Medplum's rule, so values stored earlier
  * under a key it refuses (the app's 'bloom.share-context', 'bloom.search-table.<Type>') could no
  * longer be read. Each such key is renamed as the app now names it ('.' and every other refused
  * character becomes '-'), so users keep their preferences; where two keys of one owner meet on one

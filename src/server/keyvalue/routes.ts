@@ -2,7 +2,7 @@
 // text/plain value (204), DELETE it (204); each signed-in user (or client application) has their
 // own keys. Medplum's client calls these as medplum.keyValue.get/set/delete.
 //
-// Issue #20 "Both ways": the same keys, values and answers as Medplum's key-value API (see ./store
+// The same keys, values and answers as Medplum's key-value API (see ./store
 // for the rules), so Bloom's own tests catch an app that would fail on a Medplum server. Kept
 // differences, on purpose: errors are OperationOutcome JSON (ARCHITECTURE.md conventions; Medplum
 // sends the same text as a bare body, and both clients read the same message from either); GET

@@ -1,4 +1,4 @@
-// The key-value store's SQL and its rules (issue #5; issue #20 "Both ways"): small text values per
+// The key-value store's SQL and its rules: small text values per
 // owner, so a user's preferences can live on the server without becoming a general file store. The
 // rules are Medplum's key-value API's (packages/server/src/keyvalue/store.ts), so an app that works
 // here works there: the same keys, values and limits pass, and the same requests fail with the same

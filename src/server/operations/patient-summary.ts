@@ -1,4 +1,4 @@
-// Patient/{id}/$summary (issue #20, Medplum conformance; SPEC §6 roles, §7 FHIR calls): an International
+// Patient/{id}/$summary (Medplum conformance; SPEC §6 roles, §7 FHIR calls): an International
 // Patient Summary as a document Bundle, as Medplum's server builds it: first a Composition (LOINC
 // 60591-5 "Patient Summary") whose sections (allergies, immunizations, medications, problems,
 // results, social history, vital signs, procedures, encounters, devices, assessments, plan of

@@ -1,6 +1,6 @@
 // FHIR operations of issue #5 as their own plugin under /fhir/R4 (next to src/server/fhir, whose
 // generic /:resourceType/:id routes these static paths take precedence over): Patient $everything and
-// $summary (issue #20), ValueSet $expand and StructureDefinition $expand-profile. Authentication is the app's FHIR hook.
+// $summary, ValueSet $expand and StructureDefinition $expand-profile. Authentication is the app's FHIR hook.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayReadBinary, registerAttachmentSigning } from '../binary/signed-responses';

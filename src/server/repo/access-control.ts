@@ -53,8 +53,8 @@ const MEMBER_READ_ONLY: ReadonlySet<string> = new Set(['Project', 'AccessPolicy'
 /**
  * What a patient may create, within their own compartment (SPEC §6); Subscription for her live
  * updates (issue #8), placed in her compartment as its author (repository.ts prepareVersion);
- * Binary for a message's attachment, placed in her compartment by its securityContext (issue #8);
- * QuestionnaireResponse for her answers to the clinic's forms, about herself only (issue #20).
+ * Binary for a message's attachment, placed in her compartment by its securityContext;
+ * QuestionnaireResponse for her answers to the clinic's forms, about herself only.
  */
 const PATIENT_CREATABLE: ReadonlySet<string> = new Set([
   'Communication',

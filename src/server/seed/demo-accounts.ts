@@ -50,7 +50,7 @@ export function buildPatientAccessPolicy(): AccessPolicy {
       { resourceType: 'Subscription', compartment: { reference: '%patient' } },
       // A message's attachment: her uploads carry her Patient as securityContext (issue #8).
       { resourceType: 'Binary', compartment: { reference: '%patient' } },
-      // Her answers to the clinic's forms (issue #20).
+      // Her answers to the clinic's forms.
       { resourceType: 'QuestionnaireResponse', compartment: { reference: '%patient' } },
       ...readonly.map((resourceType) => ({
         resourceType,
@@ -62,7 +62,7 @@ export function buildPatientAccessPolicy(): AccessPolicy {
       { resourceType: 'Location', readonly: true },
       { resourceType: 'Schedule', readonly: true },
       { resourceType: 'Slot', readonly: true },
-      // The clinic's forms and services, in no patient's compartment (issue #20).
+      // The clinic's forms and services, in no patient's compartment.
       { resourceType: 'Questionnaire', readonly: true },
       { resourceType: 'HealthcareService', readonly: true },
     ],

@@ -1,4 +1,4 @@
-// Both ways (issue #20): Bloom's platform client, used as the app uses it, against software we did not
+// Bloom's platform client, used as the app uses it, against software we did not
 // write: Medplum's own FHIR request router (@medplum/fhir-router 5.2.13 with its MemoryRepository),
 // served over real HTTP on loopback by support/router-http-server.ts. Every FHIR call of SPEC §7 the
 // router has: create, read, update, JSON patch, delete, search (params, _sort, _count, _offset),

@@ -1,4 +1,4 @@
-// Medplum's own SDK as the referee (issue #20, SPEC §7): MedplumClient from @medplum/core 5.2.13,
+// Medplum's own SDK as the referee (SPEC §7): MedplumClient from @medplum/core 5.2.13,
 // unchanged, against Bloom's real server over HTTP, signed in as the demo clinic's users: one test
 // per server-facing data method (reads, history, searches, writes, batch and transaction, $validate,
 // GraphQL, $expand), each asserting what Medplum's server answers as the SDK sees it; and a patient

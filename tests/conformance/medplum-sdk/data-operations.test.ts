@@ -1,4 +1,4 @@
-// Medplum's own SDK as the referee (issue #20, SPEC §7): MedplumClient from @medplum/core 5.2.13,
+// Medplum's own SDK as the referee (SPEC §7): MedplumClient from @medplum/core 5.2.13,
 // unchanged, against Bloom's real server over HTTP, signed in as the demo clinic's users: binaries
 // and attachments (createBinary, createAttachment, createDocumentReference, createMedia, download),
 // createComment, keyValue, sendEmail and invite (as the clinic's admin), executeBot by id and by

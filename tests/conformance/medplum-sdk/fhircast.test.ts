@@ -1,5 +1,5 @@
 // Medplum's own MedplumClient (@medplum/core 5.2.13, unchanged) on Bloom's FHIRcast hub over real
-// HTTP and WebSockets (issue #20): fhircastSubscribe (a form to the hub URL), fhircastConnect,
+// HTTP and WebSockets: fhircastSubscribe (a form to the hub URL), fhircastConnect,
 // fhircastPublish (JSON to the hub URL itself, the topic inside the event, as Medplum 5.x sends
 // it), fhircastGetContext and fhircastUnsubscribe. PGlite, and PostgreSQL with TEST_DATABASE_URL.
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// Medplum's own SDK as the referee (issue #20, SPEC §3 and §6): MedplumClient 5.2.13, unchanged, signed
+// Medplum's own SDK as the referee (SPEC §3 and §6): MedplumClient 5.2.13, unchanged, signed
 // in as Maria, does what Medplum's patient portal does with the demo clinic: her care plan, the
 // clinic's questionnaires and her answers, her insurance, the clinic's services; she answers a
 // questionnaire about herself, and is refused one about Aisha and any of Aisha's records.

@@ -1,4 +1,4 @@
-// Medplum's own SDK as the referee (issue #20, Medplum conformance): MedplumClient 5.2.13, unchanged,
+// Medplum's own SDK as the referee (Medplum conformance): MedplumClient 5.2.13, unchanged,
 // loads a type's schema from Bloom the way Medplum's ResourceTable, ResourceForm and detail pages do
 // (requestSchema: StructureDefinitionList(_filter: "name eq Patient") and SearchParameterList(base:,
 // _count: 100) over $graphql; requestProfileSchema: a StructureDefinition search by url, or

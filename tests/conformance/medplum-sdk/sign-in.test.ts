@@ -1,5 +1,5 @@
 // Medplum's own MedplumClient (@medplum/core 5.2.13, unchanged) signs in to Bloom's real server over
-// HTTP (issue #20): every call below sends its JSON as application/fhir+json, as the SDK does, and
+// HTTP: every call below sends its JSON as application/fhir+json, as the SDK does, and
 // each test checks what Medplum's server answers (status and shape), not only that nothing threw.
 // PGlite, and PostgreSQL with TEST_DATABASE_URL.
 import crypto from 'node:crypto';

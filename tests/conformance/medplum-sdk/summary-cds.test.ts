@@ -1,4 +1,4 @@
-// Medplum's own SDK as the referee (issue #20, Medplum conformance): MedplumClient 5.2.13, unchanged,
+// Medplum's own SDK as the referee (Medplum conformance): MedplumClient 5.2.13, unchanged,
 // reads an International Patient Summary (readPatientSummary: GET Patient/{id}/$summary) and calls
 // CDS Hooks services (getCdsServices: GET /cds-services; callCdsService: POST /cds-services/{id})
 // answered by Bots with a cdsService, as Medplum's server answers them; with the access rules of the

@@ -1,6 +1,6 @@
 // The user's table layout per resource type (issue #9: chosen fields, their order and column widths
 // persist per user across sign-outs) kept in the server's key-value store (SPEC §3, §7 keyvalue/v1).
-// Issue #20: Medplum's key-value API keeps at most 10 keys per user and 8192 characters per value, so
+// Medplum's key-value API keeps at most 10 keys per user and 8192 characters per value, so
 // every type's layout lives under ONE key, 'bloom-search-tables', as JSON
 // {"tables":{"<Type>":{"fields":[...],"widths":{...},"used":<ms>}}}. When the text would pass 8192
 // characters the least recently used types' layouts are dropped. The value is read once per session
@@ -31,7 +31,7 @@ export function tableSettingsKey(resourceType: string): string {
   return `bloom-search-table-${resourceType}`;
 }
 
-/** Where layouts were saved before issue #20 (a key Medplum refuses). */
+/** Where layouts were saved before (a key Medplum refuses). */
 export function legacyTableSettingsKey(resourceType: string): string {
   return `bloom.search-table.${resourceType}`;
 }

@@ -11,9 +11,9 @@ import { useLoadedBloomClient, useSession } from '../BloomClientContext';
 import { readSetting } from '../savedSettings';
 import { ContextSharing, userTopic, type FhircastApi, type SharingStatus } from './contextSharing';
 
-/** The key-value entry holding 'on' or 'off' (a key Medplum's key-value API accepts, issue #20). */
+/** The key-value entry holding 'on' or 'off' (a key Medplum's key-value API accepts). */
 export const SHARE_CONTEXT_SETTING = 'bloom-share-context';
-/** Where the choice was saved before issue #20; moved to SHARE_CONTEXT_SETTING on first read. */
+/** Where the choice was saved before; moved to SHARE_CONTEXT_SETTING on first read. */
 export const LEGACY_SHARE_CONTEXT_SETTING = 'bloom.share-context';
 
 export interface ShareContextState {

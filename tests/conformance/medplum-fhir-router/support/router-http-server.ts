@@ -1,5 +1,5 @@
 // Medplum's own FHIR request router (@medplum/fhir-router, with its in-memory repository) served over
-// real HTTP on loopback, as Medplum's server serves it (issue #20 "Both ways"): each request under
+// real HTTP on loopback, as Medplum's server serves it: each request under
 // /fhir/R4/ becomes a FhirRequest for FhirRouter.handleRequest, and its answer is written back with
 // the status @medplum/core's getStatus gives the outcome, as packages/server/src/fhir/routes.ts and
 // response.ts do (ETag, Last-Modified, Location on a create, Content-Type application/fhir+json).
