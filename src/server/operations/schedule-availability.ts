@@ -148,14 +148,23 @@ export async function scheduleService(
       'service-type-reference',
     );
   }
-  const params = chosen[0];
+  return describeService(system, schedule, chosen[0]);
+}
+
+/** One of the Schedule's SchedulingParameters with its time zone and its service's codes. */
+export async function describeService(
+  system: Repository,
+  schedule: Schedule,
+  params: SchedulingParameters,
+): Promise<ScheduleService> {
   const timeZone = params.timezone ?? (await actorTimeZone(system, schedule));
   if (!timeZone) {
     invalid(
       'No timezone specified: give the SchedulingParameters a timezone, or its actor a timezone extension',
     );
   }
-  return { schedule, params, timeZone, serviceType: conceptsOf(params) };
+  const service = params.service ? await readService(system, params.service) : undefined;
+  return { schedule, params, timeZone, serviceType: plainConcepts(service?.type ?? schedule.serviceType) };
 }
 
 async function actorTimeZone(system: Repository, schedule: Schedule): Promise<string | undefined> {

@@ -18,7 +18,7 @@ import { badRequest, conflict, forbidden, OperationOutcomeError } from '../../fh
 import type { Database } from '../db';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
-import { existingTime, freeIntervals, scheduleService, withinHorizon } from './schedule-availability';
+import { describeService, existingTime, freeIntervals, withinHorizon } from './schedule-availability';
 import type { ScheduleService } from './schedule-availability';
 import { readBookableSchedule, systemReader } from './schedule-find';
 import { codingKeys, parseSchedulingParameters } from './scheduling-parameters';
@@ -122,14 +122,9 @@ async function serviceForSlot(
 ): Promise<ScheduleService> {
   const minutes = (checked.interval.end - checked.interval.start) / 60_000;
   const wanted = codingKeys(checked.slot.serviceType);
-  const candidates = parseSchedulingParameters(schedule).filter((params) => params.duration === minutes);
-  for (const params of candidates) {
-    const service = await scheduleService(
-      system,
-      schedule,
-      params.service ? { reference: params.service } : {},
-    ).catch(() => undefined);
-    if (!service || service.params.duration !== minutes) continue;
+  for (const params of parseSchedulingParameters(schedule)) {
+    if (params.duration !== minutes) continue;
+    const service = await describeService(system, schedule, params);
     const offered = codingKeys(service.serviceType);
     if (wanted.size === 0 || [...wanted].some((key) => offered.has(key))) return service;
   }
@@ -139,10 +134,8 @@ async function serviceForSlot(
 async function checkFree(system: Repository, service: ScheduleService, visit: Interval): Promise<Interval[]> {
   const { bufferBefore, bufferAfter } = service.params;
   const needed = { start: addMinutes(visit.start, -bufferBefore), end: addMinutes(visit.end, bufferAfter) };
-  if (
-    withinHorizon(service.schedule, needed)?.start !== needed.start ||
-    withinHorizon(service.schedule, needed)?.end !== needed.end
-  ) {
+  const horizon = withinHorizon(service.schedule, needed);
+  if (horizon?.start !== needed.start || horizon.end !== needed.end) {
     invalid('Appointment falls outside schedule planning horizon');
   }
   const existing = await existingTime(system, service, needed);

@@ -359,6 +359,12 @@ describe.each(databases())("Medplum's MedplumClient: scheduling on %s", (_engine
       [book(bookParameters(slotAt(saturdayTen, 60))), 400, 'No availability found at this time'],
       [book(bookParameters(slotAt(saturdayTen, 30))), 400, 'No matching scheduling parameters found'],
       [
+        // The demo Schedule's planning horizon reaches 45 days ahead.
+        book(bookParameters(slotAt(new Date(midnightUtc(60).getTime() + 10 * 60 * 60 * 1000), 60))),
+        400,
+        'Appointment falls outside schedule planning horizon',
+      ],
+      [
         book(bookParameters(slotAt(saturdayTen, 60, 'no-such-schedule'))),
         400,
         'Schedule not found: Schedule/no-such-schedule',
