@@ -58,6 +58,9 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     await page.getByRole('list', { name: 'Upcoming appointments' }).getByRole('listitem').first().waitFor();
     await page.getByRole('list', { name: 'Past appointments' }).getByRole('listitem').first().waitFor();
 
+    const upcomingItems = page.getByRole('list', { name: 'Upcoming appointments' }).getByRole('listitem');
+    const upcomingBefore = await upcomingItems.count();
+
     // SPEC §5/§8: no slot chosen yet.
     await page.getByRole('button', { name: 'Send Request' }).click();
     await page.getByRole('alert').filter({ hasText: 'Please select a slot first.' }).waitFor();
@@ -176,6 +179,11 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     expect(slotTime).toBe(timeText);
     expect(request?.payload?.[0]?.contentString).toContain(slotTime);
     expect(await shownRequest.textContent()).toContain(request?.payload?.[0]?.contentString);
+
+    // SPEC §4: back on Get Care, the booked visit is among her upcoming appointments.
+    await openGetCare(page, width);
+    await upcomingItems.nth(upcomingBefore).waitFor();
+    expect(await upcomingItems.count()).toBe(upcomingBefore + 1);
   }, 90_000);
 });
 
