@@ -147,6 +147,48 @@ describe.each(databases())("Medplum's MedplumClient: scheduling on %s", (_engine
     });
   });
 
+  test('POST $find with a Parameters body answers as GET; $book takes an Appointment/$find proposal as `appointment`', async () => {
+    const url = maria.fhirUrl('Schedule', schedule.id as string, '$find');
+    const posted = await maria.post<Bundle<Slot>>(url, {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'start', valueDateTime: range.start },
+        { name: 'end', valueDateTime: range.end },
+        { name: 'service-type-reference', valueString: serviceRef },
+        { name: '_count', valueInteger: 5 },
+      ],
+    });
+    const got = await maria.get<Bundle<Slot>>(
+      findUrl({ ...range, 'service-type-reference': serviceRef, _count: '5' }),
+    );
+    expect(posted).toEqual(got);
+
+    const slot = takeFreeSlot();
+    const findAppointment = maria.fhirUrl('Appointment', '$find');
+    findAppointment.searchParams.set('start', slot.start);
+    findAppointment.searchParams.set('end', slot.end);
+    findAppointment.searchParams.set('schedule', `Schedule/${schedule.id}`);
+    const [proposal] = ((await maria.get<Bundle<Appointment>>(findAppointment)).entry ?? []).map(
+      (entry) => entry.resource as Appointment,
+    );
+    expect(proposal).toMatchObject({ start: slot.start, end: slot.end });
+    const booked = await maria.post<Bundle<Appointment | Slot>>(maria.fhirUrl('Appointment', '$book'), {
+      resourceType: 'Parameters',
+      parameter: [{ name: 'appointment', resource: { ...proposal, description: 'Anatomy scan' } }],
+    });
+    const [appointment, busy] = (booked.entry ?? []).map((entry) => entry.resource);
+    expect(appointment).toMatchObject({
+      resourceType: 'Appointment',
+      status: 'booked',
+      description: 'Anatomy scan',
+      start: slot.start,
+      slot: [{ reference: `Slot/${busy?.id}` }],
+    });
+    expect(appointment).not.toHaveProperty('contained');
+    expect((appointment as Appointment).participant?.map((p) => p.actor?.reference)).toContain(mariaRef);
+    expect(busy).toMatchObject({ resourceType: 'Slot', status: 'busy', start: slot.start });
+  });
+
   test('$hold keeps a proposed time pending and busy-tentative, and $find stops offering it', async () => {
     const slot = takeFreeSlot();
     const proposal: Appointment = {
