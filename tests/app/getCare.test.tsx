@@ -1,4 +1,4 @@
-// Get Care (issue #7; SPEC §2 Appointment request screen, §4 appointments upcoming/past, §7 free times,
+// Get Care (SPEC §2 Appointment request screen, §4 appointments upcoming/past, §7 free times,
 // §8 messages): the month calendar, times, 'Selected Slot' and Send Request against Apollo's
 // MockedProvider answering GetCare and the fake API answering Schedule/{id}/$find, taking the booking
 // (Appointment/$book) and the Communication; loading, empty, data and error states; the pure

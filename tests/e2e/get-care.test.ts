@@ -1,4 +1,4 @@
-// Issue #7 Get Care in Chromium against the real API seeded with the demo clinic and the built app,
+// Get Care in Chromium against the real API seeded with the demo clinic and the built app,
 // signed in as Maria (SPEC §2 Appointment request screen, §4 appointments, §7 free times, §8 messages):
 // the month calendar (SUN to SAT, days enabled only where a free time starts, asked of
 // Schedule/{id}/$find), a time, 'Selected Slot', Send Request books it (Appointment/$book) and sends

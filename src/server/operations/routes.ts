@@ -1,4 +1,4 @@
-// FHIR operations of issue #5 as their own plugin under /fhir/R4 (next to src/server/fhir, whose
+// FHIR operations as their own plugin under /fhir/R4 (next to src/server/fhir, whose
 // generic /:resourceType/:id routes these static paths take precedence over): Patient $everything and
 // $summary, ValueSet $expand, StructureDefinition $expand-profile, and scheduling (Schedule $find,
 // Appointment $find, $hold and $book). Authentication is the app's FHIR hook.

@@ -121,12 +121,9 @@ export async function scheduleService(
     if (!offered.has(choice.reference)) {
       invalid('Schedule is not schedulable for requested service type', 'service-type-reference');
     }
+    // Parameters for that service, else the Schedule's parameters for any service.
     chosen = all.filter((p) => p.service === choice.reference);
     if (chosen.length === 0) chosen = all.filter((p) => !p.service);
-    if (chosen.length === 0) {
-      const service = await readService(system, choice.reference);
-      if (!service) invalid('HealthcareService not found', 'service-type-reference');
-    }
   } else if (choice.code) {
     const code = choice.code;
     chosen = all.filter((params) => matchesCode(codingKeys(conceptsOf(params)), code));

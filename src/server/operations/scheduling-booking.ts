@@ -40,6 +40,39 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}
 const SCHEDULE_REFERENCE = /^Schedule\/([A-Za-z0-9\-.]{1,64})$/;
 const PATIENT_REFERENCE = /^Patient\/[A-Za-z0-9\-.]{1,64}$/;
 
+// What a booking keeps of the proposal sent: the visit's own details, never ids, meta, references the
+// operation sets itself (slot, participant) or anything else a caller could slip past her own rights.
+const SLOT_FIELDS = [
+  'schedule',
+  'start',
+  'end',
+  'serviceCategory',
+  'serviceType',
+  'specialty',
+  'appointmentType',
+  'comment',
+] as const;
+const APPOINTMENT_FIELDS = [
+  'serviceCategory',
+  'serviceType',
+  'specialty',
+  'appointmentType',
+  'reasonCode',
+  'priority',
+  'description',
+  'comment',
+  'patientInstruction',
+  'minutesDuration',
+] as const;
+
+function pick<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  const result = {} as Pick<T, K>;
+  for (const key of keys) {
+    if (value[key] !== undefined) result[key] = value[key];
+  }
+  return result;
+}
+
 function invalid(text: string, expression?: string): never {
   throw new OperationOutcomeError(badRequest(text, expression));
 }
@@ -189,7 +222,7 @@ export async function bookAppointment(
 
   const written = await new Repository(db, writerContext).withTransaction(async (writer) => {
     const system = writer.withContext({ project, author: context.author });
-    // One booking per Schedule at a time, in a fixed order so two bookings never wait on each other.
+    // One booking per Schedule at a time, locked in a fixed order so two bookings cannot deadlock.
     for (const id of [...new Set(schedules.map((s) => s.id as string))].sort()) {
       await writer.lockName(`schedule-booking:${id}`);
     }
@@ -207,10 +240,12 @@ export async function bookAppointment(
     }
     const slots: Slot[] = [];
     for (const [index, { slot }] of checked.entries()) {
-      const { id: _id, meta: _meta, ...fields } = slot;
       slots.push(
         await writer.createResource<Slot>({
-          ...fields,
+          resourceType: 'Slot',
+          ...pick(slot, SLOT_FIELDS),
+          // Only the reference: a display or identifier sent along is not the caller's to write.
+          schedule: { reference: `Schedule/${checked[index].scheduleId}` },
           status: slotStatus,
           serviceType: slot.serviceType ?? services[index].serviceType,
         }),
@@ -228,14 +263,10 @@ export async function bookAppointment(
     if (patient) {
       participant.push({ actor: { reference: patient }, required: 'required', status: 'accepted' });
     }
-    const {
-      id: _id,
-      meta: _meta,
-      contained: _contained,
-      slot: _slot,
-      participant: _participant,
-      ...kept
-    } = request.appointment ?? ({ resourceType: 'Appointment' } as Appointment);
+    const kept = pick(
+      request.appointment ?? ({ resourceType: 'Appointment' } as Appointment),
+      APPOINTMENT_FIELDS,
+    );
     const appointment = await writer.createResource<Appointment>({
       ...kept,
       resourceType: 'Appointment',

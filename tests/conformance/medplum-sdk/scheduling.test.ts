@@ -174,7 +174,17 @@ describe.each(databases())("Medplum's MedplumClient: scheduling on %s", (_engine
     expect(proposal).toMatchObject({ start: slot.start, end: slot.end });
     const booked = await maria.post<Bundle<Appointment | Slot>>(maria.fhirUrl('Appointment', '$book'), {
       resourceType: 'Parameters',
-      parameter: [{ name: 'appointment', resource: { ...proposal, description: 'Anatomy scan' } }],
+      parameter: [
+        {
+          name: 'appointment',
+          // Her own words are kept; a reference to another patient is not hers to write.
+          resource: {
+            ...proposal,
+            description: 'Anatomy scan',
+            supportingInformation: [{ reference: aishaRef }],
+          },
+        },
+      ],
     });
     const [appointment, busy] = (booked.entry ?? []).map((entry) => entry.resource);
     expect(appointment).toMatchObject({
@@ -185,6 +195,7 @@ describe.each(databases())("Medplum's MedplumClient: scheduling on %s", (_engine
       slot: [{ reference: `Slot/${busy?.id}` }],
     });
     expect(appointment).not.toHaveProperty('contained');
+    expect(appointment).not.toHaveProperty('supportingInformation');
     expect((appointment as Appointment).participant?.map((p) => p.actor?.reference)).toContain(mariaRef);
     expect(busy).toMatchObject({ resourceType: 'Slot', status: 'busy', start: slot.start });
   });
