@@ -16,6 +16,8 @@ export interface SuiteOptions {
   readonly seed?: boolean;
   /** Count Chromium's "Failed to load resource" lines as problems too (default: left to the test). */
   readonly failedLoadsAreProblems?: boolean;
+  /** More origins the API allows by CORS, read when the suite starts (a page served by the test). */
+  readonly extraOrigins?: () => readonly string[];
 }
 
 export interface SuiteWindow {
@@ -43,7 +45,7 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    bloom = await startBloom({ seed: options.seed ?? true });
+    bloom = await startBloom({ seed: options.seed ?? true, extraOrigins: options.extraOrigins?.() });
   }, 300_000);
 
   afterAll(async () => {

@@ -33,6 +33,8 @@ export interface RunningBloom {
 export interface StartOptions {
   /** Seed the demo clinic and its sign-ins (seedDemoClinic), as `npm start` does. */
   readonly seed?: boolean;
+  /** More origins allowed by the API's CORS, besides the app's (a test page served elsewhere). */
+  readonly extraOrigins?: readonly string[];
 }
 
 const host = 'localhost';
@@ -50,6 +52,7 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
   });
+  config.appOrigins.push(...(options.extraOrigins ?? []));
   // Under jest a copy of the global setup's migrated template (initdb costs seconds a database);
   // outside it (bench/app) a fresh one. Either way this server's own database.
   const db: Database = await openPGlite({ loadDataDir: migratedTemplate() });
