@@ -25,6 +25,15 @@ export interface DemoAccountOptions {
   appOrigins?: readonly string[];
 }
 
+/**
+ * Which Communication writes a patient may make, as a Medplum AccessPolicy writeConstraint: any
+ * create (her compartment, checked by the server), and an update only of a thread header (no
+ * `partOf`, before or after) whose subject is a Patient (hers: the written version must lie in her
+ * compartment alone) and stays the same.
+ */
+export const THREAD_HEADER_UPDATE =
+  "%before.exists() implies (%before.partOf.empty() and %after.partOf.empty() and %before.subject.reference.startsWith('Patient/') and %after.subject.reference = %before.subject.reference)";
+
 /** What a patient may touch in the demo clinic: their own compartment (SPEC §6). */
 export function buildPatientAccessPolicy(): AccessPolicy {
   const readonly = [
@@ -45,7 +54,14 @@ export function buildPatientAccessPolicy(): AccessPolicy {
     resource: [
       { resourceType: 'Patient', compartment: { reference: '%patient' } },
       { resourceType: 'Observation', compartment: { reference: '%patient' } },
-      { resourceType: 'Communication', compartment: { reference: '%patient' } },
+      // Her messages, and the thread headers she is the subject of, which she may also update:
+      // Medplum's ThreadChat PATCHes the header after each message. Messages (with partOf) stay
+      // as sent, and a header stays a header about the same patient.
+      {
+        resourceType: 'Communication',
+        compartment: { reference: '%patient' },
+        writeConstraint: [{ language: 'text/fhirpath', expression: THREAD_HEADER_UPDATE }],
+      },
       // Her live updates: Subscriptions she creates live in her compartment (issue #8).
       { resourceType: 'Subscription', compartment: { reference: '%patient' } },
       // A message's attachment: her uploads carry her Patient as securityContext (issue #8).
