@@ -93,6 +93,10 @@ describe('demo clinic bundle (issue #2 item 5)', () => {
     expect(project).toMatchObject({ resourceType: 'Project', name: 'Bloom Clinic' });
   });
 
+  test("Medplum's live updates are enabled for the clinic (its components subscribe only then)", () => {
+    expect(project.features).toContain('websocket-subscriptions');
+  });
+
   test('the validator does reject a broken demo resource (the check above can fail)', () => {
     const broken = { ...maria, birthDate: 'March 14th' };
     expect(validateResource(broken).map((issue) => issue.expression?.[0])).toContain('Patient.birthDate');
