@@ -3,6 +3,7 @@
 // Every window a test opens is closed after that test, and the console errors and uncaught exceptions
 // any of them saw fail it. A demo account signs in through the real screens until home greets it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Database } from '../../../src/server/db';
 import { getDemoAccount, type DemoAccount } from '../../../mocks/demo';
 import { launchChromium } from './browser';
 import { signInAsDemo } from './demo-sign-in';
@@ -18,6 +19,8 @@ export interface SuiteOptions {
   readonly failedLoadsAreProblems?: boolean;
   /** More origins the API allows by CORS, read when the suite starts (a page served by the test). */
   readonly extraOrigins?: () => readonly string[];
+  /** Opens the server's database (default: PGlite; tests/server/support/test-databases.ts kinds). */
+  readonly openDatabase?: () => Promise<Database>;
 }
 
 export interface SuiteWindow {
@@ -45,7 +48,11 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    bloom = await startBloom({ seed: options.seed ?? true, extraOrigins: options.extraOrigins?.() });
+    bloom = await startBloom({
+      seed: options.seed ?? true,
+      extraOrigins: options.extraOrigins?.(),
+      openDatabase: options.openDatabase,
+    });
   }, 300_000);
 
   afterAll(async () => {

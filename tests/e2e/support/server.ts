@@ -35,6 +35,8 @@ export interface StartOptions {
   readonly seed?: boolean;
   /** More origins allowed by the API's CORS, besides the app's (a test page served elsewhere). */
   readonly extraOrigins?: readonly string[];
+  /** Opens the server's database (default: a copy of the migrated PGlite template). */
+  readonly openDatabase?: () => Promise<Database>;
 }
 
 const host = 'localhost';
@@ -55,7 +57,9 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
   config.appOrigins.push(...(options.extraOrigins ?? []));
   // Under jest a copy of the global setup's migrated template (initdb costs seconds a database);
   // outside it (bench/app) a fresh one. Either way this server's own database.
-  const db: Database = await openPGlite({ loadDataDir: migratedTemplate() });
+  const db: Database = options.openDatabase
+    ? await options.openDatabase()
+    : await openPGlite({ loadDataDir: migratedTemplate() });
   const servers: FastifyInstance[] = [];
   const stop = async () => {
     for (const server of servers.reverse()) await server.close();

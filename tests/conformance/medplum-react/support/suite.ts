@@ -4,6 +4,7 @@
 // with their bodies). Signing in goes through Medplum's own SignInForm on the page.
 import type { Page, Response } from 'playwright-core';
 import { useDemoSuite, type DemoSuite, type SuiteWindow } from '../../../e2e/support/demo-suite';
+import type { TestDatabaseKind } from '../../../server/support/test-databases';
 import { ensurePageBuilt } from './page-build';
 import { startPageServer, type PageServer } from './page-server';
 
@@ -36,7 +37,12 @@ export async function signInWithMedplumForm(page: Page, email: string): Promise<
   await page.getByRole('heading', { level: 1, name: 'Medplum components' }).waitFor();
 }
 
-export function useMedplumReactSuite(): MedplumReactSuite {
+export interface MedplumReactSuiteOptions {
+  /** The server's database: a kind from databases() (default PGlite). */
+  readonly database?: TestDatabaseKind;
+}
+
+export function useMedplumReactSuite(options: MedplumReactSuiteOptions = {}): MedplumReactSuite {
   let pageServer: PageServer | undefined;
   let windows: ComponentWindow[] = [];
 
@@ -47,7 +53,10 @@ export function useMedplumReactSuite(): MedplumReactSuite {
     pageServer = await startPageServer(build.dir);
   }, 120_000);
 
-  const demo = useDemoSuite({ extraOrigins: () => (pageServer ? [pageServer.origin] : []) });
+  const demo = useDemoSuite({
+    extraOrigins: () => (pageServer ? [pageServer.origin] : []),
+    openDatabase: options.database?.open,
+  });
 
   beforeAll(() => pageServer?.setApiBaseUrl(demo.bloom.apiBaseUrl));
 
