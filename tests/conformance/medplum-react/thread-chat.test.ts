@@ -1,14 +1,15 @@
 // Medplum's ThreadChat (@medplum/react 5.2.13, unchanged) on the demo clinic's thread between Maria
 // and Dr. Chen (a header Communication, its messages partOf it): both see the demo messages; a
 // message sent on one page reaches the other live (subscribeToCriteria over Bloom's WebSocket) and
-// is stored in the thread, and the header's `sent` follows it (ThreadChat's PATCH).
+// is stored in the thread, and the header's `sent` follows it (ThreadChat's PATCH). ThreadInbox
+// lists the practitioner's threads and opens one.
 import type { Communication } from '@medplum/fhirtypes';
 import type { Page } from 'playwright-core';
 import { demoApiClient, demoPatientId } from '../../e2e/support/demo-sign-in';
 import { databases } from '../../server/support/test-databases';
 import { useMedplumReactSuite } from './support/suite';
 
-describe.each(databases())("Medplum's ThreadChat against Bloom on %s", (_engine, kind) => {
+describe.each(databases())("Medplum's ThreadChat and ThreadInbox against Bloom on %s", (_engine, kind) => {
   const suite = useMedplumReactSuite({ database: kind });
   async function chenClient() {
     return demoApiClient(suite.demo.bloom, 'dr.chen@bloom.example');
@@ -94,5 +95,17 @@ describe.each(databases())("Medplum's ThreadChat against Bloom on %s", (_engine,
       seen = await receipts();
     }
     expect(seen).toEqual(marked);
+  });
+
+  test("ThreadInbox lists Dr. Chen's demo threads, one per patient, and opens Maria's", async () => {
+    const { header, messages } = await mariasThread();
+    const chen = await suite.signIn('dr.chen@bloom.example', '/inbox');
+    // Each thread has a message, so each is listed (ThreadInbox's search and $graphql last message).
+    const maria = chen.page.getByRole('link').filter({ hasText: 'Maria Garcia' });
+    const aisha = chen.page.getByRole('link').filter({ hasText: 'Aisha Khan' });
+    for (const item of [maria, aisha]) await item.getByText(header.topic?.text ?? 'no topic').waitFor();
+    await maria.click();
+    await chen.page.waitForURL(`**/inbox/${header.id}`);
+    for (const message of messages) await chen.page.getByText(text(message), { exact: true }).waitFor();
   });
 });

@@ -5,13 +5,14 @@
 //   /table/Patient/{id}   ResourceTable
 //   /form/Patient/{id}    ResourceForm, saving with updateResource as Medplum's app does
 //   /thread/{id}          ThreadChat on a thread (a Communication its messages point to with partOf)
+//   /inbox[/{id}]         ThreadInbox: the in-progress threads, and the chosen one's ThreadChat
 // Signed out, every path shows Medplum's SignInForm first.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@medplum/react/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { MedplumClient, normalizeErrorString, type SearchRequest } from '@medplum/core';
+import { formatSearchQuery, MedplumClient, normalizeErrorString, type SearchRequest } from '@medplum/core';
 import type { Communication, Resource, ResourceType } from '@medplum/fhirtypes';
 import {
   Loading,
@@ -21,6 +22,7 @@ import {
   SearchControl,
   SignInForm,
   ThreadChat,
+  ThreadInbox,
   useMedplum,
   useMedplumProfile,
   useResource,
@@ -60,6 +62,21 @@ function ThreadPage({ id }: { readonly id: string }): JSX.Element {
   return thread ? <ThreadChat thread={thread} /> : <Loading />;
 }
 
+function InboxPage({ threadId }: { readonly threadId: string | undefined }): JSX.Element {
+  const [query, setQuery] = useState('status=in-progress&_sort=-_lastUpdated');
+  return (
+    <ThreadInbox
+      query={query}
+      threadId={threadId}
+      onNew={() => undefined}
+      getThreadUri={(thread) => `/inbox/${thread.id}`}
+      onChange={(search) => setQuery(formatSearchQuery(search).slice(1))}
+      inProgressUri="/inbox?status=in-progress"
+      completedUri="/inbox?status=completed"
+    />
+  );
+}
+
 function Route({ path }: { readonly path: string[] }): JSX.Element {
   const [kind, first, second] = path;
   if (kind === 'search' && first) return <SearchPage resourceType={first as ResourceType} />;
@@ -67,6 +84,7 @@ function Route({ path }: { readonly path: string[] }): JSX.Element {
     return <ResourceTable value={{ reference: `${first}/${second}` }} />;
   if (kind === 'form' && first && second) return <FormPage reference={`${first}/${second}`} />;
   if (kind === 'thread' && first) return <ThreadPage id={first} />;
+  if (kind === 'inbox') return <InboxPage threadId={first} />;
   return <p>Unknown page {window.location.pathname}</p>;
 }
 
