@@ -624,6 +624,23 @@ describe('live messages', () => {
   });
 });
 
+describe('live messages without a thread yet', () => {
+  it('a care-team message in a thread opened elsewhere brings that thread in', async () => {
+    const first = message({
+      id: 'c-1',
+      sent: at(45),
+      text: 'Welcome to the clinic!',
+      thread: 'Communication/by-chen',
+    });
+    const { socket, operations } = renderMessages([page(0, null), page(0, [first], undefined, 'by-chen')]);
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+    await waitFor(() => expect(socket.operation).toBeDefined());
+    act(() => socket.simulateResult({ result: { data: { CommunicationChanged: first } } }));
+    expect(await screen.findByText('Welcome to the clinic!')).toBeInTheDocument();
+    expect(operations.filter((name) => name === 'CommunicationList')).toHaveLength(2);
+  });
+});
+
 describe('nothing missed across a dropped connection', () => {
   it('more messages than a page while the socket was down: the thread fetches pages until it meets the ones it had', async () => {
     // 45 messages written while away, newest first: two full pages and a third reaching THREAD.
