@@ -1,5 +1,5 @@
 // Jest runs three projects: node (fhir, client, server), dom (the React app under jsdom) and
-// e2e (a real server and Debian's Chromium). CommonJS config: see ../shared/TOOLCHAIN.md.
+// e2e (a real server and Debian's Chromium, also for Medplum's React components). CommonJS config: see ../shared/TOOLCHAIN.md.
 const swc = [
   '@swc/jest',
   {
@@ -45,6 +45,8 @@ module.exports = {
       displayName: 'node',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,mocks,conformance}/**/*.test.ts'],
+      // Medplum's React components run in Chromium: that suite belongs to the e2e project.
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/conformance/medplum-react/'],
       globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',
     },
     {
@@ -61,7 +63,10 @@ module.exports = {
             ...common,
             displayName: 'e2e',
             testEnvironment: 'node',
-            testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
+            testMatch: [
+              '<rootDir>/tests/e2e/**/*.test.ts',
+              '<rootDir>/tests/conformance/medplum-react/**/*.test.ts',
+            ],
             // Each file's server opens a copy of the same migrated PGlite template as the node tests.
             globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',
           },

@@ -53,11 +53,16 @@ function percentile(values: readonly number[], p: number): number {
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
-/** `count` messages in Maria's thread, an hour apart, alternating with Dr. Chen; the newest text returned. */
+/** `count` messages in Maria's thread (partOf its header), an hour apart, alternating with Dr. Chen; the newest text returned. */
 async function seedThread(bloom: RunningBloom, count: number): Promise<string> {
   const maria = `Patient/${await demoPatientId(bloom, 'maria@bloom.example')}`;
   const chen = await demoApiClient(bloom, 'dr.chen@bloom.example');
   const chenRef = `Practitioner/${chen.getProfile()?.id}`;
+  // Her demo thread header: the screen shows the messages partOf it.
+  const [thread] = await chen.searchResources<Communication>('Communication', {
+    subject: maria,
+    'part-of:missing': 'true',
+  });
   const repo = new Repository(bloom.db, systemContext(bloom.clinicProjectId));
   const start = Date.now() - count * 3_600_000;
   let newest = '';
@@ -67,6 +72,7 @@ async function seedThread(bloom: RunningBloom, count: number): Promise<string> {
     await repo.createResource<Communication>({
       resourceType: 'Communication',
       status: 'completed',
+      partOf: [{ reference: `Communication/${thread.id}` }],
       subject: { reference: maria },
       sender: fromChen ? { reference: chenRef, display: 'Dr. Lily Chen' } : { reference: maria },
       recipient: [{ reference: fromChen ? maria : chenRef }],

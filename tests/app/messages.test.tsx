@@ -1,7 +1,9 @@
 // The messages screen (issue #8; SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList,
 // Binary, live updates, §8): its loading, empty, data and error states, older pages, sending text and a
 // file with upload progress, a failed send (reason shown, draft kept, Try again), the empty message
-// refused in the form, a care-team message arriving live and the refetch after a reconnection. Apollo's
+// refused in the form, a care-team message arriving live and the refetch after a reconnection. Messages
+// are a thread as Medplum's ThreadChat keeps it (issue #20): each message partOf her thread header, a
+// sent message partOf it and the header PATCHed after it, her first message opening the thread. Apollo's
 // MockLink answers the queries, MockSubscriptionLink plays the CommunicationChanged subscription, the
 // fake API takes the REST writes and a fake XMLHttpRequest the upload (as a browser sends it).
 import type { Binary, Communication, Patient } from '@medplum/fhirtypes';
@@ -31,7 +33,12 @@ import { testBaseUrl } from './renderApp';
 import type { ScreenMock } from './renderScreen';
 
 const MARIA = 'Patient/maria-1';
+const THREAD_ID = 'thread-1';
+const THREAD_REF = `Communication/${THREAD_ID}`;
 const drChen = { reference: 'Practitioner/chen', display: 'Dr. Lily Chen' };
+/** Her newest thread header, as the composer looks for one when the screen holds none. */
+const THREAD_SEARCH =
+  'GET fhir/R4/Communication?subject=Patient%2Fmaria-1&part-of%3Amissing=true&_sort=-_lastUpdated&_count=1';
 const mariaWithDoctor: Patient = { ...maria, generalPractitioner: [drChen] };
 
 function chenSender() {
@@ -71,15 +78,25 @@ interface MessageSpec {
   text?: string;
   attachment?: { contentType: string; url: string; title: string };
   category?: string;
+  thread?: string;
 }
 
-function message({ id, sent, from = 'chen', text, attachment, category }: MessageSpec): ThreadMessage {
+function message({
+  id,
+  sent,
+  from = 'chen',
+  text,
+  attachment,
+  category,
+  thread = THREAD_REF,
+}: MessageSpec): ThreadMessage {
   return {
     __typename: 'Communication',
     resourceType: 'Communication',
     id,
     meta: { __typename: 'Meta', lastUpdated: sent },
     status: 'completed',
+    partOf: [{ __typename: 'Reference', reference: thread }],
     category: category
       ? [
           {
@@ -115,13 +132,32 @@ function message({ id, sent, from = 'chen', text, attachment, category }: Messag
   } as unknown as ThreadMessage;
 }
 
-function page(offset: number, messages: ThreadMessage[], delay?: number): ScreenMock {
+/** Her thread header with one page of its messages, as CommunicationList answers it. */
+function threadPage(messages: ThreadMessage[], id = THREAD_ID) {
+  return {
+    __typename: 'Communication',
+    resourceType: 'Communication',
+    id,
+    status: 'in-progress',
+    topic: { __typename: 'CodeableConcept', text: 'Questions for Dr. Chen' },
+    sent: messages[0]?.sent ?? null,
+    subject: { __typename: 'Reference', reference: MARIA },
+    recipient: [
+      { __typename: 'Reference', reference: MARIA, display: 'Maria Garcia' },
+      { __typename: 'Reference', ...drChen },
+    ],
+    messages,
+  };
+}
+
+/** A CommunicationList answer: her thread with `messages`, or no thread at all (`null`). */
+function page(offset: number, messages: ThreadMessage[] | null, delay?: number, id?: string): ScreenMock {
   return {
     request: {
       query: CommunicationListDocument,
       variables: { subject: MARIA, count: MESSAGE_PAGE_SIZE, offset },
     },
-    result: { data: { CommunicationList: messages } },
+    result: { data: { CommunicationList: messages ? [threadPage(messages, id)] : [] } },
     ...(delay === undefined ? {} : { delay }),
   };
 }
@@ -255,8 +291,8 @@ describe('messages screen states', () => {
     expect(screen.queryByRole('progressbar', { name: 'Loading messages' })).not.toBeInTheDocument();
   });
 
-  it('an empty thread invites the first message; the composer is there', async () => {
-    renderMessages([page(0, [])]);
+  it('no thread yet invites the first message; the composer is there', async () => {
+    renderMessages([page(0, null)]);
     expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
     expect(composer()).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load older messages' })).not.toBeInTheDocument();
@@ -338,6 +374,7 @@ describe('sending a message', () => {
     const { api } = renderMessages([page(0, THREAD), page(0, [mine, ...THREAD])]);
     await screen.findByText('Hello Maria, how are you feeling this week?');
     api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'm-4' });
+    api.once(`PATCH fhir/R4/${THREAD_REF}`, 200, { resourceType: 'Communication', id: THREAD_ID });
     const before = Date.now();
     fireEvent.change(composer(), { target: { value: '  Thank you, doctor!\n' } });
     fireEvent.keyDown(composer(), { key: 'Enter' });
@@ -348,6 +385,7 @@ describe('sending a message', () => {
     expect(sent).toMatchObject({
       resourceType: 'Communication',
       status: 'completed',
+      partOf: [{ reference: THREAD_REF }],
       subject: { reference: MARIA },
       sender: { reference: MARIA },
       recipient: [drChen],
@@ -356,6 +394,77 @@ describe('sending a message', () => {
     });
     expect(Date.parse(sent.sent ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(messageItems()[messageItems().length - 1]).toHaveTextContent('Thank you, doctor!');
+    // Then the thread header, as Medplum's ThreadChat touches it after each message.
+    await waitFor(() =>
+      expect(api.bodiesOf(`PATCH fhir/R4/${THREAD_REF}`)).toEqual([
+        [{ op: 'add', path: '/sent', value: sent.sent }],
+      ]),
+    );
+    expect(api.bodiesOf('POST fhir/R4/Communication')).toHaveLength(1);
+  });
+
+  it('her first message opens a thread (a header about her, to her doctor), then goes partOf it', async () => {
+    const mine = message({
+      id: 'm-1',
+      sent: at(40),
+      from: 'maria',
+      text: 'Hello!',
+      thread: 'Communication/new-thread',
+    });
+    const { api } = renderMessages([page(0, null), page(0, [mine], undefined, 'new-thread')]);
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+    api.once(THREAD_SEARCH, 200, { resourceType: 'Bundle', type: 'searchset', entry: [] });
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'new-thread' });
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'm-1' });
+    api.once('PATCH fhir/R4/Communication/new-thread', 200, {
+      resourceType: 'Communication',
+      id: 'new-thread',
+    });
+    fireEvent.change(composer(), { target: { value: 'Hello!' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    expect(await screen.findByText('Hello!', { selector: 'p' })).toBeInTheDocument();
+    const [header, first] = api.bodiesOf('POST fhir/R4/Communication') as Communication[];
+    expect(header).toEqual({
+      resourceType: 'Communication',
+      status: 'in-progress',
+      subject: { reference: MARIA, display: 'Maria Garcia' },
+      sender: { reference: MARIA, display: 'Maria Garcia' },
+      recipient: [{ reference: MARIA, display: 'Maria Garcia' }, drChen],
+      topic: { text: 'Messages with my care team' },
+    });
+    expect(first).toMatchObject({ partOf: [{ reference: 'Communication/new-thread' }], recipient: [drChen] });
+    await waitFor(() => expect(api.bodiesOf('PATCH fhir/R4/Communication/new-thread')).toHaveLength(1));
+  });
+
+  it('a thread opened elsewhere since the screen loaded is found and used: no second header', async () => {
+    const mine = message({
+      id: 'm-1',
+      sent: at(40),
+      from: 'maria',
+      text: 'Hi again',
+      thread: 'Communication/opened',
+    });
+    const { api } = renderMessages([page(0, null), page(0, [mine], undefined, 'opened')]);
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+    const opened = {
+      resourceType: 'Communication',
+      id: 'opened',
+      status: 'in-progress',
+      recipient: [{ reference: MARIA }, drChen],
+    };
+    api.once(THREAD_SEARCH, 200, {
+      resourceType: 'Bundle',
+      type: 'searchset',
+      entry: [{ resource: opened }],
+    });
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'm-1' });
+    api.once('PATCH fhir/R4/Communication/opened', 200, opened);
+    fireEvent.change(composer(), { target: { value: 'Hi again' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    expect(await screen.findByText('Hi again', { selector: 'p' })).toBeInTheDocument();
+    const posted = api.bodiesOf('POST fhir/R4/Communication') as Communication[];
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ partOf: [{ reference: 'Communication/opened' }], recipient: [drChen] });
   });
 
   it('her message echoed by the subscription while the refetch after sending is in flight shows once', async () => {
@@ -483,6 +592,14 @@ describe('live messages', () => {
     await screen.findByText('Hello Maria, how are you feeling this week?');
     await waitFor(() => expect(socket.operation?.variables).toEqual({ subject: MARIA }));
 
+    // A message of another thread of hers, and a header's own change, do not join this thread.
+    const elsewhere = message({
+      id: 'x-1',
+      sent: at(44),
+      text: 'In another thread',
+      thread: 'Communication/other',
+    });
+    act(() => socket.simulateResult({ result: { data: { CommunicationChanged: elsewhere } } }));
     const arriving = message({ id: 'm-5', sent: at(45), text: 'Your results look good.' });
     act(() => socket.simulateResult({ result: { data: { CommunicationChanged: arriving } } }));
     expect(await screen.findByText('Your results look good.')).toBeInTheDocument();
@@ -490,6 +607,7 @@ describe('live messages', () => {
     expect(screen.getByRole('status')).toHaveTextContent(
       'New message from Dr. Lily Chen: Your results look good.',
     );
+    expect(screen.queryByText('In another thread')).not.toBeInTheDocument();
 
     // The first connection is the screen's own; the second follows a drop and refetches the newest page.
     act(() => live.connected());
@@ -503,6 +621,23 @@ describe('live messages', () => {
       expect.stringContaining('Your results look good.'),
       expect.stringContaining('Did you get my last note?'),
     ]);
+  });
+});
+
+describe('live messages without a thread yet', () => {
+  it('a care-team message in a thread opened elsewhere brings that thread in', async () => {
+    const first = message({
+      id: 'c-1',
+      sent: at(45),
+      text: 'Welcome to the clinic!',
+      thread: 'Communication/by-chen',
+    });
+    const { socket, operations } = renderMessages([page(0, null), page(0, [first], undefined, 'by-chen')]);
+    expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+    await waitFor(() => expect(socket.operation).toBeDefined());
+    act(() => socket.simulateResult({ result: { data: { CommunicationChanged: first } } }));
+    expect(await screen.findByText('Welcome to the clinic!')).toBeInTheDocument();
+    expect(operations.filter((name) => name === 'CommunicationList')).toHaveLength(2);
   });
 });
 
@@ -571,6 +706,7 @@ describe('message rules', () => {
 
   it('builds the Communication without a recipient when she has no doctor, and without empty text', () => {
     const built = newMessage({
+      thread: THREAD_REF,
       patient: { reference: MARIA },
       recipients: undefined,
       text: '  ',
@@ -578,6 +714,7 @@ describe('message rules', () => {
       sent: new Date(at(0)),
     });
     expect(built.recipient).toBeUndefined();
+    expect(built.partOf).toEqual([{ reference: THREAD_REF }]);
     expect(built.sent).toBe(at(0));
     expect(built.payload).toEqual([
       { contentAttachment: { contentType: 'application/pdf', url: 'Binary/1', title: 'a.pdf' } },

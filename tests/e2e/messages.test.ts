@@ -1,9 +1,11 @@
 // Issue #8 messages in Chromium against the real API seeded with the demo clinic and the built app
 // (SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList, Binary, live updates): Maria on
-// /messages opens at the newest message of her thread; a message Dr. Chen posts through the platform
-// client (Node, the same server) appears without a reload; she sends a text with a PNG (upload, then
-// the Communication) by keyboard, the upload (XMLHttpRequest, slowed down) moving a progress bar; after
-// a reload both are there and the image is rendered from its signed URL. At 1280 and 375 px, with axe and no sideways scrolling.
+// /messages opens at the newest message of her thread; a message Dr. Chen posts into her thread
+// (partOf its header, issue #20) through the platform client (Node, the same server) appears without a
+// reload; she sends a text with a PNG (upload, then the Communication partOf her thread, then the
+// header PATCHed as Medplum's ThreadChat does) by keyboard, the upload (XMLHttpRequest, slowed down)
+// moving a progress bar; after a reload both are there and the image is rendered from its signed URL.
+// At 1280 and 375 px, with axe and no sideways scrolling.
 import type { Bundle, Communication } from '@medplum/fhirtypes';
 import type { Locator, Page } from 'playwright-core';
 import type { BloomClient } from '../../src/client';
@@ -28,6 +30,18 @@ let chen: BloomClient;
 beforeAll(async () => {
   chen = await demoApiClient(suite.bloom, 'dr.chen@bloom.example');
 }, 60_000);
+
+/** Maria's thread header (a Communication about her without partOf), as Dr. Chen reads it. */
+async function threadOf(patient: string): Promise<Communication> {
+  const found = await chen.search<Communication>('Communication', {
+    subject: patient,
+    'part-of:missing': 'true',
+    _sort: '-_lastUpdated',
+  });
+  const header = (found as Bundle<Communication>).entry?.[0]?.resource;
+  if (!header?.id) throw new Error(`${patient} has no thread`);
+  return header;
+}
 
 /** Bytes of the photo Maria sends: large enough for a throttled upload to take about two seconds. */
 const UPLOAD_BYTES = 1024 * 1024;
@@ -118,9 +132,12 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
     await subscribed;
     await page.waitForTimeout(1500);
     const fromChen = `How did you sleep this week? (${width} px, ${Date.now()})`;
+    const header = await threadOf(maria);
+    const threadRef = `Communication/${header.id}`;
     await chen.createResource<Communication>({
       resourceType: 'Communication',
       status: 'completed',
+      partOf: [{ reference: threadRef }],
       subject: { reference: maria },
       sender: { reference: `Practitioner/${chen.getProfile()?.id}`, display: 'Dr. Lily Chen' },
       recipient: [{ reference: maria }],
@@ -177,14 +194,17 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 
-    // The Communication as the server holds it.
+    // The Communication as the server holds it: the newest message of her thread, as Medplum's
+    // ThreadChat lists them; the header's `sent` is the message's (the PATCH after sending).
     const found = await chen.search<Communication>('Communication', {
-      subject: maria,
-      _sort: '-_lastUpdated',
+      'part-of': threadRef,
+      _sort: '-sent',
       _count: '1',
     });
     const sent = (found as Bundle<Communication>).entry?.[0]?.resource;
+    expect((await threadOf(maria)).sent).toBe(sent?.sent);
     expect(sent).toMatchObject({
+      partOf: [{ reference: threadRef }],
       status: 'completed',
       subject: { reference: maria },
       sender: { reference: maria },

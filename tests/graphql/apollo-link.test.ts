@@ -363,6 +363,8 @@ describe('cache keyed by resourceType and id', () => {
       id,
       meta: { __typename: 'Meta', lastUpdated: '2026-01-01T00:00:00Z' },
       status: 'completed',
+      partOf: null,
+      category: null,
       sent: '2026-01-01T00:00:00Z',
       received: null,
       sender: {
@@ -373,9 +375,21 @@ describe('cache keyed by resourceType and id', () => {
       },
       payload: [{ __typename: 'CommunicationPayload', contentString: 'Hello', contentAttachment: null }],
     });
+    // A thread header with one page of its messages, as CommunicationList answers it.
+    const thread = (id: string, messages: unknown[]) => ({
+      __typename: 'Communication',
+      resourceType: 'Communication',
+      id,
+      status: 'in-progress',
+      topic: null,
+      sent: null,
+      subject: null,
+      recipient: null,
+      messages,
+    });
     const { client } = setup([
-      ok({ CommunicationList: [message('c1', 'Chen')] }),
-      ok({ CommunicationList: [message('c2', 'Chen-Wu')] }),
+      ok({ CommunicationList: [thread('t1', [message('c1', 'Chen')])] }),
+      ok({ CommunicationList: [thread('t2', [message('c2', 'Chen-Wu')])] }),
     ]);
     await client.query({ query: CommunicationListDocument, variables: { subject: 'Patient/a' } });
     await client.query({ query: CommunicationListDocument, variables: { subject: 'Patient/b' } });
@@ -383,6 +397,8 @@ describe('cache keyed by resourceType and id', () => {
     expect(Object.keys(store).sort()).toEqual([
       'Communication/c1',
       'Communication/c2',
+      'Communication/t1',
+      'Communication/t2',
       'Practitioner/pr1',
       'ROOT_QUERY',
     ]);

@@ -46,28 +46,46 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
   const apollo = () => createGraphqlClient({ fhirBaseUrl: maria.getSettings().fhirBaseUrl, session: maria });
   const mariaRef = () => `Patient/${maria.getProfile()?.id as string}`;
 
-  test('CommunicationList: Maria’s messages newest first (the thread opens at the newest), sender names and Dr. Chen’s photo, text and attachments', async () => {
+  test('CommunicationList: Maria’s thread header and its messages newest first (the thread opens at the newest), sender names and Dr. Chen’s photo, text and attachments', async () => {
     const attachment = {
       contentType: 'image/png',
       url: 'https://files.example/scan.png',
       title: 'scan.png',
       size: 1234,
     };
+    const [header] = await maria.searchResources<Communication>('Communication', {
+      subject: mariaRef(),
+      'part-of:missing': 'true',
+    });
     const withAttachment = await maria.createResource<Communication>({
       resourceType: 'Communication',
       status: 'in-progress',
+      partOf: [{ reference: `Communication/${header.id}` }],
       subject: { reference: mariaRef() },
       sender: { reference: mariaRef() },
       payload: [{ contentString: 'My scan' }, { contentAttachment: attachment }],
       sent: '2099-01-01T10:00:00.000Z',
+    });
+    // A Communication about her outside the thread is not one of its messages.
+    const outside = await maria.createResource<Communication>({
+      resourceType: 'Communication',
+      status: 'completed',
+      partOf: [{ reference: `Communication/${withAttachment.id}` }],
+      subject: { reference: mariaRef() },
+      payload: [{ contentString: 'Not in the thread' }],
+      sent: '2099-01-02T10:00:00.000Z',
     });
 
     const { data } = await apollo().query({
       query: CommunicationListDocument,
       variables: { subject: mariaRef() },
     });
-    const messages = (data?.CommunicationList ?? []).flatMap((m) => (m ? [m] : []));
+    const [thread] = data?.CommunicationList ?? [];
+    expect(thread).toMatchObject({ id: header.id, topic: { text: 'Questions for Dr. Chen' } });
+    const messages = (thread?.messages ?? []).flatMap((m) => (m ? [m] : []));
     expect(messages.length).toBeGreaterThan(2);
+    expect(messages.map((m) => m.id)).not.toContain(outside.id);
+    expect(messages.every((m) => m.partOf?.[0]?.reference === `Communication/${header.id}`)).toBe(true);
     const sent = messages.map((m) => m.sent as string);
     expect(sent).toEqual([...sent].sort().reverse());
     expect(messages[0]?.id).toBe(withAttachment.id);

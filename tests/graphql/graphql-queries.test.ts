@@ -146,7 +146,8 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     );
     expect(body.errors).toBeUndefined();
     const all = body.data?.all ?? [];
-    expect(all).toHaveLength(10);
+    // Her thread header and its 10 messages (issue #20 threads).
+    expect(all).toHaveLength(11);
     const sent = all.map((c) => c.sent);
     expect(sent).toEqual([...sent].sort().reverse());
     expect(body.data?.page.map((c) => c.id)).toEqual(all.slice(2, 5).map((c) => c.id));
@@ -195,11 +196,12 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     );
     expect(body.errors).toBeUndefined();
     const connection = body.data?.CommunicationConnection;
-    expect(connection).toMatchObject({ count: 10, offset: 3, pageSize: 3, next: '6' });
+    // Her thread header and its 10 messages (issue #20 threads).
+    expect(connection).toMatchObject({ count: 11, offset: 3, pageSize: 3, next: '6' });
     expect(connection?.edges).toHaveLength(3);
     expect(connection?.edges.every((e) => e.mode === 'match' && e.resource.id)).toBe(true);
     expect(body.data?.last.next).toBeNull();
-    expect(body.data?.last.edges).toHaveLength(1);
+    expect(body.data?.last.edges).toHaveLength(2);
   });
 
   it('reverse lookups: OtherTypeList(_reference: param) on a resource find what points at it', async () => {
@@ -226,7 +228,7 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     expect(body.errors).toBeUndefined();
     const ids = (list: { id: string }[] | undefined) => (list ?? []).map((r) => r.id).sort();
     expect(ids(body.data?.Patient.CommunicationList)).toEqual(ids(body.data?.direct));
-    expect(body.data?.Patient.CommunicationList).toHaveLength(10);
+    expect(body.data?.Patient.CommunicationList).toHaveLength(11);
     expect(body.data?.Patient.DiagnosticReportList).toHaveLength(7);
     expect(body.data?.Patient.ObservationList).toHaveLength(2);
   });
@@ -245,6 +247,7 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     const query = `{
       CommunicationList(subject: "${clinic.mariaRef}", _sort: "-sent") {
         id
+        partOf { reference }
         sender { display resource { ... on Practitioner { name { given family } } } }
         payload { contentString }
       }
@@ -252,14 +255,22 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     const { status, body } = await postGraphQL<{
       CommunicationList: {
         id: string;
+        partOf: { reference: string }[] | null;
         sender: { display: string; resource: { name?: Named[] } };
         payload: { contentString: string }[];
       }[];
     }>(clinic.server, clinic.chen, query);
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
-    const messages = body.data?.CommunicationList ?? [];
+    const all = body.data?.CommunicationList ?? [];
+    // Her thread header (no partOf, no payload) and its 10 messages.
+    const [header, ...others] = [...all].sort(
+      (a, b) => Number(a.partOf !== null) - Number(b.partOf !== null),
+    );
+    expect(header).toMatchObject({ partOf: null, payload: null });
+    const messages = others;
     expect(messages).toHaveLength(10);
+    expect(messages.every((m) => m.partOf?.[0]?.reference === `Communication/${header.id}`)).toBe(true);
     const fromChen = messages.filter((m) => m.sender.resource.name);
     expect(fromChen.length).toBeGreaterThan(0);
     expect(fromChen[0].sender.resource.name?.[0]).toEqual({ given: ['Lily'], family: 'Chen' });

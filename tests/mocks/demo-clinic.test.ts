@@ -93,6 +93,10 @@ describe('demo clinic bundle (issue #2 item 5)', () => {
     expect(project).toMatchObject({ resourceType: 'Project', name: 'Bloom Clinic' });
   });
 
+  test("Medplum's live updates are enabled for the clinic (its components subscribe only then)", () => {
+    expect(project.features).toContain('websocket-subscriptions');
+  });
+
   test('the validator does reject a broken demo resource (the check above can fail)', () => {
     const broken = { ...maria, birthDate: 'March 14th' };
     expect(validateResource(broken).map((issue) => issue.expression?.[0])).toContain('Patient.birthDate');
@@ -548,7 +552,9 @@ describe('medications, immunizations, appointments, slots and messages', () => {
   });
 
   test('SPEC §3 Communication: a believable thread between Maria and Dr. Chen, in order, all sent', () => {
-    const thread = ofType<Communication>('Communication').filter((c) => isFor(maria)(c.subject));
+    const thread = ofType<Communication>('Communication').filter(
+      (c) => isFor(maria)(c.subject) && c.partOf !== undefined,
+    );
     expect(thread.length).toBeGreaterThanOrEqual(6);
     const senders = new Set(thread.map((c) => c.sender?.display));
     expect(senders).toEqual(new Set(['Maria Garcia', 'Dr. Lily Chen']));
@@ -561,6 +567,30 @@ describe('medications, immunizations, appointments, slots and messages', () => {
         message.sender?.display === 'Maria Garcia' ? 'Dr. Lily Chen' : 'Maria Garcia',
       );
       expect(message.payload?.[0]?.contentString?.length).toBeGreaterThan(20);
+    }
+  });
+
+  test("issue #20: each patient's messages are partOf her thread header, shaped as Medplum's ThreadChat reads it", () => {
+    const communications = ofType<Communication>('Communication');
+    for (const patient of [maria, aisha]) {
+      const headers = communications.filter((c) => isFor(patient)(c.subject) && c.partOf === undefined);
+      expect(headers).toHaveLength(1);
+      const header = headers[0];
+      const headerUrl = fullUrlOf(header);
+      expect(header).toMatchObject({ status: 'in-progress', topic: { text: 'Questions for Dr. Chen' } });
+      expect(header.payload).toBeUndefined();
+      expect(header.recipient?.map((r) => r.display)).toEqual([
+        patient === maria ? 'Maria Garcia' : 'Aisha Khan',
+        'Dr. Lily Chen',
+      ]);
+      const messages = communications.filter((c) => c.partOf !== undefined && isFor(patient)(c.subject));
+      expect(messages.length).toBeGreaterThanOrEqual(2);
+      for (const message of messages) {
+        expect(message.partOf).toEqual([{ reference: headerUrl }]);
+      }
+      // The header's `sent` is its last message's, as ThreadChat's PATCH after each message leaves it.
+      expect(header.sent).toBe(messages[messages.length - 1].sent);
+      expect(header.sender).toEqual(messages[0].sender);
     }
   });
 

@@ -2,6 +2,7 @@
 // an AccessContext: the Repository asks them on every path, and turns a refusal into 404 (the
 // caller must not learn that the resource exists) or 403 (a write the caller knowingly asked for).
 // Absent access is the server's own work and is never restricted.
+import type { AccessPolicyResource } from '@medplum/fhirtypes';
 import type { AccessContext, RepositoryContext } from './context';
 
 /** Medplum's platform resource types: never a patient's, mostly an administrator's. */
@@ -74,7 +75,10 @@ export type Refusal = 'not-found' | 'forbidden';
 export interface TypeRights {
   read: boolean;
   create: boolean;
-  /** Update or patch (a patient: only their own Patient, checked per resource). */
+  /**
+   * Update or patch (a patient: her own Patient, or a type whose policy entry has writeConstraints,
+   * which are checked per resource).
+   */
   update: boolean;
   delete: boolean;
   /** How a refused write of this type answers: patients never learn platform types exist. */
@@ -97,14 +101,30 @@ export function isUnrestricted(access: AccessContext | undefined): access is und
   return !access || access.superAdmin;
 }
 
+/** The AccessPolicy's entry for a type (or its '*' entry), if the policy lists one. */
+export function policyEntry(access: AccessContext, resourceType: string): AccessPolicyResource | undefined {
+  return access.accessPolicy?.resource?.find(
+    (e) => e.resourceType === resourceType || e.resourceType === '*',
+  );
+}
+
 /** The AccessPolicy's resource list, when it has one: read and write allow-lists that only narrow. */
 function policyAllows(access: AccessContext, resourceType: string): { read: boolean; write: boolean } {
   const entries = access.accessPolicy?.resource;
   if (!entries || entries.length === 0) {
     return { read: true, write: true };
   }
-  const entry = entries.find((e) => e.resourceType === resourceType || e.resourceType === '*');
+  const entry = policyEntry(access, resourceType);
   return entry ? { read: true, write: entry.readonly !== true } : { read: false, write: false };
+}
+
+/**
+ * A patient updates a type other than her Patient only where her policy says which updates, with
+ * writeConstraints (the demo policy: a thread header she is the subject of, which Medplum's
+ * ThreadChat PATCHes after each message). A writable entry without them still means create-only.
+ */
+function patientUpdatable(access: AccessContext, resourceType: string): boolean {
+  return resourceType === 'Patient' || (policyEntry(access, resourceType)?.writeConstraint?.length ?? 0) > 0;
 }
 
 /** What the caller may do with resources of a type, before looking at any particular resource. */
@@ -120,7 +140,7 @@ export function typeRights(access: AccessContext | undefined, resourceType: stri
     return {
       read: policy.read,
       create: policy.write && PATIENT_CREATABLE.has(resourceType),
-      update: policy.write && resourceType === 'Patient',
+      update: policy.write && patientUpdatable(access, resourceType),
       delete: false,
       refusal: 'forbidden',
     };
@@ -180,9 +200,7 @@ export function canSee(context: RepositoryContext, placement: ResourcePlacement)
  * Slot…) grants the type project-wide: a patient must see the practitioners and slots they book.
  */
 export function compartmentApplies(access: AccessContext, resourceType: string): boolean {
-  const entry = access.accessPolicy?.resource?.find(
-    (e) => e.resourceType === resourceType || e.resourceType === '*',
-  );
+  const entry = policyEntry(access, resourceType);
   return !entry || entry.compartment !== undefined || entry.criteria !== undefined;
 }
 
@@ -234,9 +252,12 @@ export function versionVisibilitySql(
   return { where, params };
 }
 
-/** A patient's own Patient is the only resource they update. */
-export function isOwnPatient(access: AccessContext, resourceType: string, id: string): boolean {
-  return resourceType === 'Patient' && access.patientCompartment === `Patient/${id}`;
+/**
+ * A Patient other than the patient's own: never hers to update. Her updates of other types (only
+ * those with writeConstraints) are judged by the constraints on the new version.
+ */
+export function isOtherPatient(access: AccessContext, resourceType: string, id: string): boolean {
+  return resourceType === 'Patient' && access.patientCompartment !== `Patient/${id}`;
 }
 
 /** The fields of a resource type that only the server's own code sees, if any. */

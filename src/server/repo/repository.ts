@@ -30,7 +30,8 @@ import { parseSearchRequest } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
 import {
   canSee,
-  isOwnPatient,
+  isOtherPatient,
+  policyEntry,
   secretFields,
   typeRights,
   versionVisibilitySql,
@@ -44,6 +45,7 @@ import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
 import { compartmentStrings, writeVersions } from './version-writer';
 import { storedAttachmentUrls } from '../binary/attachment-urls';
+import { writeConstraintsHold } from './write-constraints';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -186,6 +188,7 @@ export class Repository {
     const id = options.assignedId ?? crypto.randomUUID();
     const stored = this.prepareVersion(resource, id);
     this.checkWrittenPlacement(stored);
+    await this.checkPartOfVisible(this.connection, stored);
     // A single statement: atomic on its own, so outside a transaction none is opened.
     await writeVersions(this.connection, [stored], [], 'insert');
     this.cache?.invalidate(`${stored.resourceType}/${id}`);
@@ -203,6 +206,7 @@ export class Repository {
       }
       const stored = this.prepareVersion(resource, crypto.randomUUID());
       this.checkWrittenPlacement(stored);
+      await this.checkPartOfVisible(tx, stored);
       await writeVersions(tx, [stored], [], 'insert');
       this.cache?.invalidate(`${stored.resourceType}/${stored.id}`);
       return { resource: this.redact(stored), created: true };
@@ -331,6 +335,7 @@ export class Repository {
     return this.run(async (tx) => {
       const current = await lockCurrent(tx, key.resourceType, key.id);
       const placed = this.placeUpdate(resource, current, options.ifMatch);
+      await this.checkPartOfVisible(tx, placed.stored);
       await writeVersions(tx, [placed.stored], current ? [key] : [], 'upsert');
       this.cache?.invalidate(`${key.resourceType}/${key.id}`);
       return { resource: this.redact(placed.stored), created: placed.created };
@@ -361,6 +366,9 @@ export class Repository {
           this.placeUpdate(resource, currents.get(`${keys[index].resourceType}/${keys[index].id}`), ifMatch),
         ),
       );
+      for (const [index, p] of placed.entries()) {
+        await atPosition(index, () => this.checkPartOfVisible(tx, p.stored));
+      }
       const replaced = keys.filter((key) => currents.has(`${key.resourceType}/${key.id}`));
       await writeVersions(
         tx,
@@ -408,7 +416,7 @@ export class Repository {
     }
     checkIfMatch(current, ifMatch);
     const stored = this.prepareVersion(resource, id, current);
-    this.checkWrittenPlacement(stored);
+    this.checkWrittenPlacement(stored, current && !current.deleted ? current.content : undefined);
     return { stored, created: !current || current.deleted };
   }
 
@@ -435,7 +443,8 @@ export class Repository {
         throw new OperationOutcomeError(badRequest('JSON Patch must not change resourceType or id'));
       }
       const stored = this.prepareVersion(patched, id, current);
-      this.checkWrittenPlacement(stored);
+      this.checkWrittenPlacement(stored, current.content);
+      await this.checkPartOfVisible(tx, stored);
       await writeVersions(tx, [stored], [{ resourceType, id }], 'upsert');
       this.cache?.invalidate(`${resourceType}/${id}`);
       return this.redact(stored);
@@ -615,16 +624,17 @@ export class Repository {
     }
     const rights = this.rights(resourceType);
     const ownOnly = access.patientCompartment !== undefined && kind === 'update';
-    if (!rights[kind] || (ownOnly && !isOwnPatient(access, resourceType, id))) {
+    if (!rights[kind] || (ownOnly && isOtherPatient(access, resourceType, id))) {
       throw new OperationOutcomeError(forbidden);
     }
   }
 
   /**
    * What is written must stay where the caller may write: a patient's resource in their own
-   * compartment, a membership in the caller's own project (else it would grant another project).
+   * compartment, a membership in the caller's own project (else it would grant another project),
+   * and within the policy's writeConstraints for its type (`before`: the version it replaces).
    */
-  private checkWrittenPlacement(stored: Resource): void {
+  private checkWrittenPlacement(stored: Resource, before?: Resource): void {
     const access = this.context.access;
     if (!access || access.superAdmin) {
       return;
@@ -644,6 +654,32 @@ export class Repository {
       stored.project?.reference !== `Project/${this.context.project}`
     ) {
       throw new OperationOutcomeError(forbidden);
+    }
+    if (!writeConstraintsHold(policyEntry(access, stored.resourceType), before, stored)) {
+      throw new OperationOutcomeError(forbidden);
+    }
+  }
+
+  /**
+   * A patient's resource is `partOf` only what she can see: her message joins her own thread,
+   * never another patient's (the same 400 whether that thread is hidden or absent).
+   */
+  private async checkPartOfVisible(connection: Queryable, stored: Resource): Promise<void> {
+    const access = this.context.access;
+    const partOf = (stored as { partOf?: unknown }).partOf;
+    if (!access?.patientCompartment || !Array.isArray(partOf)) {
+      return;
+    }
+    for (const [index, entry] of partOf.entries()) {
+      const reference = (entry as { reference?: unknown } | null)?.reference;
+      const match =
+        typeof reference === 'string' ? /^([A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(reference) : null;
+      const row =
+        match && isResourceType(match[1]) ? await currentRow(connection, match[1], match[2]) : undefined;
+      if (!match || !row || row.deleted || !canSee(this.context, placementOf(match[1], match[2], row))) {
+        const path = `${stored.resourceType}.partOf[${index}]`;
+        throw new OperationOutcomeError(badRequest(`${path}: ${String(reference)} not found`, path));
+      }
     }
   }
 
@@ -763,6 +799,15 @@ async function findMatchingIn<T extends Resource>(
     );
   }
   return resources[0];
+}
+
+/** The current row, read without a lock (what a reference points at). */
+async function currentRow(db: Queryable, resourceType: string, id: string): Promise<CurrentRow | undefined> {
+  const { rows } = await db.query<CurrentRow>(
+    `SELECT version_id, deleted, content, project, compartments FROM resource WHERE resource_type = $1 AND id = $2`,
+    [resourceType, id],
+  );
+  return rows[0];
 }
 
 async function lockCurrent(tx: Queryable, resourceType: string, id: string): Promise<CurrentRow | undefined> {

@@ -25,6 +25,25 @@ export interface DemoAccountOptions {
   appOrigins?: readonly string[];
 }
 
+/** An update that keeps a thread header (no `partOf`) about the same Patient (hers: compartment). */
+const HEADER_KEPT =
+  "(%before.partOf.empty() and %after.partOf.empty() and %before.subject.reference.startsWith('Patient/') and %after.subject.reference = %before.subject.reference)";
+
+/**
+ * A read receipt, as Medplum's ThreadChat writes one when a message reaches its recipient in a
+ * two-person thread (PUT with `received` set and status completed): a message to her (her Patient,
+ * the subject, among the recipients) with nothing else changed.
+ */
+const MESSAGE_RECEIPT =
+  "(%before.partOf.exists() and %after.partOf = %before.partOf and %after.subject = %before.subject and %after.sender = %before.sender and %after.recipient = %before.recipient and %after.payload = %before.payload and %after.sent = %before.sent and %after.status = 'completed' and %after.received.exists() and %before.recipient.reference contains %before.subject.reference)";
+
+/**
+ * Which Communication writes a patient may make, as a Medplum AccessPolicy writeConstraint: any
+ * create (her compartment, checked by the server), and as updates only a thread header kept a
+ * header about her, or a read receipt of a message to her.
+ */
+export const THREAD_HEADER_UPDATE = `%before.exists() implies (${HEADER_KEPT} or ${MESSAGE_RECEIPT})`;
+
 /** What a patient may touch in the demo clinic: their own compartment (SPEC §6). */
 export function buildPatientAccessPolicy(): AccessPolicy {
   const readonly = [
@@ -45,7 +64,14 @@ export function buildPatientAccessPolicy(): AccessPolicy {
     resource: [
       { resourceType: 'Patient', compartment: { reference: '%patient' } },
       { resourceType: 'Observation', compartment: { reference: '%patient' } },
-      { resourceType: 'Communication', compartment: { reference: '%patient' } },
+      // Her messages, and the thread headers she is the subject of, which she may also update:
+      // Medplum's ThreadChat PATCHes the header after each message. Messages (with partOf) stay
+      // as sent, and a header stays a header about the same patient.
+      {
+        resourceType: 'Communication',
+        compartment: { reference: '%patient' },
+        writeConstraint: [{ language: 'text/fhirpath', expression: THREAD_HEADER_UPDATE }],
+      },
       // Her live updates: Subscriptions she creates live in her compartment (issue #8).
       { resourceType: 'Subscription', compartment: { reference: '%patient' } },
       // A message's attachment: her uploads carry her Patient as securityContext (issue #8).

@@ -2,7 +2,7 @@
 // transaction Bundle of mocks/demo) is written in one database transaction through the same
 // transaction processing as POST /fhir/R4 with a transaction Bundle, so it passes the same
 // validation as any write and either all of it is stored or none. Idempotent: when the demo Project
-// exists already, nothing is written.
+// exists already, nothing is written but the Project features it has gained since.
 import crypto from 'node:crypto';
 import type { Project } from '@medplum/fhirtypes';
 import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from '../../../mocks/demo';
@@ -36,6 +36,7 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     // findMatching holds a lock until commit: two servers starting together seed once.
     const existing = await txRepo.findMatching<Project>('Project', identifier);
     if (existing?.id) {
+      await addMissingFeatures(txRepo, existing, project.features ?? []);
       return { seeded: false, projectId: existing.id };
     }
     // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.
@@ -47,4 +48,19 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     await seedDemoAccounts(projectRepo, storedProject, bundle, response, options);
     return { seeded: true, projectId };
   });
+}
+
+/**
+ * A clinic seeded before a feature joined the demo Project gets it on the next start (Medplum's
+ * components go live only with 'websocket-subscriptions'); features an admin added stay.
+ */
+async function addMissingFeatures(
+  repo: Repository,
+  existing: Project,
+  features: NonNullable<Project['features']>,
+): Promise<void> {
+  const missing = features.filter((feature) => !existing.features?.includes(feature));
+  if (missing.length > 0) {
+    await repo.updateResource<Project>({ ...existing, features: [...(existing.features ?? []), ...missing] });
+  }
 }

@@ -3,6 +3,7 @@
 // Every window a test opens is closed after that test, and the console errors and uncaught exceptions
 // any of them saw fail it. A demo account signs in through the real screens until home greets it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Database } from '../../../src/server/db';
 import { getDemoAccount, type DemoAccount } from '../../../mocks/demo';
 import { launchChromium } from './browser';
 import { signInAsDemo } from './demo-sign-in';
@@ -16,6 +17,10 @@ export interface SuiteOptions {
   readonly seed?: boolean;
   /** Count Chromium's "Failed to load resource" lines as problems too (default: left to the test). */
   readonly failedLoadsAreProblems?: boolean;
+  /** More origins the API allows by CORS, read when the suite starts (a page served by the test). */
+  readonly extraOrigins?: () => readonly string[];
+  /** Opens the server's database (default: PGlite; tests/server/support/test-databases.ts kinds). */
+  readonly openDatabase?: () => Promise<Database>;
 }
 
 export interface SuiteWindow {
@@ -43,7 +48,11 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    bloom = await startBloom({ seed: options.seed ?? true });
+    bloom = await startBloom({
+      seed: options.seed ?? true,
+      extraOrigins: options.extraOrigins?.(),
+      openDatabase: options.openDatabase,
+    });
   }, 300_000);
 
   afterAll(async () => {

@@ -33,6 +33,10 @@ export interface RunningBloom {
 export interface StartOptions {
   /** Seed the demo clinic and its sign-ins (seedDemoClinic), as `npm start` does. */
   readonly seed?: boolean;
+  /** More origins allowed by the API's CORS, besides the app's (a test page served elsewhere). */
+  readonly extraOrigins?: readonly string[];
+  /** Opens the server's database (default: a copy of the migrated PGlite template). */
+  readonly openDatabase?: () => Promise<Database>;
 }
 
 const host = 'localhost';
@@ -50,9 +54,12 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
   });
+  config.appOrigins.push(...(options.extraOrigins ?? []));
   // Under jest a copy of the global setup's migrated template (initdb costs seconds a database);
   // outside it (bench/app) a fresh one. Either way this server's own database.
-  const db: Database = await openPGlite({ loadDataDir: migratedTemplate() });
+  const db: Database = options.openDatabase
+    ? await options.openDatabase()
+    : await openPGlite({ loadDataDir: migratedTemplate() });
   const servers: FastifyInstance[] = [];
   const stop = async () => {
     for (const server of servers.reverse()) await server.close();

@@ -1,5 +1,6 @@
 // messages/* (SPEC §2 "Messaging with the care provider"; §3 Communication; §7 CommunicationList by
 // subject, Create Communication, Binary; issue #8): the patient's conversation with her care team,
+// her thread as Medplum's ThreadChat keeps it (a header, messages partOf it),
 // live, and the composer. One GraphQL request loads the screen (issue #7 budget); the live
 // subscription and the REST writes (Binary, Communication) come on top. A visually hidden live region
 // tells screen-reader users of new messages and of a message sent.
@@ -33,7 +34,7 @@ export function MessagesPage() {
   const patient = profile?.resourceType === 'Patient' && profile.id ? profile : undefined;
   const subject = patient ? `Patient/${patient.id}` : undefined;
   const thread = useMessageThread(subject);
-  const sender = useSendMessage(patient);
+  const sender = useSendMessage(patient, thread.thread);
   const [announcement, setAnnouncement] = useState('');
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const { refreshNewest } = thread;

@@ -1,10 +1,13 @@
 // The Communication a patient's message becomes (SPEC §3 Communication; §7 "Create Communication
-// (message or appointment request)"): status completed, subject and sender her Patient, sent now,
-// categorised as a message (an appointment request has its own category), addressed to her general
-// practitioners when she has any, and one payload per part: the text as contentString, the uploaded
-// file as contentAttachment. The form refuses an empty message before this is built.
+// (message or appointment request)"): status completed, partOf her thread header (as Medplum's
+// ThreadChat writes a message), subject and sender her Patient, sent now, categorised as a message (an
+// appointment request has its own category), addressed to the thread's other participants (else her
+// general practitioners), and one payload per part: the text as contentString, the uploaded file as
+// contentAttachment. The form refuses an empty message before this is built. Her first message opens
+// the thread (components/patientThread.ts).
 import type { Attachment, Communication, Patient, Reference } from '@medplum/fhirtypes';
 import { MESSAGE_CATEGORY } from '../../components/communicationCategories';
+import { recipientsOf } from '../../components/patientThread';
 
 /** Longest text a message may carry; longer ones are refused in the form. */
 export const MAX_MESSAGE_LENGTH = 5000;
@@ -32,9 +35,9 @@ export function draftProblem({ text, file }: MessageDraft): string | undefined {
   return undefined;
 }
 
-type Recipient = NonNullable<Communication['recipient']>[number];
-
 export interface NewMessage {
+  /** Her thread header, `Communication/<id>`. */
+  readonly thread: string;
   readonly patient: Reference<Patient>;
   readonly recipients: readonly Reference[] | undefined;
   readonly text: string;
@@ -42,14 +45,20 @@ export interface NewMessage {
   readonly sent: Date;
 }
 
-export function newMessage({ patient, recipients, text, attachment, sent }: NewMessage): Communication {
-  const recipient = (recipients ?? []).flatMap((r): Recipient[] =>
-    r.reference ? [{ reference: r.reference, ...(r.display ? { display: r.display } : {}) }] : [],
-  );
+export function newMessage({
+  thread,
+  patient,
+  recipients,
+  text,
+  attachment,
+  sent,
+}: NewMessage): Communication {
+  const recipient = recipientsOf(recipients, patient.reference);
   const trimmed = text.trim();
   return {
     resourceType: 'Communication',
     status: 'completed',
+    partOf: [{ reference: thread }],
     category: [{ coding: [MESSAGE_CATEGORY], text: MESSAGE_CATEGORY.display }],
     subject: patient,
     sender: patient,

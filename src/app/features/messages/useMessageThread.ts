@@ -1,9 +1,9 @@
-// The patient's thread (SPEC §2 messages; issue #8): the newest page of CommunicationList (the one
-// GraphQL request of the screen), older pages by offset on demand, new and changed messages from the
-// CommunicationChanged subscription, and the newest pages fetched again after every reconnection of the
-// socket (down to the messages already shown), since graphql-ws does not replay what was published
-// while it was down. Every source is
-// merged into the one cached list (mergeMessages), so nothing shows twice and nothing is replaced.
+// The patient's thread (SPEC §2 messages; issue #8): her thread header and the newest page of its
+// messages in CommunicationList (the one GraphQL request of the screen), older pages by offset on
+// demand, new and changed messages of that thread from the CommunicationChanged subscription, and the
+// newest pages fetched again after every reconnection of the socket (down to the messages already
+// shown), since graphql-ws does not replay what was published while it was down. Every source is
+// merged into the one cached list (mergeThreadPages), so nothing shows twice and nothing is replaced.
 import { useQuery, useSubscription } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
@@ -12,9 +12,21 @@ import {
   useLiveConnection,
   type CommunicationListQuery,
 } from '../../../graphql';
-import { MESSAGE_PAGE_SIZE, mergeMessages, type ThreadMessage } from './threadMessages';
+import {
+  MESSAGE_PAGE_SIZE,
+  mergeMessages,
+  mergeThreadPages,
+  threadOf,
+  withLiveMessage,
+  type ThreadMessage,
+} from './threadMessages';
+
+/** Her thread header as the screen keeps it (id and participants), without its messages. */
+export type ThreadHeader = Omit<NonNullable<ReturnType<typeof threadOf>>, 'messages'>;
 
 export interface MessageThread {
+  /** Her most recently active thread header; undefined until she has one (her first message opens it). */
+  readonly thread: ThreadHeader | undefined;
   /** Oldest first, as the conversation reads. */
   readonly messages: readonly ThreadMessage[];
   readonly loading: boolean;
@@ -35,7 +47,7 @@ export interface MessageThread {
 const MAX_REFRESH_PAGES = 50;
 
 function merged(previous: CommunicationListQuery | null | undefined, page: CommunicationListQuery) {
-  return { CommunicationList: mergeMessages(previous?.CommunicationList, page.CommunicationList) };
+  return mergeThreadPages(previous, page);
 }
 
 export function useMessageThread(subject: string | undefined): MessageThread {
@@ -58,8 +70,14 @@ export function useMessageThread(subject: string | undefined): MessageThread {
     exhausted: false,
   });
 
-  const newestFirst = data?.CommunicationList;
+  const page = threadOf(data);
+  const newestFirst = page?.messages;
   const messages = useMemo(() => mergeMessages(newestFirst, []).reverse(), [newestFirst]);
+  const thread = useMemo<ThreadHeader | undefined>(() => {
+    if (!page) return undefined;
+    const { messages: _messages, ...header } = page;
+    return header;
+  }, [page]);
   const count = messages.length;
 
   // The ids held when a refresh starts: its pages go on until they reach one of them.
@@ -77,8 +95,8 @@ export function useMessageThread(subject: string | undefined): MessageThread {
         variables: { offset },
         updateQuery: (previous, { fetchMoreResult }) => merged(previous, fetchMoreResult),
       });
-      const newest = result.data?.CommunicationList ?? [];
-      const reached = newest.some((m) => m?.id && known.has(m.id));
+      const newest = threadOf(result.data)?.messages ?? [];
+      const reached = newest.some((m: ThreadMessage | null) => m?.id && known.has(m.id));
       if (known.size === 0 || reached || newest.length < MESSAGE_PAGE_SIZE) return;
     }
   }, [fetchMore]);
@@ -94,7 +112,7 @@ export function useMessageThread(subject: string | undefined): MessageThread {
       (result) =>
         setOlder({
           loading: false,
-          exhausted: (result.data?.CommunicationList?.length ?? 0) < MESSAGE_PAGE_SIZE,
+          exhausted: (threadOf(result.data)?.messages?.length ?? 0) < MESSAGE_PAGE_SIZE,
         }),
       (cause: unknown) =>
         setOlder({
@@ -111,9 +129,15 @@ export function useMessageThread(subject: string | undefined): MessageThread {
     onData: ({ data: live }) => {
       const message = live.data?.CommunicationChanged;
       if (!message) return;
-      client.cache.updateQuery({ query: CommunicationListDocument, variables }, (previous) =>
-        previous ? merged(previous, { CommunicationList: [message] }) : previous,
-      );
+      // Only a message of the thread held joins (a header's own change, its PATCHed `sent`, does
+      // not). Without a thread yet, a message in one (the care team opened it) brings it in.
+      let held = false;
+      client.cache.updateQuery({ query: CommunicationListDocument, variables }, (previous) => {
+        held = threadOf(previous) !== undefined;
+        return (previous && withLiveMessage(previous, message)) ?? previous;
+      });
+      const inThread = message.partOf?.some((p) => p?.reference?.startsWith('Communication/'));
+      if (inThread && !held) void refreshNewest().catch(() => undefined);
     },
   });
 
@@ -130,6 +154,7 @@ export function useMessageThread(subject: string | undefined): MessageThread {
   }, [live, subject, refreshNewest]);
 
   return {
+    thread,
     messages,
     loading,
     error,

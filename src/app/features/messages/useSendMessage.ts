@@ -1,11 +1,20 @@
-// Sending a message (issue #8): the file first (POST Binary with upload progress, SPEC §7), then the
-// Communication (newMessage). A failure leaves the draft with the composer and is reported, so the
-// patient knows the message did not go and can try again (the spec only logs it). A file that was
-// uploaded before the Communication failed is not uploaded again on the retry.
-import type { Attachment, Patient } from '@medplum/fhirtypes';
+// Sending a message (issue #8): the file first (POST Binary with upload progress, SPEC §7), her
+// thread header when the screen holds none (found, else opened: components/patientThread.ts), then
+// the Communication partOf it (newMessage), then the header PATCHed with the message's `sent`, as Medplum's ThreadChat does, so both apps leave the
+// same data. A failure leaves the draft with the composer and is reported, so the patient knows the
+// message did not go and can try again (the spec only logs it). A file uploaded or a header created
+// before the Communication failed is not made again on the retry. The message is sent once it exists:
+// a failed PATCH of the header only leaves its `sent` older.
+import type { Attachment, Communication, Patient } from '@medplum/fhirtypes';
 import { useCallback, useRef, useState } from 'react';
 import { createReference } from '../../../fhir/references';
 import { useBloomClient } from '../../session/BloomClientContext';
+import {
+  findOrOpenThread,
+  recipientsOf,
+  touchThread,
+  type ThreadTarget,
+} from '../../components/patientThread';
 import { newMessage, type MessageDraft } from './newMessage';
 
 export type SendState =
@@ -25,10 +34,11 @@ function reasonOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Something went wrong';
 }
 
-export function useSendMessage(patient: Patient | undefined): SendMessage {
+export function useSendMessage(patient: Patient | undefined, thread: ThreadTarget | undefined): SendMessage {
   const client = useBloomClient();
   const [state, setState] = useState<SendState>({ phase: 'idle' });
   const uploaded = useRef<{ file: File; attachment: Attachment } | undefined>(undefined);
+  const opened = useRef<Communication | undefined>(undefined);
 
   const upload = useCallback(
     async (file: File): Promise<Attachment> => {
@@ -59,16 +69,26 @@ export function useSendMessage(patient: Patient | undefined): SendMessage {
       try {
         const attachment = file ? await upload(file) : undefined;
         setState({ phase: 'sending' });
+        const patientRef = createReference(patient);
+        const header: ThreadTarget =
+          (thread?.id ? thread : undefined) ??
+          // None on the screen: one may have been opened elsewhere since (Get Care, a Medplum app).
+          (opened.current ??= await findOrOpenThread(client, patientRef, patient.generalPractitioner));
+        const participants = recipientsOf(header.recipient);
+        const sent = new Date();
         await client.createResource(
           newMessage({
-            patient: createReference(patient),
-            recipients: patient.generalPractitioner,
+            thread: `Communication/${header.id ?? ''}`,
+            patient: patientRef,
+            recipients: participants.length > 1 ? participants : patient.generalPractitioner,
             text,
             attachment,
-            sent: new Date(),
+            sent,
           }),
         );
+        // `opened` stays: until the screen's query holds the new header, a next message joins it too.
         uploaded.current = undefined;
+        if (header.id) await touchThread(client, header.id, sent.toISOString());
         setState({ phase: 'idle' });
         return true;
       } catch (error) {
@@ -76,7 +96,7 @@ export function useSendMessage(patient: Patient | undefined): SendMessage {
         return false;
       }
     },
-    [client, patient, upload],
+    [client, patient, thread, upload],
   );
 
   return { state, send };
