@@ -4,7 +4,7 @@
 import type { HealthcareService, Location, Organization, Reference } from '@medplum/fhirtypes';
 import { PRENATAL_CARE_SERVICE } from './codes';
 import type { DemoContext } from './demo-context';
-import { CLINIC_CLOSING_HOUR_UTC, CLINIC_OPENING_HOUR_UTC } from './schedule';
+import { CLINIC_CLOSING_HOUR_UTC, CLINIC_OPENING_HOUR_UTC, PRENATAL_SERVICE_KEY } from './schedule';
 
 export interface ServiceProviders {
   clinic: Reference<Organization>;
@@ -17,7 +17,7 @@ export function addHealthcareService(
 ): Reference<HealthcareService> {
   const hour = (h: number): string => `${String(h).padStart(2, '0')}:00:00`;
   return tx.add<HealthcareService>(
-    'healthcare-service-prenatal-care',
+    PRENATAL_SERVICE_KEY,
     {
       resourceType: 'HealthcareService',
       active: true,

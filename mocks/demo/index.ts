@@ -68,6 +68,8 @@ export function buildDemoClinic(today: Date): DemoClinic {
   const mariaVisits = mariaAppointments(mariaDates);
   const aishaVisits = aishaAppointments(aishaDates);
   const booked = new Set([...upcomingStarts(ctx, mariaVisits), ...upcomingStarts(ctx, aishaVisits)]);
+  // The clinic's service first: the Schedule's availability is for it.
+  addHealthcareService(ctx, { clinic: clinic.clinic, location: clinic.location });
   const { slotsByStart } = addScheduleAndSlots(ctx, clinic.drChen, clinic.location, booked);
   const withClinic = { practitioner: clinic.drChen, location: clinic.location };
   addAppointments(ctx, { ...maria, ...withClinic }, mariaVisits, slotsByStart);
@@ -114,7 +116,6 @@ export function buildDemoClinic(today: Date): DemoClinic {
 
   // What Medplum's patient portal looks for: the clinic's service and forms, each
   // patient's care plan, insurance and answered forms.
-  addHealthcareService(ctx, { clinic: clinic.clinic, location: clinic.location });
   const author = { author: clinic.drChen };
   addCarePlan(ctx, { ...maria, ...author }, mariaCarePlan(mariaDates));
   addCarePlan(ctx, { ...aisha, ...author }, aishaCarePlan(aishaDates));

@@ -2,7 +2,9 @@
 // Friday, for the 45 days after the seeding day (kept 45 days ahead by the server's start-up top-up,
 // src/server/seed/demo-slots.ts). Slots booked by a demo appointment are busy, and
 // so is a sprinkling of slots booked by patients outside the demo; the rest are free.
-import type { Location, Practitioner, Reference, Schedule, Slot } from '@medplum/fhirtypes';
+// The same hours are the Schedule's availability in Medplum's SchedulingParameters extension, for
+// the clinic's prenatal care HealthcareService, so Schedule/{id}/$find offers exactly the free slots.
+import type { Extension, Location, Practitioner, Reference, Schedule, Slot } from '@medplum/fhirtypes';
 import type { DemoCalendar } from './calendar';
 import { PRENATAL_CARE_SERVICE } from './codes';
 import type { DemoContext } from './demo-context';
@@ -10,6 +12,37 @@ import type { DemoContext } from './demo-context';
 export const CLINIC_OPENING_HOUR_UTC = 9;
 export const CLINIC_CLOSING_HOUR_UTC = 17;
 export const SLOT_DAYS_AHEAD = 45;
+/** The demo bundle key of the clinic's prenatal care HealthcareService (healthcare-service.ts). */
+export const PRENATAL_SERVICE_KEY = 'healthcare-service-prenatal-care';
+const SCHEDULING_PARAMETERS = 'https://medplum.com/fhir/StructureDefinition/SchedulingParameters';
+const SERVICE_TYPE_REFERENCE = 'https://medplum.com/fhir/service-type-reference';
+
+/** Monday to Friday, opening to closing hour UTC, one-hour visits on the hour, for the service. */
+function schedulingParameters(service: Reference): Extension {
+  const time = (hour: number) => `${String(hour).padStart(2, '0')}:00:00`;
+  return {
+    url: SCHEDULING_PARAMETERS,
+    extension: [
+      { url: 'service', valueReference: service },
+      { url: 'timezone', valueCode: 'UTC' },
+      { url: 'duration', valueDuration: { value: 1, unit: 'h' } },
+      { url: 'alignmentInterval', valueDuration: { value: 60, unit: 'min' } },
+      {
+        url: 'availability',
+        extension: [
+          {
+            url: 'availableTime',
+            extension: [
+              ...['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => ({ url: 'daysOfWeek', valueCode: day })),
+              { url: 'availableStartTime', valueTime: time(CLINIC_OPENING_HOUR_UTC) },
+              { url: 'availableEndTime', valueTime: time(CLINIC_CLOSING_HOUR_UTC) },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
 
 export interface ScheduleRefs {
   schedule: Reference<Schedule>;
@@ -27,13 +60,21 @@ export function addScheduleAndSlots(
   location: Reference<Location>,
   bookedStarts: ReadonlySet<string>,
 ): ScheduleRefs {
+  const service = tx.ref(PRENATAL_SERVICE_KEY, 'Prenatal care');
   const schedule = tx.add<Schedule>(
     'schedule-dr-chen',
     {
       resourceType: 'Schedule',
       active: true,
-      // The same coding as the clinic's HealthcareService.type (healthcare-service.ts).
-      serviceType: [structuredClone(PRENATAL_CARE_SERVICE)],
+      extension: [schedulingParameters(service)],
+      // The same coding as the clinic's HealthcareService.type (healthcare-service.ts), which it
+      // names as Medplum's scheduling does.
+      serviceType: [
+        {
+          ...structuredClone(PRENATAL_CARE_SERVICE),
+          extension: [{ url: SERVICE_TYPE_REFERENCE, valueReference: service }],
+        },
+      ],
       actor: [practitioner, location],
       planningHorizon: { start: calendar.at(1), end: calendar.at(SLOT_DAYS_AHEAD + 1) },
       comment: 'One-hour visits, Monday to Friday, 09:00-17:00 UTC.',

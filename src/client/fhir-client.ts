@@ -4,13 +4,17 @@
 // PlatformClient (platform-client.ts) adds operations, schema, media and admin calls; BloomClient
 // (client.ts) adds the sign-in flows.
 import type {
+  Appointment,
   Bundle,
   Device,
   ExtractResource,
   OperationOutcome,
+  Parameters,
+  Patient,
   Reference,
   Resource,
   ResourceType,
+  Slot,
 } from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest } from '../fhir/outcomes';
 import { isSystemReference, parseReference, systemDevice } from '../fhir/references';
@@ -28,6 +32,19 @@ import type { QueryTypes, ResourceArray } from './search-url';
 import type { ClientSettings } from './settings';
 import type { TokenManager } from './token-manager';
 import type { XhrFactory } from './upload';
+
+/** The inputs of Schedule/{id}/$find, as Medplum's server names them. */
+export interface ScheduleFindQuery {
+  /** dateTimes with a zone, at most 31 days apart. */
+  start: string;
+  end: string;
+  /** HealthcareService/{id} of the service. */
+  'service-type-reference'?: string;
+  /** [system]|code of the service. */
+  'service-type'?: string;
+  /** Proposals per answer (server default 20, at most 1000). */
+  _count?: number;
+}
 
 export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
 /** A download of 'Binary/{id}' is under the FHIR base (MedplumClient's rule). */
@@ -342,6 +359,51 @@ export class FhirClient extends ClientEventEmitter {
   ): ReadablePromise<Bundle> {
     const query = new URLSearchParams({ graph: graphName }).toString();
     return this.get<Bundle>(`${this.fhirUrl(resourceType, id, '$graph')}?${query}`, options);
+  }
+
+  // ---- scheduling (Medplum's server operations; MedplumClient calls them with get/post) ----
+
+  /**
+   * GET Schedule/{id}/$find: the Schedule's free visit times in [start, end) as proposed Slots (no id).
+   * Never cached: a time booked a moment ago must not be offered again.
+   */
+  findScheduleSlots(
+    scheduleId: string,
+    query: ScheduleFindQuery,
+    options?: RequestOptions,
+  ): ReadablePromise<Bundle<Slot>> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) params.set(name, String(value));
+    }
+    return this.get<Bundle<Slot>>(`${this.fhirUrl('Schedule', scheduleId, '$find')}?${params}`, {
+      ...options,
+      cache: 'no-cache',
+    });
+  }
+
+  /**
+   * POST Appointment/$book with the proposed Slots (from findScheduleSlots) and the patient: the
+   * booked Appointment first, then its busy Slots. A time taken meanwhile rejects (409).
+   */
+  bookAppointment(
+    slots: readonly Slot[],
+    patient?: Reference<Patient>,
+    options?: RequestOptions,
+  ): Promise<Bundle<Appointment | Slot>> {
+    const parameters: Parameters = {
+      resourceType: 'Parameters',
+      parameter: [
+        ...slots.map((slot) => ({ name: 'slot', resource: slot })),
+        ...(patient ? [{ name: 'patient-reference', valueReference: patient }] : []),
+      ],
+    };
+    return this.post<Bundle<Appointment | Slot>>(
+      this.fhirUrl('Appointment', '$book'),
+      parameters,
+      undefined,
+      options,
+    );
   }
 
   // ---- search ----

@@ -17,7 +17,7 @@ export type { CodeChallengeMethod, PkcePair } from './pkce';
 export { RequestPipeline, FHIR_JSON, JSON_CONTENT_TYPE, DEFAULT_POLL_STATUS_PERIOD } from './request';
 export type { CacheMode, HttpMethod, RequestOptions } from './request';
 export { FhirClient, JSON_PATCH_CONTENT_TYPE } from './fhir-client';
-export type { FhirClientOptions, JsonPatchOperation } from './fhir-client';
+export type { FhirClientOptions, JsonPatchOperation, ScheduleFindQuery } from './fhir-client';
 export { PlatformClient } from './platform-client';
 export type {
   BinarySource,

@@ -1,8 +1,9 @@
-// Get Care (issue #7; SPEC §2 Appointment request screen, §4 appointments upcoming/past, §7 slot search,
+// Get Care (SPEC §2 Appointment request screen, §4 appointments upcoming/past, §7 free times,
 // §8 messages): the month calendar, times, 'Selected Slot' and Send Request against Apollo's
-// MockedProvider answering GetCare and the fake API taking the Communication; loading, empty, data and
-// error states; the pure slot-window, day-grouping, appointment-split and request-building rules.
-import type { Communication } from '@medplum/fhirtypes';
+// MockedProvider answering GetCare and the fake API answering Schedule/{id}/$find, taking the booking
+// (Appointment/$book) and the Communication; loading, empty, data and error states; the pure
+// slot-window, day-grouping, appointment-split and request-building rules.
+import type { Bundle, Communication, Parameters, Slot } from '@medplum/fhirtypes';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { GetCareDocument } from '../../src/graphql';
 import { NotificationsProvider } from '../../src/app/components/Notifications';
@@ -15,15 +16,37 @@ import {
   slotsByLocalDay,
   slotWindow,
 } from '../../src/app/features/get-care/slotWindow';
-import { outcome } from './fakeApi';
+import { outcome, type FakeApi } from './fakeApi';
 import { renderScreen, type ScreenMock } from './renderScreen';
 
 // Tuesday 10 November 2026, noon, in the machine's own zone: every date below is local.
 const NOW = new Date(2026, 10, 10, 12, 0);
 const local = (month: number, day: number, hour: number) => new Date(2026, month, day, hour).toISOString();
 
-function slot(id: string, start: string) {
-  return { __typename: 'Slot', resourceType: 'Slot', id, start, end: null };
+const SERVICE = 'HealthcareService/prenatal-care';
+
+/** The free times $find proposes: Slots without an id, one hour each (SPEC §9). */
+function freeTimes(starts: string[]): Bundle<Slot> {
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    entry: starts.map((start) => ({
+      resource: {
+        resourceType: 'Slot',
+        schedule: { reference: 'Schedule/sched-1' },
+        status: 'free',
+        start,
+        end: new Date(Date.parse(start) + 60 * 60 * 1000).toISOString(),
+      },
+    })),
+  };
+}
+
+/** The route of the month's $find: its 31-day window, the Schedule's service, _count 720 (SPEC §9). */
+function findRoute(month: Date): string {
+  const { start, end } = slotWindow(month);
+  const query = new URLSearchParams({ start, end, 'service-type-reference': SERVICE, _count: '720' });
+  return `GET fhir/R4/Schedule/sched-1/$find?${query}`;
 }
 
 const chen = { __typename: 'Reference', reference: 'Practitioner/chen', display: 'Dr. Lily Chen' };
@@ -54,27 +77,33 @@ const APPOINTMENTS = [
   appointment('a-next', local(10, 26, 14), 'booked', 'Prenatal visit (36 weeks)'),
 ];
 
-function getCareMock(
-  month: Date,
-  slots: ReturnType<typeof slot>[] | null,
-  appointments: unknown[] = APPOINTMENTS,
-): ScreenMock {
+function getCareMock(hasSchedule = true, appointments: unknown[] = APPOINTMENTS): ScreenMock {
   return {
-    request: { query: GetCareDocument, variables: { patient: 'Patient/maria-1', ...slotWindow(month) } },
+    request: { query: GetCareDocument, variables: { patient: 'Patient/maria-1' } },
     result: {
       data: {
-        ScheduleList:
-          slots === null
-            ? []
-            : [
-                {
-                  __typename: 'Schedule',
-                  resourceType: 'Schedule',
-                  id: 'sched-1',
-                  actor: [chen, room],
-                  SlotList: slots,
-                },
-              ],
+        ScheduleList: hasSchedule
+          ? [
+              {
+                __typename: 'Schedule',
+                resourceType: 'Schedule',
+                id: 'sched-1',
+                actor: [chen, room],
+                serviceType: [
+                  {
+                    __typename: 'CodeableConcept',
+                    extension: [
+                      {
+                        __typename: 'Extension',
+                        url: 'https://medplum.com/fhir/service-type-reference',
+                        valueReference: { __typename: 'Reference', reference: SERVICE },
+                      },
+                    ],
+                  },
+                ],
+              },
+            ]
+          : [],
         AppointmentList: appointments,
       },
     },
@@ -82,35 +111,47 @@ function getCareMock(
 }
 
 const NOVEMBER_SLOTS = [
-  slot('s-past', local(10, 10, 9)), // earlier today: cannot be requested any more
-  slot('s-12-9', local(10, 12, 9)),
-  slot('s-12-10', local(10, 12, 10)),
-  slot('s-20-14', local(10, 20, 14)),
-  slot('s-dec-1', local(11, 1, 9)), // in the 31-day window, but a December day
+  local(10, 10, 9), // earlier today: cannot be requested any more
+  local(10, 12, 9),
+  local(10, 12, 10),
+  local(10, 20, 14),
+  local(11, 1, 9), // in the 31-day window, but a December day
 ];
 const DECEMBER = new Date(2026, 11, 1);
 
-function renderGetCare(mocks: ScreenMock[]) {
-  return renderScreen(
+/** The screen with GetCare answered by `mocks` and each month's $find by `free` (November's by default). */
+function renderGetCare(
+  mocks: ScreenMock[],
+  free: (api: FakeApi) => void = (api) => answerFind(api, NOW, NOVEMBER_SLOTS),
+) {
+  const rendered = renderScreen(
     <NotificationsProvider>
       <GetCarePage now={NOW} />
     </NotificationsProvider>,
     mocks,
     { path: '/get-care', pattern: '/get-care/*' },
   );
+  free(rendered.api);
+  return rendered;
 }
+
+function answerFind(api: FakeApi, month: Date, starts: string[]): void {
+  api.always(findRoute(month), 200, freeTimes(starts));
+}
+
+const findCalls = (api: FakeApi, month: Date) =>
+  api.sent.filter((r) => `${r.method} ${r.path}` === findRoute(month)).length;
 
 function dayButton(name: RegExp): HTMLElement {
   return screen.getByRole('gridcell', { name });
 }
 
 describe('SPEC §7 slot window and local days', () => {
-  it('the window starts at local midnight of the 1st and runs 31 days, as ge/le instants without milliseconds', () => {
-    const { slotStart, slotEnd } = slotWindow(new Date(2026, 1, 17, 15));
-    expect(slotStart).toBe(`ge${new Date(2026, 1, 1).toISOString().replace('.000Z', 'Z')}`);
-    const end = new Date(Date.parse(slotEnd.slice(2)));
-    expect(end.getTime() - Date.parse(slotStart.slice(2))).toBe(31 * 24 * 60 * 60 * 1000);
-    expect(slotEnd).toMatch(/^le\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  it('the $find window starts at local midnight of the 1st and runs 31 days, as instants without milliseconds', () => {
+    const { start, end } = slotWindow(new Date(2026, 1, 17, 15));
+    expect(start).toBe(new Date(2026, 1, 1).toISOString().replace('.000Z', 'Z'));
+    expect(Date.parse(end) - Date.parse(start)).toBe(31 * 24 * 60 * 60 * 1000);
+    expect(end).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(firstOfMonth(new Date(2026, 11, 31, 23, 59))).toEqual(new Date(2026, 11, 1));
   });
 
@@ -149,11 +190,11 @@ describe('SPEC §4 appointments upcoming and past', () => {
 });
 
 describe('SPEC §7 appointment request Communication', () => {
-  it('is a completed Communication from and about the patient, to the practitioner, pointing at the Slot', () => {
+  it('is a completed Communication from and about the patient, to the practitioner, pointing at the booked Appointment', () => {
     const request = appointmentRequest(
       { reference: 'Patient/maria-1', display: 'Maria Garcia' },
       [chen, room, null],
-      { id: 's-12-9', start: local(10, 12, 9) },
+      { reference: 'Appointment/appt-1', start: local(10, 12, 9) },
       NOW,
     );
     expect(request).toMatchObject({
@@ -163,7 +204,7 @@ describe('SPEC §7 appointment request Communication', () => {
       sender: { reference: 'Patient/maria-1', display: 'Maria Garcia' },
       // A Location cannot receive a Communication: only the practitioner is addressed.
       recipient: [{ reference: 'Practitioner/chen', display: 'Dr. Lily Chen' }],
-      about: [{ reference: 'Slot/s-12-9' }],
+      about: [{ reference: 'Appointment/appt-1' }],
       category: [{ coding: [{ code: 'appointment-request' }] }],
       sent: NOW.toISOString(),
     });
@@ -174,7 +215,7 @@ describe('SPEC §7 appointment request Communication', () => {
     const request = appointmentRequest(
       { reference: 'Patient/maria-1' },
       [room],
-      { id: 's', start: NOW.toISOString() },
+      { reference: 'Appointment/appt-2', start: NOW.toISOString() },
       NOW,
     );
     expect(request.recipient).toBeUndefined();
@@ -183,15 +224,17 @@ describe('SPEC §7 appointment request Communication', () => {
 
 describe('SPEC §2 Get Care screen', () => {
   it('loading: a spinner until the GetCare answer arrives', async () => {
-    renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    renderGetCare([getCareMock()]);
     expect(await screen.findByRole('progressbar', { name: 'Loading appointments' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Request an appointment' })).toBeInTheDocument();
     expect(screen.queryByRole('progressbar', { name: 'Loading appointments' })).not.toBeInTheDocument();
   });
 
-  it('data: SUN to SAT, days enabled only where a free slot starts, upcoming and past appointments', async () => {
-    renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
-    const grid = await screen.findByRole('grid');
+  it('data: SUN to SAT, days enabled only where a free time starts ($find), upcoming and past appointments', async () => {
+    const { api } = renderGetCare([getCareMock()]);
+    await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ });
+    expect(findCalls(api, NOW)).toBe(1);
+    const grid = screen.getByRole('grid');
     expect(
       within(grid)
         .getAllByRole('columnheader')
@@ -220,7 +263,7 @@ describe('SPEC §2 Get Care screen', () => {
   });
 
   it('empty: no free slot this month disables every day and says so; no appointments either', async () => {
-    renderGetCare([getCareMock(NOW, [slot('s-past', local(10, 1, 9))], [])]);
+    renderGetCare([getCareMock(true, [])], (api) => answerFind(api, NOW, [local(10, 1, 9)]));
     expect(
       await screen.findByText('No free times in November 2026. Try the next month.'),
     ).toBeInTheDocument();
@@ -235,28 +278,38 @@ describe('SPEC §2 Get Care screen', () => {
   });
 
   it('empty: a clinic without a Schedule says it offers no times', async () => {
-    renderGetCare([getCareMock(NOW, null, [])]);
+    const { api } = renderGetCare([getCareMock(false, [])]);
     expect(
       await screen.findByText('The clinic offers no appointment times at the moment.'),
     ).toBeInTheDocument();
+    expect(api.sent.filter((r) => r.path.includes('$find'))).toEqual([]);
+  });
+
+  it('error: a refused $find shows the server message with Try again, which asks again', async () => {
+    const { api } = renderGetCare([getCareMock()], (fake) => {
+      fake.once(findRoute(NOW), 400, outcome('Search range cannot exceed 31 days'));
+      answerFind(fake, NOW, NOVEMBER_SLOTS);
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Search range cannot exceed 31 days');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ })).toBeEnabled();
+    expect(findCalls(api, NOW)).toBe(2);
   });
 
   it('error: the server message with Try again, which reads again', async () => {
-    renderGetCare([
-      { request: getCareMock(NOW, []).request, error: new Error('Forbidden') },
-      getCareMock(NOW, NOVEMBER_SLOTS),
-    ]);
+    renderGetCare([{ request: getCareMock().request, error: new Error('Forbidden') }, getCareMock()]);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Forbidden');
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ })).toBeEnabled();
   });
 
-  it('Next month reads the next window; Previous month goes back; no earlier month than this one', async () => {
-    renderGetCare([
-      getCareMock(NOW, NOVEMBER_SLOTS),
-      getCareMock(DECEMBER, [slot('s-dec-3', local(11, 3, 9))]),
-    ]);
+  it('Next month asks $find for the next window; Previous month goes back; no earlier month than this one', async () => {
+    renderGetCare([getCareMock()], (api) => {
+      answerFind(api, NOW, NOVEMBER_SLOTS);
+      answerFind(api, DECEMBER, [local(11, 3, 9)]);
+    });
     await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ });
     expect(screen.getByRole('button', { name: 'Previous month' })).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Next month' }));
@@ -269,7 +322,7 @@ describe('SPEC §2 Get Care screen', () => {
   });
 
   it('SPEC §5/§8: Send Request without a slot alerts "Please select a slot first." and sends nothing', async () => {
-    const { api, router } = renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+    const { api, router } = renderGetCare([getCareMock()]);
     fireEvent.click(await screen.findByRole('button', { name: 'Send Request' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot);
     expect(MESSAGES.noSlot).toBe('Please select a slot first.');
@@ -277,8 +330,13 @@ describe('SPEC §2 Get Care screen', () => {
     expect(router.state.location.pathname).toBe('/get-care');
   });
 
-  it('day, then time, shows the Selected Slot; Send Request creates the Communication, alerts "Appointment request sent." and goes to /messages', async () => {
-    const { api, router } = renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
+  it('day, then time, shows the Selected Slot; Send Request books it ($book), sends the Communication about the Appointment, alerts "Appointment request sent." and goes to /messages', async () => {
+    const { api, router } = renderGetCare([getCareMock()]);
+    api.once('POST fhir/R4/Appointment/$book', 201, {
+      resourceType: 'Bundle',
+      type: 'transaction-response',
+      entry: [{ resource: { resourceType: 'Appointment', id: 'appt-1', status: 'booked' } }],
+    });
     api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'c-1' });
     fireEvent.click(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ }));
     const times = await screen.findByRole('group', { name: /^Times on Thursday, November 12/ });
@@ -296,26 +354,73 @@ describe('SPEC §2 Get Care screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Appointment request sent.');
     await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));
+    // The proposed Slot exactly as $find answered it, for her.
+    const [booking] = api.bodiesOf('POST fhir/R4/Appointment/$book') as Parameters[];
+    expect(booking).toEqual({
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'slot', resource: freeTimes([local(10, 12, 9)]).entry?.[0]?.resource },
+        { name: 'patient-reference', valueReference: { reference: 'Patient/maria-1' } },
+      ],
+    });
     const [body] = api.bodiesOf('POST fhir/R4/Communication') as Communication[];
     expect(body).toMatchObject({
       resourceType: 'Communication',
       status: 'completed',
       subject: { reference: 'Patient/maria-1', display: 'Maria Garcia' },
       recipient: [{ reference: 'Practitioner/chen' }],
-      about: [{ reference: 'Slot/s-12-9' }],
+      about: [{ reference: 'Appointment/appt-1' }],
     });
   });
 
-  it('SPEC §8: a refused request alerts "Failed to send request." and stays on the screen to try again', async () => {
-    const { api, router } = renderGetCare([getCareMock(NOW, NOVEMBER_SLOTS)]);
-    api.once('POST fhir/R4/Communication', 403, outcome('Forbidden'));
+  it('SPEC §8: a time taken meanwhile (409) alerts "Failed to send request.", sends no message and shows the free times again', async () => {
+    const { api, router } = renderGetCare([getCareMock()], (fake) => {
+      answerFind(fake, NOW, NOVEMBER_SLOTS);
+    });
+    api.once('POST fhir/R4/Appointment/$book', 409, outcome('Requested time slot is no longer available'));
     fireEvent.click(await screen.findByRole('gridcell', { name: /November 20, 2026, 1 free time$/ }));
     const times = await screen.findByRole('group', { name: /^Times on / });
     fireEvent.click(within(times).getByRole('button'));
+    // Asked again after the refusal, the 20th's only time is gone.
+    answerFind(
+      api,
+      NOW,
+      NOVEMBER_SLOTS.filter((start) => start !== local(10, 20, 14)),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed);
     expect(MESSAGES.failed).toBe('Failed to send request.');
     expect(router.state.location.pathname).toBe('/get-care');
+    expect(api.bodiesOf('POST fhir/R4/Communication')).toEqual([]);
+    expect(await screen.findByRole('gridcell', { name: /November 20, 2026, no free times$/ })).toBeDisabled();
+    expect(findCalls(api, NOW)).toBe(2);
+    expect(screen.getByRole('heading', { name: 'Selected Slot' }).nextElementSibling).toHaveTextContent(
+      'None yet',
+    );
     expect(screen.getByRole('button', { name: 'Send Request' })).toBeEnabled();
+  });
+
+  it('SPEC §8: booked but the message refused alerts "Failed to send request."; trying again sends the message only', async () => {
+    const { api, router } = renderGetCare([getCareMock()]);
+    api.once('POST fhir/R4/Appointment/$book', 201, {
+      resourceType: 'Bundle',
+      type: 'transaction-response',
+      entry: [{ resource: { resourceType: 'Appointment', id: 'appt-2', status: 'booked' } }],
+    });
+    api.once('POST fhir/R4/Communication', 403, outcome('Forbidden'));
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'c-2' });
+    fireEvent.click(await screen.findByRole('gridcell', { name: /November 20, 2026, 1 free time$/ }));
+    fireEvent.click(within(await screen.findByRole('group', { name: /^Times on / })).getByRole('button'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed);
+    expect(router.state.location.pathname).toBe('/get-care');
+    fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));
+    expect(api.bodiesOf('POST fhir/R4/Appointment/$book')).toHaveLength(1);
+    const messages = api.bodiesOf('POST fhir/R4/Communication') as Communication[];
+    expect(messages.map((m) => m.about)).toEqual([
+      [{ reference: 'Appointment/appt-2' }],
+      [{ reference: 'Appointment/appt-2' }],
+    ]);
   });
 });

@@ -1,10 +1,12 @@
-// Issue #7 Get Care in Chromium against the real API seeded with the demo clinic and the built app,
-// signed in as Maria (SPEC §2 Appointment request screen, §4 appointments, §7 slot search, §8 messages):
-// the month calendar (SUN to SAT, days enabled only where a free slot starts), a time, 'Selected Slot',
-// Send Request refused by the server → 'Failed to send request.', then Send Request → 'Appointment
-// request sent.' and /messages, where the request shows in the thread; the request is a Communication
-// the API holds, pointing at the chosen free Slot. At 1280 and 375 px; axe on the screen.
-import type { Bundle, Communication, Slot } from '@medplum/fhirtypes';
+// Get Care in Chromium against the real API seeded with the demo clinic and the built app,
+// signed in as Maria (SPEC §2 Appointment request screen, §4 appointments, §7 free times, §8 messages):
+// the month calendar (SUN to SAT, days enabled only where a free time starts, asked of
+// Schedule/{id}/$find), a time, 'Selected Slot', Send Request books it (Appointment/$book) and sends
+// the request message; the message refused by the server → 'Failed to send request.', then Send
+// Request → 'Appointment request sent.' and /messages, where the request shows in the thread; the
+// request is a Communication the API holds, about the booked Appointment, whose busy Slot $find no
+// longer offers. At 1280 and 375 px; axe on the screen.
+import type { Appointment, Bundle, Communication, Slot } from '@medplum/fhirtypes';
 import type { Page } from 'playwright-core';
 import {
   openMainNavItem,
@@ -33,6 +35,11 @@ async function openGetCare(page: Page, width: number): Promise<void> {
 describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
   it('SPEC §2/§8: pick the first enabled day and a time, Send Request, land on /messages; the Communication exists', async () => {
     const { page } = await suite.signIn('maria', width);
+    // The free times come from the Schedule's availability: $find, not a Slot search.
+    const finds: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/$find?')) finds.push(request.url());
+    });
     await openGetCare(page, width);
     expect(await page.title()).toBe('Get Care · Bloom');
 
@@ -51,6 +58,9 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     await page.getByRole('list', { name: 'Upcoming appointments' }).getByRole('listitem').first().waitFor();
     await page.getByRole('list', { name: 'Past appointments' }).getByRole('listitem').first().waitFor();
 
+    const upcomingItems = page.getByRole('list', { name: 'Upcoming appointments' }).getByRole('listitem');
+    const upcomingBefore = await upcomingItems.count();
+
     // SPEC §5/§8: no slot chosen yet.
     await page.getByRole('button', { name: 'Send Request' }).click();
     await page.getByRole('alert').filter({ hasText: 'Please select a slot first.' }).waitFor();
@@ -62,6 +72,8 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
       await page.getByRole('button', { name: 'Next month' }).click();
       await enabledDays.first().waitFor();
     }
+    expect(finds.length).toBeGreaterThan(0);
+    expect(finds[0]).toMatch(/\/fhir\/R4\/Schedule\/[^/]+\/\$find\?start=.*&_count=720$/);
     const dayName = (await enabledDays.first().getAttribute('aria-label')) ?? '';
     expect(dayName).toMatch(/, \d+ free times?$/);
     // Keyboard: focus the day, move with the arrow keys (focus lands on enabled days only), pick with Enter.
@@ -85,7 +97,8 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
 
-    // SPEC §8: the server refusing the request says so and keeps the choice for another try.
+    // SPEC §8: the server refusing the request message says so and keeps the choice for another try
+    // (the time is booked by then: the next try sends the message only).
     const communications = /\/fhir\/R4\/Communication$/;
     await page.route(communications, (route) =>
       route.request().method() === 'POST'
@@ -132,10 +145,32 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
       recipient: [{ reference: expect.stringMatching(/^Practitioner\//) }],
     });
     expect(Date.parse(request?.sent ?? '')).toBeGreaterThanOrEqual(requestedAt - 60_000);
-    const slotReference = request?.about?.[0]?.reference ?? '';
-    expect(slotReference).toMatch(/^Slot\//);
-    const slot = await api<Slot>(page, slotReference);
-    expect(slot.body.status).toBe('free');
+    const appointmentReference = request?.about?.[0]?.reference ?? '';
+    expect(appointmentReference).toMatch(/^Appointment\//);
+    const appointment = await api<Appointment>(page, appointmentReference);
+    expect(appointment.body).toMatchObject({ status: 'booked' });
+    expect(appointment.body.participant?.map((p) => p.actor?.reference)).toContain(profile);
+    const slot = await api<Slot>(page, appointment.body.slot?.[0]?.reference ?? '');
+    expect(slot.body.status).toBe('busy');
+    // Booked once only, though Send Request was pressed twice.
+    const sameTime = await api<Bundle<Appointment>>(
+      page,
+      `Appointment?date=${encodeURIComponent(slot.body.start)}`,
+    );
+    expect(sameTime.body.entry?.filter((e) => e.resource?.status === 'booked')).toHaveLength(1);
+    // And no longer free: $find, as the screen asks it, leaves the time out.
+    const freeAfter = await api<Bundle<Slot>>(
+      page,
+      `${slot.body.schedule.reference}/$find?${new URLSearchParams({
+        start: slot.body.start,
+        end: new Date(Date.parse(slot.body.start) + 24 * 60 * 60 * 1000).toISOString(),
+        _count: '100',
+      })}`,
+    );
+    expect(freeAfter.status).toBe(200);
+    expect((freeAfter.body.entry ?? []).map((e) => Date.parse(e.resource?.start ?? ''))).not.toContain(
+      Date.parse(slot.body.start),
+    );
     // The Slot's start, in the browser's zone, is the time that was clicked and the one the text names.
     const slotTime = await page.evaluate(
       (start) => new Date(start).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' }),
@@ -144,6 +179,11 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     expect(slotTime).toBe(timeText);
     expect(request?.payload?.[0]?.contentString).toContain(slotTime);
     expect(await shownRequest.textContent()).toContain(request?.payload?.[0]?.contentString);
+
+    // SPEC §4: back on Get Care, the booked visit is among her upcoming appointments.
+    await openGetCare(page, width);
+    await upcomingItems.nth(upcomingBefore).waitFor();
+    expect(await upcomingItems.count()).toBe(upcomingBefore + 1);
   }, 90_000);
 });
 

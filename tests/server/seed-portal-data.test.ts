@@ -154,7 +154,15 @@ describe.each(databases())('the seeded demo clinic holds the patient portal data
     expect(others).toEqual([]);
     const [schedule] = await listAll<Schedule>('Schedule');
     expect(schedule.serviceType?.[0]?.coding).toHaveLength(1);
-    expect(service.type).toEqual(schedule.serviceType);
+    // The same codes, and the Schedule names the service as Medplum's scheduling reads it.
+    const { extension, ...codes } = schedule.serviceType?.[0] ?? {};
+    expect(service.type).toEqual([codes]);
+    expect(extension).toEqual([
+      {
+        url: 'https://medplum.com/fhir/service-type-reference',
+        valueReference: { reference: `HealthcareService/${service.id}`, display: 'Prenatal care' },
+      },
+    ]);
     const clinic = await resolve<Organization>(service.providedBy);
     expect([clinic.resourceType, clinic.name]).toEqual(['Organization', 'Bloom Clinic']);
     expect(service.active).toBe(true);

@@ -1,6 +1,7 @@
-// FHIR operations of issue #5 as their own plugin under /fhir/R4 (next to src/server/fhir, whose
+// FHIR operations as their own plugin under /fhir/R4 (next to src/server/fhir, whose
 // generic /:resourceType/:id routes these static paths take precedence over): Patient $everything and
-// $summary, ValueSet $expand and StructureDefinition $expand-profile. Authentication is the app's FHIR hook.
+// $summary, ValueSet $expand, StructureDefinition $expand-profile, and scheduling (Schedule $find,
+// Appointment $find, $hold and $book). Authentication is the app's FHIR hook.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayReadBinary, registerAttachmentSigning } from '../binary/signed-responses';
@@ -13,6 +14,10 @@ import { patientEverything } from './everything';
 import { parseSummaryRequest, patientSummary } from './patient-summary';
 import { expandProfile } from './expand-profile';
 import { expandValueSetOperation } from './value-set-expand';
+import { findAppointments } from './appointment-find';
+import { bookOperation } from './appointment-book';
+import { holdOperation } from './appointment-hold';
+import { findScheduleSlots } from './schedule-find';
 
 export interface FhirOperationRoutesOptions {
   db: Database;
@@ -74,4 +79,39 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
     handler: async (request, reply) =>
       reply.type(FHIR_JSON).send(await expandProfile(db, getContext(request), fhirBase, request.query)),
   });
+
+  // Scheduling as Medplum's server does it: GET with the query, or POST with a Parameters body.
+  app.route<{ Params: { id: string }; Querystring: QueryParams }>({
+    method: ['GET', 'POST'],
+    url: '/Schedule/:id/$find',
+    handler: async (request, reply) =>
+      reply
+        .type(FHIR_JSON)
+        .send(
+          await findScheduleSlots(db, getContext(request), request.params.id, request.query, request.body),
+        ),
+  });
+
+  app.route<{ Querystring: QueryParams }>({
+    method: ['GET', 'POST'],
+    url: '/Appointment/$find',
+    handler: async (request, reply) =>
+      reply
+        .type(FHIR_JSON)
+        .send(await findAppointments(db, getContext(request), request.query, request.body)),
+  });
+
+  app.post('/Appointment/$hold', async (request, reply) =>
+    reply
+      .code(201)
+      .type(FHIR_JSON)
+      .send(await holdOperation(db, getContext(request), request.body)),
+  );
+
+  app.post('/Appointment/$book', async (request, reply) =>
+    reply
+      .code(201)
+      .type(FHIR_JSON)
+      .send(await bookOperation(db, getContext(request), request.body)),
+  );
 };

@@ -40,6 +40,7 @@ import {
 import type { ResourcePlacement, TypeRights } from './access-control';
 import type { RepositoryContext } from './context';
 import { applyJsonPatch } from './json-patch';
+import { lockName } from './lookups';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
 import { compartmentStrings, writeVersions } from './version-writer';
@@ -154,6 +155,17 @@ export class Repository {
       return fn(this);
     }
     return this.db.transaction((tx) => fn(new Repository(this.db, this.context, tx, this.settings)));
+  }
+
+  /**
+   * Holds a lock on `name` until the open transaction ends, so that two transactions that check and
+   * then write the same thing (e.g. a Schedule's free time before a booking) run one after the other.
+   */
+  async lockName(name: string): Promise<void> {
+    if (!this.tx) {
+      throw new Error('lockName needs a transaction (withTransaction)');
+    }
+    await lockName(this.tx, name);
   }
 
   /** The same store (and the open transaction, if any) written as another caller, e.g. the demo seed as its project. */

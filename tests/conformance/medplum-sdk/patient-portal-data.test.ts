@@ -122,7 +122,11 @@ describe.each(databases())("Medplum's patient portal data, as Maria, on %s", (_e
       'service-type': `${coding?.system}|${coding?.code}`,
     });
     expect(schedules).toHaveLength(1);
-    expect(schedules[0].serviceType).toEqual(service.type);
+    expect(schedules[0].serviceType?.[0]?.coding).toEqual(service.type?.[0]?.coding);
+    // Medplum's link from a Schedule's service type to the HealthcareService ($find's service-type-reference).
+    expect(schedules[0].serviceType?.[0]?.extension?.[0]?.valueReference?.reference).toBe(
+      `HealthcareService/${service.id}`,
+    );
   });
 
   it('creates a QuestionnaireResponse about herself (201), which she then finds', async () => {

@@ -1,8 +1,10 @@
-// get-care/* (SPEC §2 Appointment request screen; §4 appointments; §7 slot search; §8 messages): pick a
-// day on the month calendar (enabled only where a free slot starts), then a time; 'Selected Slot'
-// shows the choice and Send Request creates the appointment-request Communication through the
-// platform client, then goes to /messages where the request sits in the thread. Below, the
-// patient's upcoming and past appointments. All data comes from the one GetCare query.
+// get-care/* (SPEC §2 Appointment request screen; §4 appointments; §7 free times; §8 messages): pick a
+// day on the month calendar (enabled only where a free time starts), then a time; 'Selected Slot'
+// shows the choice and Send Request books it (Appointment/$book, the scheduling path Medplum apps
+// use too), then sends the appointment-request Communication about the booked Appointment and goes
+// to /messages where the request sits in the thread. Below, the patient's upcoming and past
+// appointments. The Schedule and appointments come from the GetCare query; the free times from the
+// Schedule's availability (Schedule/{id}/$find, useFreeSlots).
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,7 +22,10 @@ import { appointmentRequest, formatSlotStart } from './appointmentRequest';
 import { splitAppointments } from './appointmentSplit';
 import { SlotCalendar } from './SlotCalendar';
 import { SlotTimes } from './SlotTimes';
-import { firstOfMonth, localDayKey, slotsByLocalDay, slotWindow, type SlotTime } from './slotWindow';
+import { firstOfMonth, localDayKey, slotsByLocalDay } from './slotWindow';
+import { useFreeSlots, type FreeSlot } from './useFreeSlots';
+
+const SERVICE_TYPE_REFERENCE = 'https://medplum.com/fhir/service-type-reference';
 
 export const MESSAGES = {
   noSlot: 'Please select a slot first.',
@@ -42,23 +47,24 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
   const navigate = useNavigate();
   const [month, setMonth] = useState(() => firstOfMonth(now));
   const [day, setDay] = useState<Date | null>(null);
-  const [slot, setSlot] = useState<SlotTime | undefined>();
+  const [slot, setSlot] = useState<FreeSlot | undefined>();
   const [sending, setSending] = useState(false);
+  // Booked, but the message to the care team failed: a retry sends the message only.
+  const [booked, setBooked] = useState<{ slot: FreeSlot; reference: string } | undefined>();
 
   const { data, previousData, loading, error, refetch } = useQuery(GetCareDocument, {
-    variables: { patient: patient ? `Patient/${patient.id}` : '', ...slotWindow(month) },
+    variables: { patient: patient ? `Patient/${patient.id}` : '' },
     skip: !patient,
   });
   const shown = data ?? previousData;
-  const schedule = data?.ScheduleList?.[0] ?? undefined;
-  // The practitioner to address stays known while another month's slots load.
-  const scheduleActors = (data ?? previousData)?.ScheduleList?.[0]?.actor ?? [];
-  const byDay = useMemo(() => {
-    const slots = (schedule?.SlotList ?? []).flatMap((s) =>
-      s?.id && s.start ? [{ id: s.id, start: s.start }] : [],
-    );
-    return slotsByLocalDay(slots, now);
-  }, [schedule, now]);
+  const schedule = shown?.ScheduleList?.[0] ?? undefined;
+  const scheduleActors = schedule?.actor ?? [];
+  const serviceReference =
+    schedule?.serviceType
+      ?.flatMap((concept) => concept?.extension ?? [])
+      .find((extension) => extension?.url === SERVICE_TYPE_REFERENCE)?.valueReference?.reference ?? undefined;
+  const free = useFreeSlots(schedule?.id ?? undefined, serviceReference, month);
+  const byDay = useMemo(() => slotsByLocalDay(free.slots ?? [], now), [free.slots, now]);
   const monthPrefix = localDayKey(month).slice(0, 7);
   const freeTimesByDay = useMemo(
     () =>
@@ -77,9 +83,25 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
       return;
     }
     setSending(true);
+    const patientRef = createReference(patient);
+    let appointment = booked?.slot === slot ? booked.reference : undefined;
     try {
+      if (!appointment) {
+        const bundle = await client.bookAppointment([slot.proposal], { reference: `Patient/${patient.id}` });
+        const created = bundle.entry?.[0]?.resource;
+        appointment = `Appointment/${created?.id ?? ''}`;
+        setBooked({ slot, reference: appointment });
+        // Her upcoming appointments now include it: read again on her next visit to this screen
+        // (not now, which would reload the screen under her).
+        apollo.cache.evict({ fieldName: 'AppointmentList', broadcast: false });
+      }
       await client.createResource(
-        appointmentRequest(createReference(patient), scheduleActors, slot, new Date()),
+        appointmentRequest(
+          patientRef,
+          scheduleActors,
+          { reference: appointment, start: slot.start },
+          new Date(),
+        ),
       );
       // The thread on /messages must show the request, not a cached copy from before it.
       apollo.cache.evict({ fieldName: 'CommunicationList' });
@@ -87,6 +109,11 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
       void navigate('/messages');
     } catch {
       notify(MESSAGES.failed, 'error');
+      if (!appointment) {
+        // The time may have been taken meanwhile: show what is free now.
+        setSlot(undefined);
+        free.reload();
+      }
       setSending(false);
     }
   }
@@ -98,6 +125,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
         Get Care
       </Typography>
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
+      {free.error && <LoadError error={free.error} onRetry={free.reload} />}
       {(loading || sessionLoading) && !shown && <LoadingState label="Loading appointments" />}
       {shown && (
         <>
@@ -117,7 +145,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
                   firstMonth={firstOfMonth(now)}
                   freeTimesByDay={freeTimesByDay}
                   day={day}
-                  loading={loading}
+                  loading={loading || free.loading}
                   onMonthChange={(next) => {
                     setMonth(next);
                     setDay(null);
@@ -127,7 +155,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
                 {data && !schedule && (
                   <EmptyState text="The clinic offers no appointment times at the moment." />
                 )}
-                {data && schedule && freeTimesByDay.size === 0 && (
+                {data && schedule && free.slots && freeTimesByDay.size === 0 && (
                   <EmptyState text={`No free times in ${monthText(month)}. Try the next month.`} />
                 )}
               </Box>

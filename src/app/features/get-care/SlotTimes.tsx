@@ -9,16 +9,16 @@ export function formatSlotTime(start: string): string {
   return new Date(start).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
 
-export function SlotTimes({
+export function SlotTimes<S extends SlotTime>({
   day,
   slots,
   selectedId,
   onSelect,
 }: {
   day: Date;
-  slots: readonly SlotTime[];
+  slots: readonly S[];
   selectedId: string | undefined;
-  onSelect: (slot: SlotTime) => void;
+  onSelect: (slot: S) => void;
 }) {
   const dayText = day.toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
   return (

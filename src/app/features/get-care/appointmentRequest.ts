@@ -1,7 +1,8 @@
 // The appointment request of SPEC §2 / §7 ("Create Communication (message or appointment request)"):
 // a Communication in the patient's message thread (§3: status completed, subject, sender, payload
 // contentString, sent), addressed to the schedule's practitioner, categorised as an appointment
-// request and pointing at the requested Slot through `about`, so the care team can book that Slot.
+// request and pointing through `about` at the Appointment booked for it (Appointment/$book), so the
+// care team sees which visit it is about.
 import type { Communication, Patient, Reference } from '@medplum/fhirtypes';
 import { APPOINTMENT_REQUEST_CATEGORY } from '../../components/communicationCategories';
 
@@ -21,7 +22,8 @@ const RECIPIENT_TYPES = new Set([
 ]);
 
 export interface RequestedSlot {
-  readonly id: string;
+  /** The booked Appointment, e.g. 'Appointment/123'. */
+  readonly reference: string;
   readonly start: string;
 }
 
@@ -68,7 +70,7 @@ export function appointmentRequest(
     subject: patient,
     sender: patient,
     ...(recipient.length > 0 ? { recipient } : {}),
-    about: [{ reference: `Slot/${slot.id}` }],
+    about: [{ reference: slot.reference }],
     sent: sent.toISOString(),
     payload: [{ contentString: `Appointment request for ${slotStartWithZone(slot.start)}.` }],
   };

@@ -1,9 +1,12 @@
-// The slot search of SPEC §7 (§9: one-hour slots, _count 720 = 30 × 24, a window of about 31 days from
-// the first of the month) and the grouping of free slots by the day they start on. Months and days are
+// The free-time window of SPEC §7 (§9: one-hour slots, _count 720 = 30 × 24, a window of about 31 days
+// from the first of the month), asked of Schedule/{id}/$find, and the grouping of free times by the day
+// they start on. Months and days are
 // the viewer's local ones: a slot at 23:30 UTC is on the next day for a viewer east of Greenwich.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SLOT_WINDOW_DAYS = 31;
+/** SPEC §9: the most free times asked for in one window (30 × 24). */
+export const SLOT_COUNT = 720;
 
 export interface SlotTime {
   readonly id: string;
@@ -22,13 +25,13 @@ function fhirInstant(date: Date): string {
 }
 
 /**
- * The search values of the shown month's slot window: slots starting at or after local midnight of
- * the 1st and ending by 31 days later (the GetCare operation's $slotStart and $slotEnd).
+ * The shown month's window for $find: from local midnight of the 1st to 31 days later (at most the 31
+ * days $find allows), as instants without milliseconds.
  */
-export function slotWindow(month: Date): { slotStart: string; slotEnd: string } {
+export function slotWindow(month: Date): { start: string; end: string } {
   const from = firstOfMonth(month);
   const to = new Date(from.getTime() + SLOT_WINDOW_DAYS * DAY_MS);
-  return { slotStart: `ge${fhirInstant(from)}`, slotEnd: `le${fhirInstant(to)}` };
+  return { start: fhirInstant(from), end: fhirInstant(to) };
 }
 
 /** YYYY-MM-DD of the local day `date` falls on. */
