@@ -132,7 +132,22 @@ function renderGetCare(
     { path: '/get-care', pattern: '/get-care/*' },
   );
   free(rendered.api);
+  answerThread(rendered.api);
   return rendered;
+}
+
+/** Maria's thread header: the request joins it and PATCHes its `sent` (components/patientThread.ts). */
+const THREAD = { resourceType: 'Communication', id: 'thread-1', status: 'in-progress' } as const;
+const THREAD_SEARCH =
+  'GET fhir/R4/Communication?subject=Patient%2Fmaria-1&part-of%3Amissing=true&_sort=-_lastUpdated&_count=1';
+
+function answerThread(api: FakeApi): void {
+  api.always(THREAD_SEARCH, 200, {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    entry: [{ resource: THREAD }],
+  });
+  api.always('PATCH fhir/R4/Communication/thread-1', 200, THREAD);
 }
 
 function answerFind(api: FakeApi, month: Date, starts: string[]): void {
@@ -195,6 +210,7 @@ describe('SPEC §7 appointment request Communication', () => {
       { reference: 'Patient/maria-1', display: 'Maria Garcia' },
       [chen, room, null],
       { reference: 'Appointment/appt-1', start: local(10, 12, 9) },
+      { reference: 'Communication/thread-1' },
       NOW,
     );
     expect(request).toMatchObject({
@@ -204,6 +220,7 @@ describe('SPEC §7 appointment request Communication', () => {
       sender: { reference: 'Patient/maria-1', display: 'Maria Garcia' },
       // A Location cannot receive a Communication: only the practitioner is addressed.
       recipient: [{ reference: 'Practitioner/chen', display: 'Dr. Lily Chen' }],
+      partOf: [{ reference: 'Communication/thread-1' }],
       about: [{ reference: 'Appointment/appt-1' }],
       category: [{ coding: [{ code: 'appointment-request' }] }],
       sent: NOW.toISOString(),
@@ -216,6 +233,7 @@ describe('SPEC §7 appointment request Communication', () => {
       { reference: 'Patient/maria-1' },
       [room],
       { reference: 'Appointment/appt-2', start: NOW.toISOString() },
+      { reference: 'Communication/thread-1' },
       NOW,
     );
     expect(request.recipient).toBeUndefined();
@@ -330,7 +348,7 @@ describe('SPEC §2 Get Care screen', () => {
     expect(router.state.location.pathname).toBe('/get-care');
   });
 
-  it('day, then time, shows the Selected Slot; Send Request books it ($book), sends the Communication about the Appointment, alerts "Appointment request sent." and goes to /messages', async () => {
+  it('day, then time, shows the Selected Slot; Send Request books it ($book), sends the Communication about the Appointment into her thread, alerts "Appointment request sent." and goes to /messages', async () => {
     const { api, router } = renderGetCare([getCareMock()]);
     api.once('POST fhir/R4/Appointment/$book', 201, {
       resourceType: 'Bundle',
@@ -369,8 +387,13 @@ describe('SPEC §2 Get Care screen', () => {
       status: 'completed',
       subject: { reference: 'Patient/maria-1', display: 'Maria Garcia' },
       recipient: [{ reference: 'Practitioner/chen' }],
+      partOf: [{ reference: 'Communication/thread-1' }],
       about: [{ reference: 'Appointment/appt-1' }],
     });
+    // Her thread header's `sent` follows the request, as after any message in it.
+    expect(api.bodiesOf('PATCH fhir/R4/Communication/thread-1')).toEqual([
+      [{ op: 'add', path: '/sent', value: body.sent }],
+    ]);
   });
 
   it('SPEC §8: a time taken meanwhile (409) alerts "Failed to send request.", sends no message and shows the free times again', async () => {

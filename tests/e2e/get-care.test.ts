@@ -129,14 +129,20 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     await shownRequest.waitFor();
     expect(await shownRequest.textContent()).toContain(timeText);
 
-    // Through the API as Maria: her newest Communication is the request for the chosen free Slot.
+    // Through the API as Maria: her newest appointment request is in her thread, whose header's
+    // `sent` follows it, and it is about the booked visit.
     const { profile } = await storedLogin(page);
     const found = await api<Bundle<Communication>>(
       page,
-      `Communication?subject=${profile}&_sort=-_lastUpdated&_count=1`,
+      `Communication?subject=${profile}&category=appointment-request&_sort=-sent&_count=1`,
     );
     expect(found.status).toBe(200);
     const request = found.body.entry?.[0]?.resource;
+    const threadReference = request?.partOf?.[0]?.reference ?? '';
+    expect(threadReference).toMatch(/^Communication\//);
+    const header = await api<Communication>(page, threadReference);
+    expect(header.body).toMatchObject({ subject: { reference: profile }, sent: request?.sent });
+    expect(header.body.partOf).toBeUndefined();
     expect(request).toMatchObject({
       status: 'completed',
       subject: { reference: profile },

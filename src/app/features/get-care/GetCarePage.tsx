@@ -1,8 +1,8 @@
 // get-care/* (SPEC §2 Appointment request screen; §4 appointments; §7 free times; §8 messages): pick a
 // day on the month calendar (enabled only where a free time starts), then a time; 'Selected Slot'
 // shows the choice and Send Request books it (Appointment/$book, the scheduling path Medplum apps
-// use too), then sends the appointment-request Communication about the booked Appointment and goes
-// to /messages where the request sits in the thread. Below, the patient's upcoming and past
+// use too), then sends the appointment-request Communication about the booked Appointment into her
+// message thread (found, else opened) and goes to /messages where the request sits in the thread. Below, the patient's upcoming and past
 // appointments. The Schedule and appointments come from the GetCare query; the free times from the
 // Schedule's availability (Schedule/{id}/$find, useFreeSlots).
 import { useApolloClient, useQuery } from '@apollo/client/react';
@@ -16,6 +16,7 @@ import { GetCareDocument } from '../../../graphql';
 import { createReference } from '../../../fhir/references';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { useNotify } from '../../components/Notifications';
+import { findOrOpenThread, touchThread } from '../../components/patientThread';
 import { useBloomClient, useSession } from '../../session/BloomClientContext';
 import { AppointmentSection } from './AppointmentList';
 import { appointmentRequest, formatSlotStart } from './appointmentRequest';
@@ -95,14 +96,18 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
         // (not now, which would reload the screen under her).
         apollo.cache.evict({ fieldName: 'AppointmentList', broadcast: false });
       }
+      const thread = await findOrOpenThread(client, patientRef, patient.generalPractitioner);
+      const sent = new Date();
       await client.createResource(
         appointmentRequest(
           patientRef,
           scheduleActors,
           { reference: appointment, start: slot.start },
-          new Date(),
+          { reference: `Communication/${thread.id ?? ''}` },
+          sent,
         ),
       );
+      await touchThread(client, thread.id ?? '', sent.toISOString());
       // The thread on /messages must show the request, not a cached copy from before it.
       apollo.cache.evict({ fieldName: 'CommunicationList' });
       notify(MESSAGES.sent, 'success');

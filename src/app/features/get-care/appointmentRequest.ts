@@ -1,8 +1,8 @@
 // The appointment request of SPEC §2 / §7 ("Create Communication (message or appointment request)"):
 // a Communication in the patient's message thread (§3: status completed, subject, sender, payload
-// contentString, sent), addressed to the schedule's practitioner, categorised as an appointment
-// request and pointing through `about` at the Appointment booked for it (Appointment/$book), so the
-// care team sees which visit it is about.
+// contentString, sent; partOf the thread header, as Medplum's ThreadChat writes a message), addressed
+// to the schedule's practitioner, categorised as an appointment request and pointing through `about`
+// at the Appointment booked for it (Appointment/$book), so the care team sees which visit it is about.
 import type { Communication, Patient, Reference } from '@medplum/fhirtypes';
 import { APPOINTMENT_REQUEST_CATEGORY } from '../../components/communicationCategories';
 
@@ -56,6 +56,7 @@ export function appointmentRequest(
   patient: Reference<Patient>,
   scheduleActors: readonly (ScheduleActor | null)[],
   slot: RequestedSlot,
+  thread: Reference<Communication>,
   sent: Date,
 ): Communication {
   const recipient = scheduleActors.flatMap((actor): Recipient[] => {
@@ -70,6 +71,7 @@ export function appointmentRequest(
     subject: patient,
     sender: patient,
     ...(recipient.length > 0 ? { recipient } : {}),
+    partOf: [thread],
     about: [{ reference: slot.reference }],
     sent: sent.toISOString(),
     payload: [{ contentString: `Appointment request for ${slotStartWithZone(slot.start)}.` }],
