@@ -101,9 +101,13 @@ describe.each(databases())("A patient portal of Medplum's components against Blo
     }
 
     // 4. Messages: ThreadChat on her thread; a message she sends is stored partOf it.
-    const [header] = await api.searchResources<Communication>('Communication', 'part-of:missing=true', {
-      cache: 'no-cache',
-    });
+    const [header] = await api.searchResources<Communication>(
+      'Communication',
+      'part-of:missing=true&_sort=-_lastUpdated',
+      {
+        cache: 'no-cache',
+      },
+    );
     await open(page, 'Messages');
     await page.getByRole('heading', { name: header.topic?.text ?? 'no topic' }).waitFor();
     const message = `Portal question ${Date.now()}: can I bring my partner?`;
