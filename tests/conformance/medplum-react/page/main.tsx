@@ -6,6 +6,8 @@
 //   /form/Patient/{id}    ResourceForm, saving with updateResource as Medplum's app does
 //   /thread/{id}          ThreadChat on a thread (a Communication its messages point to with partOf)
 //   /inbox[/{id}]         ThreadInbox: the in-progress threads, and the chosen one's ThreadChat
+//   /portal               a patient portal (portal.tsx): health record, a lab result, messages,
+//                         profile, booking with Schedule/$find and Appointment/$book, sign out
 // Signed out, every path shows Medplum's SignInForm first.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
@@ -29,6 +31,7 @@ import {
 } from '@medplum/react';
 import { StrictMode, useState, type JSX } from 'react';
 import { createRoot } from 'react-dom/client';
+import { PortalPage } from './portal';
 
 function SearchPage({ resourceType }: { readonly resourceType: ResourceType }): JSX.Element {
   const [search, setSearch] = useState<SearchRequest>({
@@ -85,6 +88,7 @@ function Route({ path }: { readonly path: string[] }): JSX.Element {
   if (kind === 'form' && first && second) return <FormPage reference={`${first}/${second}`} />;
   if (kind === 'thread' && first) return <ThreadPage id={first} />;
   if (kind === 'inbox') return <InboxPage threadId={first} />;
+  if (kind === 'portal') return <PortalPage />;
   return <p>Unknown page {window.location.pathname}</p>;
 }
 
