@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   };
   const db = await openDatabase(config);
   await migrate(db);
-  // The benchmark measures the REST layer itself: no token check (issue #3's auth is not in the loop).
+  // The benchmark measures the REST layer itself: no token check.
   const api = await buildServer({ config, db, getContext: () => systemContext() });
   const apiAddress = await api.listen({ port: 0, host: '127.0.0.1' });
 

@@ -2,11 +2,11 @@
 // - the FHIR definitions index's load time (fresh process);
 // - REST read and create throughput against a bare Fastify route with a same-sized fixed body;
 // - cold and warm start-up of `npm start`;
-// - search (issue #4, bench/search): load rate, hot searches against their SQL floor, HTTP search
+// - search: load rate, hot searches against their SQL floor, HTTP search
 //   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes);
-// - live updates (issue #8, bench/live): 1,000 bound sockets, commit → delivery, writes/s, memory;
-// - the patient app (issue #7, bench/app): JS and requests per screen, time to show in Chromium;
-//   a long messages thread (issue #8, bench/app/messages-thread): opening at the newest, older pages,
+// - live updates: 1,000 bound sockets, commit → delivery, writes/s, memory;
+// - the patient app: JS and requests per screen, time to show in Chromium;
+//   a long messages thread: opening at the newest, older pages,
 //   frame intervals while it scrolls.
 // Times are measured here, never asserted in tests.
 import { execFileSync } from 'node:child_process';
@@ -74,22 +74,22 @@ async function main(): Promise<void> {
   if (graphql) {
     console.log(formatLabDetail(graphql));
   }
-  // Issue #8: 1,000 bound sockets, commit → delivery and sustained writes (LIVE_BENCH=0 skips).
+  // 1,000 bound sockets, commit → delivery and sustained writes (LIVE_BENCH=0 skips).
   const live = process.env.LIVE_BENCH === '0' ? undefined : await measureLive(liveBenchOptionsFromEnv());
   if (live) {
     console.log(formatLive(live));
   }
-  // Issue #10: bot $execute latency cold and warm (SERVICES_BENCH=0 skips).
+  // Bot $execute latency cold and warm (SERVICES_BENCH=0 skips).
   const bots = process.env.SERVICES_BENCH === '0' ? undefined : await measureBotLatency();
   if (bots) {
     console.log(formatBotLatency(bots));
   }
-  // Issue #10: Agent $push round trip to an MLLP echo, direct and relayed (SERVICES_BENCH=0 skips).
+  // Agent $push round trip to an MLLP echo, direct and relayed (SERVICES_BENCH=0 skips).
   const agents = process.env.SERVICES_BENCH === '0' ? undefined : await measureAgentPush();
   if (agents) {
     console.log(formatAgentPush(agents));
   }
-  // Issue #10: bulk export throughput for 100,000 resources (EXPORT_BENCH=0 skips).
+  // Bulk export throughput for 100,000 resources (EXPORT_BENCH=0 skips).
   const exports =
     process.env.SERVICES_BENCH === '0' || process.env.EXPORT_BENCH === '0'
       ? undefined
@@ -97,17 +97,17 @@ async function main(): Promise<void> {
   if (exports) {
     console.log(formatExportThroughput(exports));
   }
-  // Issue #7: JS per screen, requests per screen, time to show (Chromium; APP_BENCH=0 skips).
+  // JS per screen, requests per screen, time to show (Chromium; APP_BENCH=0 skips).
   const app = process.env.APP_BENCH === '0' ? undefined : await measureApp();
   if (app) {
     console.log(formatApp(app));
   }
-  // Issue #8: a long messages thread in Chromium (MESSAGES_BENCH=0 skips).
+  // A long messages thread in Chromium (MESSAGES_BENCH=0 skips).
   const messagesThread = process.env.MESSAGES_BENCH === '0' ? undefined : await measureMessagesThread();
   if (messagesThread) {
     console.log(formatMessagesThread(messagesThread));
   }
-  // Issue #9: the search table's own JS and time to rows (Chromium; SEARCH_TABLE_BENCH=0 skips).
+  // The search table's own JS and time to rows (Chromium; SEARCH_TABLE_BENCH=0 skips).
   const searchTable = process.env.SEARCH_TABLE_BENCH === '0' ? undefined : await measureSearchTable();
   if (searchTable) {
     console.log(formatSearchTable(searchTable));

@@ -1,4 +1,4 @@
-// Builds src/server/bots/generated/medplum-core.js (issue #10 Bots): the part of the installed
+// Builds src/server/bots/generated/medplum-core.js: the part of the installed
 // @medplum/core that bots may require, bundled by esbuild into one script that the QuickJS sandbox
 // evaluates when a bot first asks for it. Skips the work when the output is newer than its inputs,
 // unless --force. Usage: tsx scripts/build-bot-core.ts [--force]

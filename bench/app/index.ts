@@ -1,11 +1,11 @@
-// Issue #7 budgets, measured in Chromium against a local Bloom (the built app and the API on PGlite,
+// Budgets, measured in Chromium against a local Bloom (the built app and the API on PGlite,
 // seeded with the demo clinic, as the e2e tests run it):
 // - gzip size of the JavaScript each screen loads on a fresh page load (every script response recorded,
 //   gzipped here at level 9, so the figure does not depend on the server's compression);
 // - the requests each signed-in screen makes to the API on that load (GraphQL, other API calls, images);
 // - time from navigation to the lab-result detail's table rows and to the vitals chart's line, median
 //   of several fresh loads.
-// Goals (issue #7): landing < 150 KB gzip JS, no screen > 350 KB, one GraphQL request per screen.
+// Goals: landing < 150 KB gzip JS, no screen > 350 KB, one GraphQL request per screen.
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';

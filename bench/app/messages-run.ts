@@ -1,4 +1,4 @@
-// `tsx bench/app/messages-run.ts`: the long messages thread benchmark alone (issue #8; npm run bench
+// `tsx bench/app/messages-run.ts`: the long messages thread benchmark alone (npm run bench
 // runs it too, MESSAGES_BENCH=0 skips it there). MESSAGES_BENCH_COUNT sets the thread's length.
 import { formatMessagesThread, measureMessagesThread } from './messages-thread';
 

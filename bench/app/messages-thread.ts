@@ -1,4 +1,4 @@
-// Issue #8 "Long threads scroll smoothly and open at the newest message", measured in Chromium against
+// "Long threads scroll smoothly and open at the newest message", measured in Chromium against
 // a local Bloom (built app + API on PGlite, the demo clinic, as the e2e tests run it), signed in as
 // Maria with a long thread (MESSAGES_BENCH_COUNT messages, default 400, from her and Dr. Chen):
 // - time from navigation to the newest message shown, and whether the thread opened at it (beside the

@@ -1,4 +1,4 @@
-// Issue #9 budget, measured in Chromium against a local Bloom (built app + API on PGlite, the demo
+// Budget, measured in Chromium against a local Bloom (built app + API on PGlite, the demo
 // clinic, as the e2e tests run it), signed in as Dr. Chen:
 // - the gzip size of the JavaScript only the table's route loads: scripts a fresh load of /Observation
 //   fetches that a fresh load of the home screen does not (the lazy chunk and what only it imports);

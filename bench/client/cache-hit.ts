@@ -1,4 +1,4 @@
-// Cache-hit read time (issue #5 benchmark): readResource and getCached on a warm cache against a
+// Cache-hit read time: readResource and getCached on a warm cache against a
 // plain Map lookup of the same resources, in ns per read.
 import { performance } from 'node:perf_hooks';
 import type { Resource } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// The platform client's benchmark (issue #5): requests issued and time for a screen of 50
+// The platform client's benchmark: requests issued and time for a screen of 50
 // readReference calls with and without auto-batching, and cache-hit reads against a Map.
 import { measureCacheHit } from './cache-hit';
 import type { CacheHitFigures } from './cache-hit';

@@ -1,4 +1,4 @@
-// A screen-like workload (issue #5 benchmark): 50 readReference calls issued in one tick, as a
+// A screen-like workload: 50 readReference calls issued in one tick, as a
 // list screen does for its rows' references, with and without auto-batching. Counts the HTTP
 // requests the client issues and times until every read has settled, over real HTTP.
 import { performance } from 'node:perf_hooks';

@@ -1,4 +1,4 @@
-// bench/graphql (issue #6): the lab-result detail screen (a DiagnosticReport with its results,
+// bench/graphql: the lab-result detail screen (a DiagnosticReport with its results,
 // specimens and performer) loaded through ONE GraphQL request, against the same data through REST
 // calls made one by one as a screen would make them (the report, then each reference in turn).
 // Bloom's API in this process on a PGlite database in a temporary directory, the demo clinic

@@ -1,4 +1,4 @@
-// bench/live (issue #8 Benchmark): N sockets bound on loopback to /ws/subscriptions-r4, each to a
+// bench/live: N sockets bound on loopback to /ws/subscriptions-r4, each to a
 // Subscription on its own patient's Communications; then
 //  - commit → delivery latency, p50 and p99, one write at a time (the write's promise resolving
 //    is the commit; the clock stops when the client has parsed the notification);

@@ -1,4 +1,4 @@
-// The search benchmark's synthetic clinic (issue #4 Benchmark): Patients, Observations of vitals
+// The search benchmark's synthetic clinic: Patients, Observations of vitals
 // and labs, DiagnosticReports pointing at some of them, Communications, and Schedules with hourly
 // Slots. Deterministic (seeded), with ids known in advance so queries can pick real targets.
 import type {

@@ -1,4 +1,4 @@
-// The app's hot searches (issue #4 Benchmark), each with a hand-written SQL query over the search
+// The app's hot searches, each with a hand-written SQL query over the search
 // engine's own tables (src/server/search/schema.ts: resource, search_reference, search_token,
 // search_date, search_string, search_quantity) that fetches the same result: the floor the
 // engine's generated SQL is compared against (for the vitals query, on the per-type table

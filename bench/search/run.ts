@@ -1,4 +1,4 @@
-// The search benchmark (issue #4): load the clinic (PGlite 200,000 resources, PostgreSQL 1,000,000
+// The search benchmark: load the clinic (PGlite 200,000 resources, PostgreSQL 1,000,000
 // by default), report the load rate, p50/p99 of the app's hot searches through Repository.search
 // next to hand-written floor SQL, and a mixed HTTP search load per server core next to the
 // Health Samurai figures / 8. `npx tsx bench/search/run.ts` runs it alone; `npm run bench` runs it

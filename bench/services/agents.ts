@@ -1,4 +1,4 @@
-// bench/services (issue #10 Agents): Agent $push round trip over real HTTP on loopback, waiting for
+// bench/services: Agent $push round trip over real HTTP on loopback, waiting for
 // the ACK of an HL7 v2 message: server → agent WebSocket → MLLP echo destination → back. Direct:
 // the agent is connected to the instance pushed to; relayed: a second instance on the same database
 // passes the push on (agent_relay + NOTIFY). PGlite in-process. AGENT_BENCH_RUNS sets the count.

@@ -1,4 +1,4 @@
-// bench/services (issue #10 Benchmark): bot execution latency over real HTTP on loopback, a bot
+// bench/services: bot execution latency over real HTTP on loopback, a bot
 // that reads nothing, one that creates and searches through its FHIR client, and one answering an
 // HL7 v2 message with an ACK through require('@medplum/core'). Cold: the first $execute in a fresh
 // process (WebAssembly compile included); warm: every later one (each still in a fresh QuickJS

@@ -1,4 +1,4 @@
-// bench/services (issue #10 Benchmark): bulk export throughput in resources per second for
+// bench/services: bulk export throughput in resources per second for
 // 100,000 resources (EXPORT_BENCH_RESOURCES), over real HTTP on loopback: POST $export, the job
 // runs in the background (keyset pages through the search SQL, NDJSON files in BinaryStorage),
 // polled every 100 ms to the manifest; then every file downloaded. The load (transaction Bundles of

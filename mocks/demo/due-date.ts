@@ -1,6 +1,6 @@
 // The estimated date of delivery (LOINC 11778-8) of a pregnancy, recorded at the dating visit: 280
 // days after the last period's first day, so on the seeding day it lies 280 minus the gestational age
-// ahead. Home reads it to show the weeks and the due date (issue #7 "where the pregnancy stands").
+// ahead. Home reads it to show the weeks and the due date.
 import type { Observation, Patient, Practitioner, Reference } from '@medplum/fhirtypes';
 import { OBSERVATION_CATEGORY, loinc } from './codes';
 import type { DemoContext } from './demo-context';

@@ -43,7 +43,7 @@ export {
 } from './accounts';
 export type { DemoAccount, DemoRole } from './accounts';
 
-/** Weeks of home vital signs in Maria's record (issue #2: "20 weeks of vitals"). */
+/** Weeks of home vital signs in Maria's record ("20 weeks of vitals"). */
 export const MARIA_VITAL_WEEKS = 20;
 
 export interface DemoClinic {

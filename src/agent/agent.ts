@@ -1,4 +1,4 @@
-// The agent program's connection (issue #10 Agents): signs in with client credentials through the
+// The agent program's connection: signs in with client credentials through the
 // platform client, opens the server's agent WebSocket, announces itself (agent:connect:request with
 // the access token, the Agent id and its destinations), then carries out transmit requests: the
 // body goes to the named destination on this network (HL7 v2 over MLLP, or plain TCP) and, when

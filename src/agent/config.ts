@@ -1,4 +1,4 @@
-// The agent program's configuration (issue #10 Agents): a JSON file and/or environment variables,
+// The agent program's configuration: a JSON file and/or environment variables,
 // the variables winning. README "Agent" lists them. Checked once at start-up: a bad value stops the
 // program with a message naming it.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// `npm run agent`: the agent program (issue #10 Agents). Configuration from AGENT_* variables
+// `npm run agent`: the agent program. Configuration from AGENT_* variables
 // and/or the JSON file named by AGENT_CONFIG or the first argument (README "Agent").
 import { BloomAgent, consoleLogger } from './agent';
 import { AgentConfigError, loadAgentConfig } from './config';

@@ -46,7 +46,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
   return [
     {
       path: '/',
-      // Context sharing (issue #11) around every screen: another app's open is followed from anywhere.
+      // Context sharing around every screen: another app's open is followed from anywhere.
       element: (
         <ShareContextProvider>
           <Layout />
@@ -102,7 +102,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
           children: [
             {
               element: <GraphqlOutlet />,
-              // Issue #9 generic resource pages (/:resourceType/:id, /:resourceType/new) after the static
+              // Generic resource pages (/:resourceType/:id, /:resourceType/new) after the static
               // routes: static segments such as Observation/:observationId outrank their dynamic ones.
               children: [
                 ...signedInRoutes,

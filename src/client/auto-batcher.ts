@@ -1,7 +1,7 @@
 // Auto-batching (SPEC §3 autoBatchTime, §4 "Batches"): GETs of FHIR URLs issued within the batch
 // window go out as one batch Bundle. Each caller gets its own entry's answer; an entry whose status
 // is not 2xx rejects only its caller. When the batch request itself fails, or the response lacks an
-// entry, every caller it concerns is rejected: nobody is left waiting (issue #5).
+// entry, every caller it concerns is rejected: nobody is left waiting.
 import type { Bundle, BundleEntry, OperationOutcome } from '@medplum/fhirtypes';
 import { OperationOutcomeError, isOperationOutcome, notFound } from '../fhir/outcomes';
 import type { RequestOptions } from './request';

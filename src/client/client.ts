@@ -62,7 +62,7 @@ export interface BloomClientOptions extends ClientOptions, PlatformClientOptions
   refreshGracePeriod?: number;
   /** The clock, for tests. */
   now?: () => number;
-  /** Live subscriptions: the WebSocket to use (Node 20: `ws`), backoff, ping (issue #8). */
+  /** Live subscriptions: the WebSocket to use (Node 20: `ws`), backoff, ping. */
   subscriptions?: SubscriptionManagerOptions;
 }
 
@@ -189,7 +189,7 @@ export class BloomClient extends PlatformClient {
     return this.tokens.getRefreshToken();
   }
 
-  // For transports outside the request pipeline (the Apollo link in src/graphql, issue #6): the same
+  // For transports outside the request pipeline (the Apollo link in src/graphql): the same
   // session rules as every other request (SPEC §4), one refresh at a time shared with the pipeline.
 
   /** Renews the session when the access token is about to expire, or waits for a renewal in flight. */
@@ -416,7 +416,7 @@ export class BloomClient extends PlatformClient {
 
   /**
    * Without a code in the URL: sends the browser to the authorize URL. Back with one: checks the
-   * returned state against the stored one (issue #5), then processes the code.
+   * returned state against the stored one, then processes the code.
    */
   async signInWithRedirect(loginParams?: Partial<BaseLoginRequest>): Promise<ProfileResource | undefined> {
     const navigation = this.requireNavigation();
@@ -594,7 +594,7 @@ export class BloomClient extends PlatformClient {
     }
   }
 
-  // ---- FHIRcast (issue #11; SPEC §5, §7 Remote context sync): the logic lives in fhircast/ ----
+  // ---- FHIRcast (SPEC §5, §7 Remote context sync): the logic lives in fhircast/ ----
 
   fhircastSubscribe(
     topic: string,
@@ -629,7 +629,7 @@ export class BloomClient extends PlatformClient {
     return fhircast.fhircastGetContext(this, topic);
   }
 
-  // ---- live subscriptions (issue #8; SPEC §4, §7 live updates): the logic lives in subscriptions/ ----
+  // ---- live subscriptions (SPEC §4, §7 live updates): the logic lives in subscriptions/ ----
 
   /** The one manager of this client's live subscriptions, on {baseUrl}ws/subscriptions-r4. */
   getSubscriptionManager(): SubscriptionManager {

@@ -1,4 +1,4 @@
-// The client's events (issue #5): 'change' when the login changes, 'profileRefreshed' when the
+// The client's events: 'change' when the login changes, 'profileRefreshed' when the
 // session details are reloaded; 'offline' arrives with the full request pipeline.
 
 export type ClientEventType = 'change' | 'profileRefreshed' | 'offline';

@@ -1,6 +1,6 @@
 // The FHIR REST calls of SPEC §7 with MedplumClient's names, over the request pipeline: GETs go
 // through the response cache (readable promises, SPEC §4) and the auto-batcher; writes invalidate
-// what they change; POSTs to the API carry an Idempotency-Key so they may be retried (issue #5).
+// what they change; POSTs to the API carry an Idempotency-Key so they may be retried.
 // PlatformClient (platform-client.ts) adds operations, schema, media and admin calls; BloomClient
 // (client.ts) adds the sign-in flows.
 import type {

@@ -3,7 +3,7 @@
 // promise to React Suspense. Like @medplum/core's ReadablePromise.
 //
 // It wraps the real promise and always observes it, so a rejection nobody awaits never surfaces as
-// an unhandled rejection (issue #5: a failed auto-batch settles every caller, quietly).
+// an unhandled rejection (a failed auto-batch settles every caller, quietly).
 
 export type ReadableStatus = 'pending' | 'success' | 'error';
 

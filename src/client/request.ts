@@ -49,7 +49,7 @@ export interface RequestOptions {
   pollStatusOnAccepted?: boolean;
   /** Time between polls in ms (default 1000). */
   pollStatusPeriod?: number;
-  /** Sent as the Idempotency-Key header; makes a POST safe to retry (issue #5). */
+  /** Sent as the Idempotency-Key header; makes a POST safe to retry. */
   idempotencyKey?: string;
   /** Upload progress: the body goes through XMLHttpRequest in a browser, a counted stream in Node. */
   onUploadProgress?: UploadProgressListener;

@@ -1,7 +1,7 @@
 // The client's response cache (SPEC §9 "Request cache: 60000 ms default in a browser, 0 elsewhere;
 // 1000 entries, least-recently-used"): readable promises keyed by absolute URL, each kept for the
 // cache time from when it was requested. A promise that rejects leaves the cache at once, so an
-// error response is never served from it (issue #5).
+// error response is never served from it.
 import { ReadablePromise } from './readable-promise';
 
 interface CacheEntry {

@@ -1,5 +1,5 @@
 // When a request is tried again (SPEC §4 "Status 500 or more is retried", SPEC §9 "Retries:
-// 3 attempts, 200 ms apart") and when it must not be (issue #5 "Beyond the anchor"):
+// 3 attempts, 200 ms apart") and when it must not be:
 // - a write is never duplicated by a retry: a POST or PATCH is retried only when it carries an
 //   Idempotency-Key the server honours; GET, PUT and DELETE are idempotent by HTTP's definition;
 // - a 429 was refused before any work, so it is retried whatever the method, after Retry-After;

@@ -1,6 +1,6 @@
 // Where a client keeps the stored login of SPEC §3 between page loads: localStorage in a browser,
 // memory elsewhere. Every key carries the client's prefix, so clearing removes this client's keys
-// and never anybody else's (issue #5).
+// and never anybody else's.
 import type { Reference } from '@medplum/fhirtypes';
 
 /** The stored login of SPEC §3. */

@@ -45,7 +45,7 @@ export function unauthenticatedError(cause?: unknown): OperationOutcomeError {
 
 /**
  * Runs `fn` while holding a lock shared by every tab of the origin (the Web Locks API in browsers),
- * so two tabs never refresh the same login at once (issue #5).
+ * so two tabs never refresh the same login at once.
  */
 export type RefreshLock = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
 
@@ -386,7 +386,7 @@ export class TokenManager {
     await this.renew();
   }
 
-  /** A second 401 right after a renewal: stop, no endless loop (issue #5). */
+  /** A second 401 right after a renewal: stop, no endless loop. */
   rejectAfterRetry(): OperationOutcomeError {
     return this.giveUp();
   }

@@ -2,7 +2,7 @@
 // fetch reports no upload progress, so in a browser the request goes through XMLHttpRequest; in
 // Node (no XMLHttpRequest) the body is streamed to fetch in chunks and progress is counted as fetch
 // pulls them. Either way the caller (the request pipeline) builds the same headers, token and
-// retries as for every other request (issue #5); this module only moves the bytes.
+// retries as for every other request; this module only moves the bytes.
 import { requestAbortedError } from './abort';
 import type { FetchLike } from './settings';
 

@@ -1,4 +1,4 @@
-// The agent WebSocket protocol (issue #10 Agents), shared by the server (src/server/agents) and the
+// The agent WebSocket protocol, shared by the server (src/server/agents) and the
 // agent program (src/agent). Messages are JSON objects with a `type`, named and shaped as Medplum's
 // (@medplum/core AgentMessage), so Medplum's agent could connect to our server and ours to theirs:
 //   agent → server  agent:connect:request {accessToken, agentId}     server → agent:connect:response

@@ -1,5 +1,5 @@
 // FHIRcast STU3 events, context keys and the rules a subscription request or a published event must
-// follow (issue #11; SPEC §3 Remote context events, §5 client rules). Pure: the platform client
+// follow (SPEC §3 Remote context events, §5 client rules). Pure: the platform client
 // checks before sending and the hub checks what it receives with these same functions, so both
 // refuse the same inputs with the same message (an OperationOutcomeError, 400).
 import type { Reference, Resource } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// Whole-resource structural validation against the indexed StructureDefinitions (issue #2 item 2):
+// Whole-resource structural validation against the indexed StructureDefinitions:
 // unknown elements, JSON types, choice types, cardinality, required elements, primitive formats
 // (SPEC §5), required terminology bindings of `code` elements (their value sets expanded at build
 // time), nested backbone elements and contained/bundled resources. One walk over the JSON, no

@@ -1,5 +1,5 @@
 // Expands a ValueSet to its finite list of codes from ValueSet and CodeSystem resources in memory
-// (used at build time by scripts/build-fhir-index.ts for required bindings, issue #2 item 2). Only
+// (used at build time by scripts/build-fhir-index.ts for required bindings). Only
 // what can be resolved exactly is expanded: include/exclude by system (a complete CodeSystem's
 // concepts, recursively), by concept list, or by other value sets. Filters, unknown or incomplete
 // code systems, cycles and sets larger than the caller's limit are reported as skipped, never guessed.

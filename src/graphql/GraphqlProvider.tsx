@@ -1,5 +1,5 @@
 // The app's ApolloProvider: one Apollo Client per platform client, over its session and FHIR base URL,
-// so screens call useQuery with the typed documents of ./generated (issue #6, SPEC Design card).
+// so screens call useQuery with the typed documents of ./generated.
 import { ApolloProvider } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';

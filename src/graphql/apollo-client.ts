@@ -1,6 +1,6 @@
 // The app's Apollo Client (SPEC Design card): outcome errors ← session ← retries ← HTTP to
 // POST {fhir base}$graphql, with the resourceType/id cache; subscription operations split off to
-// graphql-ws at /ws/graphql (issue #8), loaded on first use.
+// graphql-ws at /ws/graphql, loaded on first use.
 import { ApolloClient } from '@apollo/client';
 import { ApolloLink } from '@apollo/client/link';
 import { HttpLink } from '@apollo/client/link/http';

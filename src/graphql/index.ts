@@ -1,4 +1,4 @@
-// The app's GraphQL layer (issue #6): Apollo Client, its link chain and cache, the typed documents.
+// The app's GraphQL layer: Apollo Client, its link chain and cache, the typed documents.
 export { createGraphqlClient, createGraphqlLink, graphqlUrl } from './apollo-client';
 export type { GraphqlClientOptions } from './apollo-client';
 export { AuthLink } from './auth-link';

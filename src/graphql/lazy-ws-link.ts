@@ -1,4 +1,4 @@
-// Subscription operations go over graphql-ws; everything else over HTTP (issue #8). The socket link
+// Subscription operations go over graphql-ws; everything else over HTTP. The socket link
 // is imported on the first subscription, so graphql-ws is its own chunk of the app build.
 import { ApolloLink } from '@apollo/client/link';
 import { from, mergeMap } from 'rxjs';

@@ -1,6 +1,6 @@
 // One Apollo Client per platform client for the page's lifetime: every place that provides GraphQL
 // (home, the signed-in screens) shares its cache, which is emptied when the signed-in profile changes,
-// and its LiveConnection, which screens with live data watch to refetch after a reconnection (issue #8).
+// and its LiveConnection, which screens with live data watch to refetch after a reconnection.
 import type { ApolloClient } from '@apollo/client';
 import { createGraphqlClient } from './apollo-client';
 import { LiveConnection } from './live-connection';

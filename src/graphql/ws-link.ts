@@ -1,4 +1,4 @@
-// The graphql-ws transport for subscription operations (issue #8; SPEC Design card "graphql-ws"),
+// The graphql-ws transport for subscription operations (SPEC Design card "graphql-ws"),
 // loaded on demand by LazyWsLink so pages without live data never download graphql-ws. The socket
 // is authenticated by the platform client's access token in the connection parameters (renewed
 // before each connection), opens with the first subscription and closes after the last, and

@@ -42,12 +42,12 @@ export interface BuildServerOptions {
   db: Database;
   /**
    * Tests only: every FHIR request acts as this context and needs no token. Without it (as in
-   * `npm start`) FHIR requests must carry a valid access token or client credentials (issue #3).
+   * `npm start`) FHIR requests must carry a valid access token or client credentials.
    */
   getContext?: (request: FastifyRequest) => RepositoryContext;
-  /** Tests and the benchmark only: bulk export page and file sizes and lease (issue #10). */
+  /** Tests and the benchmark only: bulk export page and file sizes and lease. */
   exportSettings?: Partial<ExportSettings>;
-  /** Tests only: Subscription → Bot retry delays and attempts (issue #10). */
+  /** Tests only: Subscription → Bot retry delays and attempts. */
   botTriggerSettings?: Partial<BotTriggerSettings>;
 }
 
@@ -74,7 +74,7 @@ export async function buildServer({
   registerRequestBodies(app);
   await registerApiSecurity(app, config.appOrigins);
   await app.register(healthcheckRoutes, { db });
-  // Sign-in (issue #3): the signing key is created on first use and shared by every instance.
+  // Sign-in: the signing key is created on first use and shared by every instance.
   const auth: AuthDeps = {
     db,
     config,
@@ -102,9 +102,9 @@ export async function buildServer({
   if (!getContext) {
     registerFhirAuthentication(app, auth);
   }
-  // Issue #5: a repeated POST with the same Idempotency-Key gets the first response (after auth).
+  // A repeated POST with the same Idempotency-Key gets the first response (after auth).
   registerIdempotency(app, { deps: auth, windowSeconds: config.idempotencyWindow });
-  // Issue #10: Bot resources are written by project admins only.
+  // Bot resources are written by project admins only.
   registerBotWriteGuard(app);
   await app.register(authRoutes, { prefix: '/auth', deps: auth });
   await app.register(oauthRoutes, { prefix: '/oauth2', deps: auth });
@@ -117,7 +117,7 @@ export async function buildServer({
     getContext: requestContext,
     binaryUrls,
   });
-  // $graphql and $graph (issue #6), same base and same caller context as the REST API.
+  // $graphql and $graph, same base and same caller context as the REST API.
   await app.register(graphqlRoutes, {
     prefix: '/fhir/R4',
     db,
@@ -133,8 +133,8 @@ export async function buildServer({
     getContext: requestContext,
     binaryUrls,
   });
-  // Live updates (issue #8): $get-ws-binding-token, /ws/subscriptions-r4 and graphql-ws at /ws/graphql.
-  // Subscriptions to Bot/{id} run the bot on the same engine (issue #10).
+  // Live updates: $get-ws-binding-token, /ws/subscriptions-r4 and graphql-ws at /ws/graphql.
+  // Subscriptions to Bot/{id} run the bot on the same engine.
   const botTrigger = new BotSubscriptionTrigger(
     { db, storage: binaryStorage, fhirBase, logger: app.log },
     botTriggerSettings,
@@ -147,16 +147,16 @@ export async function buildServer({
     binaryUrls,
     engineUsers: [(engine) => botTrigger.start(engine)],
   });
-  // FHIRcast hub (issue #11) at /fhircast/STU3 and /ws/fhircast/{endpoint id}.
+  // FHIRcast hub at /fhircast/STU3 and /ws/fhircast/{endpoint id}.
   await app.register(fhircastRoutes, { deps: auth, websockets, getContext });
-  // Binary upload and download, and signed storage URLs for attachments (issue #8).
+  // Binary upload and download, and signed storage URLs for attachments.
   await app.register(binaryRoutes, {
     deps: auth,
     storage: binaryStorage,
     fhirBase,
     getContext: requestContext,
   });
-  // Bot $deploy and $execute in the QuickJS sandbox (issue #10).
+  // Bot $deploy and $execute in the QuickJS sandbox.
   await app.register(botRoutes, {
     prefix: '/fhir/R4',
     db,
@@ -175,7 +175,7 @@ export async function buildServer({
     bodyLimit: config.bodyLimit,
     getContext,
   });
-  // Bulk $export (issue #10): jobs in the database, NDJSON files in the Binary store.
+  // Bulk $export: jobs in the database, NDJSON files in the Binary store.
   await app.register(exportRoutes, {
     prefix: '/fhir/R4',
     db,
@@ -184,7 +184,7 @@ export async function buildServer({
     getContext: requestContext,
     settings: exportSettings,
   });
-  // Agents (issue #10): /ws/agent and Agent $push.
+  // Agents: /ws/agent and Agent $push.
   await app.register(agentRoutes, {
     deps: auth,
     websockets,

@@ -20,7 +20,7 @@ export interface ServerConfig {
   demoPassword: string;
   seedDemo: boolean;
   logLevel: LogLevel;
-  /** Lifetime of an access token in seconds (issue #3: short, 1 h by default). */
+  /** Lifetime of an access token in seconds (short, 1 h by default). */
   accessTokenLifetime: number;
   /** Lifetime of a refresh token in seconds; each refresh rotates it. */
   refreshTokenLifetime: number;
@@ -38,13 +38,13 @@ export interface ServerConfig {
   recaptchaSiteKey: string | undefined;
   /** Where reCAPTCHA tokens are verified (a test serves its own on loopback). */
   recaptchaVerifyUrl: string;
-  /** How long an Idempotency-Key and its first response are kept, in seconds (issue #5). */
+  /** How long an Idempotency-Key and its first response are kept, in seconds. */
   idempotencyWindow: number;
-  /** Whether $graphql answers introspection queries (issue #6: on by default, for GraphiQL and codegen). */
+  /** Whether $graphql answers introspection queries (on by default, for GraphiQL and codegen). */
   graphqlIntrospection: boolean;
-  /** The cost budget of one GraphQL query: about how many resources it may load (issue #6). */
+  /** The cost budget of one GraphQL query: about how many resources it may load. */
   graphqlMaxCost: number;
-  /** Live updates (issue #8): milliseconds between heartbeats on a bound subscription socket. */
+  /** Live updates: milliseconds between heartbeats on a bound subscription socket. */
   liveHeartbeatInterval: number;
   /** Milliseconds between pings on every WebSocket; a peer that answers none of three is closed. */
   websocketPingInterval: number;
@@ -52,7 +52,7 @@ export interface ServerConfig {
   liveEventLogSize: number;
   /** Lifetime of a $get-ws-binding-token token in seconds. */
   liveBindingTokenLifetime: number;
-  /** Largest Binary upload in bytes (issue #8). */
+  /** Largest Binary upload in bytes. */
   binaryMaxSize: number;
   /** Directory of the Binary contents (the default file storage). */
   binaryDir: string;

@@ -75,7 +75,7 @@ async function start(): Promise<void> {
     }));
     // A clinic seeded weeks ago still has free slots 45 days ahead for Get Care.
     await topUpDemoSlots(systemRepo);
-    // The app signs in as the clinic's 'Bloom app' ClientApplication (issue #3).
+    // The app signs in as the clinic's 'Bloom app' ClientApplication.
     appClientId = await findAppClientId(db, registrationProjectId);
   }
 

@@ -28,7 +28,7 @@ export const API_HELMET_OPTIONS = {
 };
 
 const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
-// X-Progress: a bulk export's status (issue #10) read by the app from another origin.
+// X-Progress: a bulk export's status read by the app from another origin.
 const CORS_EXPOSED_HEADERS = 'ETag, Location, Last-Modified, Content-Location, X-Progress';
 const CORS_MAX_AGE = '600';
 

@@ -1,4 +1,4 @@
-// account/profile (issue #3 App; SPEC §2 signed-in routes 'account/*' → account/profile, user menu
+// account/profile (SPEC §2 signed-in routes 'account/*' → account/profile, user menu
 // 'Your profile'/'Settings'; SPEC §5 MFA code required; SPEC §8 errors): the signed-in profile's name
 // and email from auth/me, and the two-factor card — status, enrolment with a QR code and the secret,
 // verification with success, a wrong code under the field, and a server error in the red alert.

@@ -1,4 +1,4 @@
-// account/profile editing and account/provider (issue #7; SPEC §2 Provider page, §3 Patient profile and
+// account/profile editing and account/provider (SPEC §2 Provider page, §3 Patient profile and
 // gender options, §5 per-field server issues, §8 errors): each screen in its loading, data and error
 // states with Apollo's MockedProvider answering its one operation; the profile's save goes to the fake
 // REST API (GET then PUT of the Patient) and the server's field issues show under their fields.

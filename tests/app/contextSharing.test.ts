@@ -1,4 +1,4 @@
-// Issue #11 App: the share-context rules with a fake hub client (SPEC §3 Remote context events and keys,
+// App: the share-context rules with a fake hub client (SPEC §3 Remote context events and keys,
 // §7 Remote context sync): what a view publishes and in which order, following another app's open,
 // ignoring this window's own echo, not closing what another app replaced, and connection problems as
 // status (retrying) instead of errors.

@@ -1,4 +1,4 @@
-// A fake FHIRcast hub client for the share-context tests (issue #11): records subscriptions and
+// A fake FHIRcast hub client for the share-context tests: records subscriptions and
 // publishes (checked with the real client's SPEC §5 rules), and delivers events as the hub's socket would.
 import type { FhircastConnectionHandlers, FhircastPublishOptions } from '../../src/client/fhircast';
 import type { FhircastMessage, FhircastSubscriptionRequest } from '../../src/fhir/fhircast';

@@ -1,4 +1,4 @@
-// The app's ApolloProvider (issue #6): a screen's useQuery with a typed document goes through the link
+// The app's ApolloProvider: a screen's useQuery with a typed document goes through the link
 // chain with the platform client's token; the cache is emptied when the signed-in profile changes
 // (another person must not see the previous answers) and kept across token renewals.
 import type { ApolloClient } from '@apollo/client';

@@ -1,5 +1,5 @@
 // Medications, vaccines (SPEC §4 upcoming vs past, 'No upcoming vaccines available') and
-// Observation/{id} (issue #7; SPEC §2) in their loading, empty, data and error states, with Apollo's
+// Observation/{id} (SPEC §2) in their loading, empty, data and error states, with Apollo's
 // MockedProvider answering each screen's one operation.
 import { screen, within } from '@testing-library/react';
 import {

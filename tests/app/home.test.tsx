@@ -1,4 +1,4 @@
-// Home signed in (SPEC §2 "/"; issue #7): greeting by name, 'Send Message' → /messages, the four
+// Home signed in (SPEC §2 "/"): greeting by name, 'Send Message' → /messages, the four
 // pregnancy-information cards, and where the pregnancy stands / what is next from HomeSummary.
 import { screen } from '@testing-library/react';
 import { HomeSummaryDocument } from '../../src/graphql';

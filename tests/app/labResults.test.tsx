@@ -1,4 +1,4 @@
-// Lab results (issue #7; SPEC §2 health-record/lab-results and the diagnostic report view; §9 critical
+// Lab results (SPEC §2 health-record/lab-results and the diagnostic report view; §9 critical
 // codes AA, LL, HH, A): list and detail in their loading, empty, data and error states, against
 // Apollo's MockedProvider answering LabResultList / LabResultDetail.
 import { fireEvent, screen, within } from '@testing-library/react';

@@ -1,8 +1,8 @@
-// The messages screen (issue #8; SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList,
+// The messages screen (SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList,
 // Binary, live updates, §8): its loading, empty, data and error states, older pages, sending text and a
 // file with upload progress, a failed send (reason shown, draft kept, Try again), the empty message
 // refused in the form, a care-team message arriving live and the refetch after a reconnection. Messages
-// are a thread as Medplum's ThreadChat keeps it (issue #20): each message partOf her thread header, a
+// are a thread as Medplum's ThreadChat keeps it: each message partOf her thread header, a
 // sent message partOf it and the header PATCHed after it, her first message opening the thread. Apollo's
 // MockLink answers the queries, MockSubscriptionLink plays the CommunicationChanged subscription, the
 // fake API takes the REST writes and a fake XMLHttpRequest the upload (as a browser sends it).

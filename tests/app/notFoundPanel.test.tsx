@@ -1,4 +1,4 @@
-// The shared 'Not found' panel (issue #9: /:resourceType with an unknown type; reused for unknown routes).
+// The shared 'Not found' panel (/:resourceType with an unknown type; reused for unknown routes).
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { NotFoundPanel } from '../../src/app/components/NotFoundPanel';

@@ -25,7 +25,7 @@ describe('forgot password (/resetpassword → POST auth/resetpassword)', () => {
   });
 
   it('SPEC §8 shows a refusal (e.g. throttled) in a red alert', async () => {
-    // The client retries a 429 (issue #5 retry policy), so every attempt is refused.
+    // The client retries a 429, so every attempt is refused.
     api.always('POST auth/resetpassword', 429, outcome('Too many requests, try again later'));
     renderApp('/resetpassword');
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'maria@bloom.example' } });

@@ -22,7 +22,7 @@ function fill(values: Partial<typeof good>) {
 describe('SPEC §2 registration form', () => {
   it('invites registering with Bloom and has required First name, Last name, Email and Password fields', async () => {
     renderApp('/register');
-    // The page is a lazy chunk (issue #7 budgets).
+    // The page is a lazy chunk.
     expect(await screen.findByRole('heading', { level: 1, name: 'Register with Bloom' })).toBeInTheDocument();
     const form = screen.getByRole('form', { name: 'Register' });
     for (const label of [/^First name/, /^Last name/, /^Email/, /^Password/]) {

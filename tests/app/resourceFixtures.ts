@@ -1,4 +1,4 @@
-// Fixtures of the generic resource page tests (issue #9): a small Patient StructureDefinition as the
+// Fixtures of the generic resource page tests: a small Patient StructureDefinition as the
 // schema load's GraphQL answer (SPEC §7), a stored practitioner login, and a demo Patient.
 import type { ElementDefinition, Patient, Practitioner, StructureDefinition } from '@medplum/fhirtypes';
 import { fakeAccessToken, type FakeApi } from './fakeApi';

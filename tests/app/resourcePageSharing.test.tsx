@@ -1,4 +1,4 @@
-// Issue #11 App through the real routes, the generic resource pages (issue #9) and the platform
+// App through the real routes, the generic resource pages and the platform
 // client's FHIRcast calls, with the fake API as the hub's HTTP side and a stub WebSocket (SPEC §7
 // Remote context sync): with "Share context" on, a Patient page publishes Patient-open, a
 // DiagnosticReport page DiagnosticReport-open with its patient (closing the patient first), an

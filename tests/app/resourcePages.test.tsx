@@ -1,4 +1,4 @@
-// Issue #9 generic resource pages through the real routes and platform client, with a fake API: the
+// Generic resource pages through the real routes and platform client, with a fake API: the
 // fields laid out by the type's definition (labels, nested backbone elements, arrays, data types
 // readable, references as links by SPEC §2 Links), the JSON, the history, the readable 404/403 panel,
 // an unknown type; and /:type/new with the server's issues under their fields (SPEC §5, §8).

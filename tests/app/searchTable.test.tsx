@@ -1,4 +1,4 @@
-// Issue #9 component tests of the whole table (SPEC §2, §3, §4, §8): the schema through the GraphQL
+// Component tests of the whole table (SPEC §2, §3, §4, §8): the schema through the GraphQL
 // operations and rows through the ResourceList operation (Apollo mocks), or through the platform
 // client's REST search (fake API) for what GraphQL arguments cannot say: rows as links, the range,
 // 'No results', an error inside the table (outcome text above the raw JSON) with the toolbar still

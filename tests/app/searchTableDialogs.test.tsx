@@ -1,4 +1,4 @@
-// Issue #9 component tests of the search table's dialogs (SPEC §2): Fields, Filters (add, edit, save,
+// Component tests of the search table's dialogs (SPEC §2): Fields, Filters (add, edit, save,
 // cancel, delete; saved only with field and operator), the single-filter prompt, Export (CSV paging past
 // one page, formula-safe), Delete (one batch, per-row failures) and Bulk (a chosen Bot per row).
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';

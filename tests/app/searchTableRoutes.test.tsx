@@ -1,4 +1,4 @@
-// Issue #9 routes: /:resourceType is the search table, and static routes keep winning over it
+// Routes: /:resourceType is the search table, and static routes keep winning over it
 // (react-router ranks static segments above dynamic ones).
 import { matchRoutes } from 'react-router-dom';
 import { appRoutes } from '../../src/app/routes';

@@ -1,4 +1,4 @@
-// Issue #9 unit tests: the table's search state ↔ URL round trip (SPEC §3 search state, §4 Filters),
+// Unit tests: the table's search state ↔ URL round trip (SPEC §3 search state, §4 Filters),
 // operators and column menus of every parameter type (SPEC §5), value inputs, CSV and bundle export.
 import fc from 'fast-check';
 import type { SearchParameterType } from '../../src/fhir/definitions';

@@ -1,4 +1,4 @@
-// Issue #11 App: the "Share context" switch with the platform client's key-value store (SPEC §7
+// App: the "Share context" switch with the platform client's key-value store (SPEC §7
 // keyvalue/v1) on a fake API and a fake hub client: offered to clinicians only, the choice stored per
 // user, on → connected to the user's topic with a status line, the page on screen announced, another
 // app's open followed by navigation, problems shown as text.

@@ -1,4 +1,4 @@
-// The app's side of an external sign-in (issue #3; SPEC §4 Login): back at /signin from the server's
+// The app's side of an external sign-in (SPEC §4 Login): back at /signin from the server's
 // auth/external with ?code= (Success → processCode → home), ?login= (the next step read from GET
 // auth/login/{login}) or ?error= (shown on the email step); and the configured clientId (from
 // /config.json) with every code exchange, naming the registered redirect URI /signin.

@@ -1,4 +1,4 @@
-// Vitals (issue #7; SPEC §2 Vitals, §3 vital types, §9 chart y-axis from 0 and legend at the bottom):
+// Vitals (SPEC §2 Vitals, §3 vital types, §9 chart y-axis from 0 and legend at the bottom):
 // a type's page reads VitalsList by its LOINC code and shows the chart (with a text alternative) and a
 // table of measurements linking to their detail; blood pressure has systolic and diastolic.
 import type { Observation } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// The platform client's pushToAgent against the REAL server (issue #10 Tests; SPEC §7 Agent $push,
+// The platform client's pushToAgent against the REAL server (SPEC §7 Agent $push,
 // §8 errors as the outcome's text): the demo clinic, the agent program in-process with client
 // credentials, an MLLP echo server on loopback; the ACK comes back as text, without waiting the
 // outcome is All OK, a disconnected agent and a patient are refused with the server's message.

@@ -1,4 +1,4 @@
-// src/client must run in browsers and Node (issue #5): no Node built-ins, no React, and of src/fhir
+// src/client must run in browsers and Node: no Node built-ins, no React, and of src/fhir
 // only pure modules: the barrel (src/fhir/index.ts) pulls fhirpath into browser bundles, so every
 // module the client reaches, directly or through others, is checked for what it imports at runtime.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The platform client's bulkExport against the REAL server (issue #10 Tests; SPEC §4 "202 polling
+// The platform client's bulkExport against the REAL server (SPEC §4 "202 polling
 // every 1000 ms", §7 "POST {type}/$export or {group}/$export with _type, _since, Prefer
 // respond-async"): kick-off, polling the status URL to the manifest, and reading the NDJSON files
 // through the same client. Medplum's own MedplumClient is checked against the same endpoints, so

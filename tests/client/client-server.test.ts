@@ -1,4 +1,4 @@
-// The platform client against the REAL server (issue #3 client; SPEC §4, §7): no fakes between
+// The platform client against the REAL server (SPEC §4, §7): no fakes between
 // them. buildServer on an in-memory PGlite copy of the test template (also PostgreSQL when
 // TEST_DATABASE_URL is set) on a free port; FHIR requests need a token, as in `npm start`.
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The demo sign-ins through the platform client against the REAL server (issue #3 client): the
+// The demo sign-ins through the platform client against the REAL server: the
 // demo clinic seeded as `npm start` seeds it, then Maria signs in with the demo password.
 import { BloomClient } from '../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';

@@ -1,4 +1,4 @@
-// Operations and platform calls through BloomClient with a fake fetch (issue #5; SPEC §7 FHIR calls
+// Operations and platform calls through BloomClient with a fake fetch (SPEC §7 FHIR calls
 // and other platform calls, §5 'PDF creation not enabled', §4 offline event). Bots, agents and bulk
 // export have no server yet (a later issue): they are tested here only.
 import { jsonResponse } from './support/fake-fetch';

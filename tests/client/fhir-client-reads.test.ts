@@ -1,4 +1,4 @@
-// FHIR reads and searches through BloomClient with a fake fetch (issue #5; SPEC §4 cache and
+// FHIR reads and searches through BloomClient with a fake fetch (SPEC §4 cache and
 // readable promises, §5 reference messages, §7 FHIR calls and search URL building, §9 cache).
 import type { Bundle, Patient } from '@medplum/fhirtypes';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';

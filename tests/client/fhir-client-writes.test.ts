@@ -1,4 +1,4 @@
-// FHIR writes through BloomClient with a fake fetch (issue #5; SPEC §5 'Missing resourceType',
+// FHIR writes through BloomClient with a fake fetch (SPEC §5 'Missing resourceType',
 // 'Missing id'; §7 FHIR calls): what each sends, the Idempotency-Key on POSTs, and what each write
 // removes from the cache ("writes invalidate the resource and the searches of its type";
 // "executeBatch and every write invalidate the cached searches they affect").

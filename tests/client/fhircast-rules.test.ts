@@ -1,4 +1,4 @@
-// Issue #11 client rules (SPEC §5 remote-context subscribe and publish; §8 'Invalid response!'):
+// Client rules (SPEC §5 remote-context subscribe and publish; §8 'Invalid response!'):
 // every rule refuses with its exact message (written out here, so a changed text fails) before
 // anything is sent. The hub applies the same module (src/fhir/fhircast), tested over HTTP in
 // tests/server/fhircast*.

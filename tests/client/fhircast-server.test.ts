@@ -1,4 +1,4 @@
-// The platform client's FHIRcast calls against the REAL hub in-process (issue #11; SPEC §5, §7,
+// The platform client's FHIRcast calls against the REAL hub in-process (SPEC §5, §7,
 // §8): two BloomClients signed in as the demo practitioner subscribe, connect over WebSockets
 // (the `ws` package: Node 20 has no global WebSocket), publish and read the context; acknowledgements
 // come from FhircastConnection, so no syncerror follows; the hub refuses what the client would.

@@ -1,4 +1,4 @@
-// The request pipeline's retry, poll, redirect and abort rules (issue #5; SPEC §4 "Request
+// The request pipeline's retry, poll, redirect and abort rules (SPEC §4 "Request
 // results", §8 'Request aborted', §9 "Retries: 3 attempts, 200 ms apart", "Poll interval 1000 ms"),
 // with a fake fetch and jest's fake clock so the spacing is exact.
 import { OperationOutcomeError } from '../../src/fhir/outcomes';

@@ -1,4 +1,4 @@
-// The retry policy's decisions (issue #5; SPEC §4, §9), without any request.
+// The retry policy's decisions (SPEC §4, §9), without any request.
 import {
   MAX_RETRY_AFTER,
   isRetrySafe,

@@ -1,4 +1,4 @@
-// The server gaps the platform client found (issue #5), closed and tested through the REAL client
+// The server gaps the platform client found, closed and tested through the REAL client
 // against the real server in-process: POST $expand-profile (SPEC §7 requestProfileSchema),
 // conditional update (upsertResource), and the base FHIR definitions behind requestSchema (SPEC §7
 // schema load; readable by every signed-in user, written by super admins only). PGlite always,

@@ -1,4 +1,4 @@
-// The platform client's service calls against the REAL server in-process (issue #10 Tests; SPEC
+// The platform client's service calls against the REAL server in-process (SPEC
 // §7 Bot $execute, email/v1/send, invite), until now tested against a fake fetch only: the demo
 // clinic seeded, sign-ins through BloomClient, no fakes between client and server.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // Unit: the live-subscription manager with a fake WebSocket and a fake fetch (SPEC §4 "Live
-// subscriptions", §5, §7 live updates, §8; issue #8): reference counting on one socket, the
+// subscriptions", §5, §7 live updates, §8): reference counting on one socket, the
 // binding-token dance, per-criteria routing, reconnection with backoff and re-binding with the last
 // event number, replayed events, the gap signal, every error message, the unknown-subscription
 // warning, ping without pong, sign-out.

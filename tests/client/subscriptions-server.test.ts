@@ -1,4 +1,4 @@
-// The client's live subscriptions against the REAL server (issue #8; SPEC §4 live subscriptions,
+// The client's live subscriptions against the REAL server (SPEC §4 live subscriptions,
 // §6, §7 live updates): the demo patient, signed in through the client, subscribes to her own
 // Communications over a real WebSocket (`ws`: Node 20 has no global one); the demo practitioner
 // writes; she receives it, and never another patient's. A socket dropped by the network comes back

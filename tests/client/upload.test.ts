@@ -1,4 +1,4 @@
-// Uploads with progress (issue #5; SPEC §7 "POST Binary?_filename with raw body, optional upload
+// Uploads with progress (SPEC §7 "POST Binary?_filename with raw body, optional upload
 // progress", §8 'Request error', 'Request aborted'): XMLHttpRequest when there is one (browsers),
 // a counted stream to fetch otherwise (Node); both with the same token, refresh and headers as
 // every other request.

@@ -1,4 +1,4 @@
-// Issue #7 E2E, account pages and the frame's edges, in Chromium against the real API seeded with the
+// E2E, account pages and the frame's edges, in Chromium against the real API seeded with the
 // demo clinic and the built app, signed in as Maria, at 1280 and at 375 px: Home's pregnancy card from
 // the demo's estimated delivery date; account/profile edits (a bad birth date refused under its field by
 // the server, then a change that persists after reload); account/provider with Dr. Chen; an unknown

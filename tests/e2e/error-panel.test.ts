@@ -1,4 +1,4 @@
-// Issue #7 error handling in Chromium (SPEC §2 "Error panel" and router fallback, §8 'Something went
+// Error handling in Chromium (SPEC §2 "Error panel" and router fallback, §8 'Something went
 // wrong', 'Unexpected Application Error!'), signed in as Maria against the real API and the built app,
 // with real thrown errors: the Medications screen's code failing to download shows the error panel
 // beside the Health Record menu (header and menus still usable); once the network is back, 'Try again'

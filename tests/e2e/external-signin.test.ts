@@ -1,4 +1,4 @@
-// Issue #3 external sign-in in Chromium (SPEC §2 email step with the external-sign-in button and 'or',
+// External sign-in in Chromium (SPEC §2 email step with the external-sign-in button and 'or',
 // §4 Login): the demo clinic's domain bloom.example is given a real OpenID provider (oidc-provider on
 // loopback, PKCE required); Maria types her email, takes 'Sign in with bloom.example', signs in at the
 // provider's own pages, and lands on the app's home page signed in through the app's ClientApplication

@@ -1,4 +1,4 @@
-// Issue #11 E2E in Chromium: two windows (two browser contexts, two sign-ins) of the demo practitioner
+// E2E in Chromium: two windows (two browser contexts, two sign-ins) of the demo practitioner
 // Dr. Chen with "Share context" on, against the real API and its FHIRcast hub (SPEC §7 Remote context
 // sync): opening a patient in one brings the other to the same patient within a few seconds, both
 // ways and from any screen of the app; the switch's choice is kept per user (key-value store), so the

@@ -121,7 +121,7 @@ describe.each([1280, 375])('issue #7 Get Care at %i px', (width) => {
     const requestedAt = Date.now();
     await page.getByRole('button', { name: 'Send Request' }).click();
     await page.getByRole('alert').filter({ hasText: 'Appointment request sent.' }).waitFor();
-    // Issue #8: the app lands on the messages screen, where the request sits in the thread.
+    // The app lands on the messages screen, where the request sits in the thread.
     await page.waitForURL(/\/messages$/);
     await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
     const thread = page.getByRole('list', { name: 'Messages' });

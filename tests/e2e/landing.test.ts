@@ -92,7 +92,7 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     const response = await answer;
     if (response.status() < 400) {
-      // The API answered (issue #3's auth/method): the app moves on to the password step, which it
+      // The API answered: the app moves on to the password step, which it
       // could not do had CORS or CSP blocked the answer.
       await page.getByLabel(/^Password/).waitFor();
       await page.screenshot({ path: path.join(screenshotDir, 'signin-answered-375.png'), fullPage: true });

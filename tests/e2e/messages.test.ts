@@ -1,7 +1,7 @@
-// Issue #8 messages in Chromium against the real API seeded with the demo clinic and the built app
+// Messages in Chromium against the real API seeded with the demo clinic and the built app
 // (SPEC §2 messages, §3 Communication/Attachment, §7 CommunicationList, Binary, live updates): Maria on
 // /messages opens at the newest message of her thread; a message Dr. Chen posts into her thread
-// (partOf its header, issue #20) through the platform client (Node, the same server) appears without a
+// (partOf its header) through the platform client (Node, the same server) appears without a
 // reload; she sends a text with a PNG (upload, then the Communication partOf her thread, then the
 // header PATCHed as Medplum's ThreadChat does) by keyboard, the upload (XMLHttpRequest, slowed down)
 // moving a progress bar; after a reload both are there and the image is rendered from its signed URL.
@@ -184,7 +184,7 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
       uploadThroughput: -1,
     });
     // createAttachment in the browser: the upload went through XMLHttpRequest, and the bar showed
-    // its progress between the start and the end (issue #8 "upload with a progress bar").
+    // its progress between the start and the end.
     expect(uploads).toEqual([{ type: 'xhr', url: expect.stringMatching(/\/Binary\?_filename=/) }]);
     const shown = await progressShown(page);
     expect(shown.some((value) => value > 0 && value < 100)).toBe(true);

@@ -1,4 +1,4 @@
-// Issue #3 "enrol MFA and sign in with a TOTP computed in the test", through the screens in Chromium:
+// "enrol MFA and sign in with a TOTP computed in the test", through the screens in Chromium:
 // a fresh patient registers, opens account/profile from the user menu (SPEC §2), enables two-factor
 // authentication on the card (QR code and secret, a wrong code under the field, the right one by the
 // Enter key), signs out, and signs in again with password + TOTP (SPEC §2 'Enter MFA code'). At 375 px

@@ -1,4 +1,4 @@
-// Issue #7 E2E in Chromium against the real API seeded with the demo clinic and the built app, signed
+// E2E in Chromium against the real API seeded with the demo clinic and the built app, signed
 // in as Maria: home, the health-record routes of SPEC §2 (lab results, a report with a highlighted
 // critical value and its PDF inline, medications, vaccines upcoming/past and a vaccine's detail, an
 // Observation, vitals with a weight and a blood pressure entered), at 1280 and at 375 px (menus

@@ -1,4 +1,4 @@
-// Issue #9 generic resource pages in Chromium against the real API seeded with the demo clinic and the
+// Generic resource pages in Chromium against the real API seeded with the demo clinic and the
 // built app (SPEC §2 Links, §5 per-field server issues, §6 access): Dr. Chen opens Maria's Patient page
 // (fields by definition, JSON, history with a version page), creates a Patient through /Patient/new
 // (a bad birth date refused under its field first), and Maria opening Aisha's record gets the
@@ -123,7 +123,7 @@ describe('issue #9 generic resource pages (Chromium)', () => {
     await expectAccessible();
     await page.goto(suite.url(`/Patient/${mariaId}`));
     await page.getByRole('heading', { level: 1, name: 'Maria Garcia' }).waitFor();
-    // Patients are not offered context sharing (issue #11: a clinician's switch).
+    // Patients are not offered context sharing (a clinician's switch).
     expect(await page.getByRole('switch', { name: 'Share context' }).count()).toBe(0);
   }, 90_000);
 

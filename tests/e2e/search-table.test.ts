@@ -1,4 +1,4 @@
-// Issue #9 E2E in Chromium against the real API seeded with the demo clinic and the built app (SPEC §2
+// E2E in Chromium against the real API seeded with the demo clinic and the built app (SPEC §2
 // generic resource search table, §3 search state, §4 Filters, §6 access). As Dr. Chen: open /Observation,
 // add a filter, choose fields, sort by date descending, page forward and back (and the back button),
 // export CSV and check its rows against the server, select two rows and delete them. As Maria:

@@ -1,4 +1,4 @@
-// Issue #3 "E2E in Chromium" against the real API (seeded with the demo clinic, seedDemoClinic) and the
+// Against the real API (seeded with the demo clinic, seedDemoClinic) and the
 // built app: register a new patient and land on home; sign out; sign in with a password; a wrong password
 // shows the server's error; enrol MFA (through the API) and sign in with a TOTP computed here; a user with
 // two memberships chooses a profile; a user without one creates a project; the scope choice. Each sign-in

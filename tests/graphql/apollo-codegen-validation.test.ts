@@ -1,4 +1,4 @@
-// CI validates every operation against the schema snapshot (issue #6; SPEC Design card "CI validating
+// CI validates every operation against the schema snapshot (SPEC Design card "CI validating
 // operations against the schema snapshot"): the codegen check that `npm run typecheck` runs exits
 // non-zero for an operation with an unknown field or a wrong argument, naming file, line and column,
 // and exits 0 for the committed operations (whose generated file is up to date).

@@ -1,4 +1,4 @@
-// The app's Apollo link chain on its own (issue #6 "App: src/graphql"), with a fake transport and a fake
+// The app's Apollo link chain on its own (src/graphql"), with a fake transport and a fake
 // session: the bearer token on every request; a 401 renews once (shared by concurrent 401s) and retries
 // once; SPEC §9 retries (3 attempts, 200 ms apart) for status >= 500 and network failures; SPEC §8
 // OperationOutcome text on errors; the resourceType/id cache.

@@ -212,7 +212,7 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
     const sp = await client.query({ query: SearchParameterListDocument, variables: { base } });
     const params = (sp.data?.SearchParameterList ?? []).flatMap((p) => (p ? [p] : []));
     expect(params.map((p) => p.code)).toEqual(expect.arrayContaining(codes));
-    // The base FHIR SearchParameters of Basic are listed too (issue #5 server gaps): check the stored ones.
+    // The base FHIR SearchParameters of Basic are listed too: check the stored ones.
     const stored = params.filter((p) => codes.includes(p.code as string));
     expect(stored.every((p) => p.type === 'token' && p.base?.[0] === base)).toBe(true);
     expect(params.every((p) => p.base?.includes(base))).toBe(true);

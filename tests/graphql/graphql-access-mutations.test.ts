@@ -1,4 +1,4 @@
-// Access control through GraphQL exactly like REST (issue #6; SPEC §6): a patient's query never
+// Access control through GraphQL exactly like REST (SPEC §6): a patient's query never
 // reveals another patient's data, not even a count, and a hidden resource answers exactly as a
 // missing one. Mutations TypeCreate / TypeUpdate / TypeDelete pass the same validation and rights.
 import type { Observation } from '@medplum/fhirtypes';

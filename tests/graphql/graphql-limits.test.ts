@@ -1,4 +1,4 @@
-// Refusals before anything runs (issue #6): depth 12 and the cost budget, malformed requests,
+// Refusals before anything runs: depth 12 and the cost budget, malformed requests,
 // queries and variables, each a 400 OperationOutcome saying what is wrong; introspection on by
 // default and off with GRAPHQL_INTROSPECTION=false (403).
 import { databases } from '../server/support/test-databases';

@@ -146,7 +146,7 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     );
     expect(body.errors).toBeUndefined();
     const all = body.data?.all ?? [];
-    // Her thread header and its 10 messages (issue #20 threads).
+    // Her thread header and its 10 messages.
     expect(all).toHaveLength(11);
     const sent = all.map((c) => c.sent);
     expect(sent).toEqual([...sent].sort().reverse());
@@ -196,7 +196,7 @@ describe.each(databases())('SPEC §7 $graphql queries on %s', (_engine, kind) =>
     );
     expect(body.errors).toBeUndefined();
     const connection = body.data?.CommunicationConnection;
-    // Her thread header and its 10 messages (issue #20 threads).
+    // Her thread header and its 10 messages.
     expect(connection).toMatchObject({ count: 11, offset: 3, pageSize: 3, next: '6' });
     expect(connection?.edges).toHaveLength(3);
     expect(connection?.edges.every((e) => e.mode === 'match' && e.resource.id)).toBe(true);

@@ -1,4 +1,4 @@
-// The N+1 guard (issue #6 Tests): a DiagnosticReport with its results, their specimens and
+// The N+1 guard: a DiagnosticReport with its results, their specimens and
 // performers costs the same few SQL statements with 3 results or 30, because every reference
 // asked in one round of execution is read in one batched statement (DataLoader + batch-read).
 import type { DiagnosticReport, Observation, Organization, Practitioner, Specimen } from '@medplum/fhirtypes';

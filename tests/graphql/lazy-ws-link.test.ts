@@ -1,4 +1,4 @@
-// The subscription transport's pure parts (issue #8): the /ws/graphql URL beside the FHIR base, the
+// The subscription transport's pure parts: the /ws/graphql URL beside the FHIR base, the
 // capped reconnection delay, and the LiveConnection listeners screens use to refetch after a reconnect.
 import { graphqlWsUrl } from '../../src/graphql/lazy-ws-link';
 import { LiveConnection } from '../../src/graphql/live-connection';

@@ -1,4 +1,4 @@
-// Depth and cost of an operation (issue #6), computed on the real schema without running anything.
+// Depth and cost of an operation, computed on the real schema without running anything.
 import { getOperationAST, Kind, parse } from 'graphql';
 import type { FragmentDefinitionNode } from 'graphql';
 import { checkQueryLimits } from '../../src/server/graphql/limits';

@@ -1,4 +1,4 @@
-// The search table's ResourceList operation (issue #9; SPEC §7 "ResourceList queries for generic
+// The search table's ResourceList operation (SPEC §7 "ResourceList queries for generic
 // tables"): the connection's arguments from a SearchRequest (and the requests they cannot say), the
 // selection syntax and its bad inputs, GraphQL rows compacted as REST gives them, and, against the
 // server's schema snapshot, a valid document for every resource type with every one of its columns.

@@ -1,4 +1,4 @@
-// GraphQL search arguments → the SearchRequest of SPEC §3 (issue #6): names back to codes, the
+// GraphQL search arguments → the SearchRequest of SPEC §3: names back to codes, the
 // value prefixes the REST parser understands, _sort/_count/_offset, a reverse lookup's filter first;
 // _filter and _compartment, checked as the REST search checks them.
 import { Operator } from '../../src/fhir/search/types';

@@ -1,4 +1,4 @@
-// Access control over real HTTP (issue #3 Tests "an access-control matrix"; SPEC §6, §7): the demo
+// Access control over real HTTP (SPEC §6, §7): the demo
 // clinic seeded, real sign-ins (auth/login → oauth2/token) for Maria, Aisha, Dr Chen and the clinic
 // admin, another project's admin, and anonymous, expired and foreign-signed callers, against the
 // FHIR API. Another patient's or project's resource is 404 with no content; no token is 401.

@@ -264,7 +264,7 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
     ['maria', 'aishaObs', 404],
     ['maria', 'otherObs', 404],
     ['maria', 'otherPatient', 404],
-    // Her policy's Practitioner entry has no compartment: project-wide read (issue #4 fix).
+    // Her policy's Practitioner entry has no compartment: project-wide read.
     ['maria', 'chen', 200],
     ['maria', 'mariaEncounter', 404], // in her compartment, but her AccessPolicy does not list Encounter
     ['maria', 'mariaUser', 404],

@@ -1,4 +1,4 @@
-// inviteUser with a mail server that never answers (issue #5 invite, "nothing half-created"): the
+// inviteUser with a mail server that never answers: the
 // send is abandoned after the timeout and the transaction rolls back. A unit test of invite.ts
 // with a fake Mailer (the only fake) over a real database.
 import type { ProjectMembership, User } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// Agents over real HTTP and a real WebSocket (issue #10 Agents and Tests; SPEC §7 Agent $push):
+// Agents over real HTTP and a real WebSocket (SPEC §7 Agent $push):
 // the demo clinic, the agent program in-process signing in with client credentials, HL7 v2 over
 // MLLP to an echo server on loopback. $push answers with the ACK, or at once without waiting; a
 // disconnected agent, an unknown destination, a silent or unreachable destination, bad parameters

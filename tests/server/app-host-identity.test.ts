@@ -1,4 +1,4 @@
-// The app host's identity settings (issue #3): /config.json names the seeded 'Bloom app'
+// The app host's identity settings: /config.json names the seeded 'Bloom app'
 // ClientApplication as clientId and the reCAPTCHA site key, and the CSP lets Google's reCAPTCHA in only
 // when a site key is configured. The clientId comes from the demo clinic's seed (findAppClientId).
 import fs from 'node:fs';

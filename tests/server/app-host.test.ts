@@ -1,5 +1,5 @@
 // The app host over real HTTP: static files, SPA fallback, /config.json, security headers
-// (issue #2 item 6; SPEC §2 routes).
+// (SPEC §2 routes).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

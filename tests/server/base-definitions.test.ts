@@ -1,4 +1,4 @@
-// The base FHIR definitions over real HTTP (issue #5 server gaps; SPEC §7 schema load, §6): REST
+// The base FHIR definitions over real HTTP (SPEC §7 schema load, §6): REST
 // search and read and GraphQL list them for every signed-in user, after the project's stored ones,
 // as one list for paging and totals; nobody but a super admin writes them. PGlite always,
 // PostgreSQL too with TEST_DATABASE_URL.

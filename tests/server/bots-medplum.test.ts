@@ -1,4 +1,4 @@
-// Medplum bots run unchanged over real HTTP (issue #10 Bots; SPEC §7 Bot $execute): a bot written
+// Medplum bots run unchanged over real HTTP (SPEC §7 Bot $execute): a bot written
 // against @medplum/core (support/medplum-bots/adt-admit.ts) is compiled by TypeScript to the
 // CommonJS Medplum deploys (`const core_1 = require("@medplum/core")`) and to an ES module, deployed
 // by the admin, and run with an HL7 v2 ADT message: it answers an ACK as HL7 text and creates the

@@ -1,4 +1,4 @@
-// The bot sandbox alone (issue #10 Bots, SPEC §7 Bot $execute): Medplum's handler(medplum, event)
+// The bot sandbox alone: Medplum's handler(medplum, event)
 // format in CommonJS and ES module form, the FHIR client bridged out asynchronously, console
 // captured, and hostile code (endless loop, allocation bomb, process/require/fetch) stopped with a
 // clear reason while the next run works normally.

@@ -1,4 +1,4 @@
-// Subscription → Bot over real HTTP (issue #10 Bots: "A Subscription whose channel endpoint is
+// Subscription → Bot over real HTTP ("A Subscription whose channel endpoint is
 // Bot/{id} runs the bot on each matching write, through the live engine, with retries and a
 // visible failure log"): the demo clinic, real sign-ins, bots deployed by the admin. A matching
 // write runs the bot (its effect: a Task it creates; an AuditEvent naming the Subscription), a

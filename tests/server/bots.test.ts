@@ -1,4 +1,4 @@
-// Bots over real HTTP (issue #10 Bots and Tests; SPEC §6, §7 Bot $execute): the demo clinic seeded,
+// Bots over real HTTP (SPEC §6, §7 Bot $execute): the demo clinic seeded,
 // real sign-ins; project admins create and deploy bots, others are refused; $execute by id and by
 // identifier with JSON, text and other bodies; the bot's FHIR client writes as the bot's own
 // membership; a patient whose policy does not reach the bot cannot run it; hostile code is stopped
@@ -122,7 +122,7 @@ describe.each(databases())('issue #10 bots over HTTP (SPEC §7 Bot $execute) on 
     const stored = await call<Bot>('GET', `Bot/${bot.id}`, admin);
     expect(stored.body.executableCode).toMatchObject({
       contentType: 'application/javascript',
-      // Stored as Binary/{id}; REST answers a readable Binary as a signed URL (issue #8).
+      // Stored as Binary/{id}; REST answers a readable Binary as a signed URL.
       url: expect.stringMatching(/\/storage\/[A-Za-z0-9\-.]+\?Expires=\d+&Signature=/),
       title: 'bot.js',
     });

@@ -1,4 +1,4 @@
-// /metadata declares the platform services' operations (issue #10; SPEC §7 $export, Bot
+// /metadata declares the platform services' operations (SPEC §7 $export, Bot
 // $execute/$deploy, Agent $push): Bulk Data clients find $export at system, Patient and Group
 // level under Bulk Data's OperationDefinitions; Medplum clients find Bot and Agent operations.
 import type { CapabilityStatement, CapabilityStatementRestResourceOperation } from '@medplum/fhirtypes';

@@ -1,5 +1,5 @@
 // Conditional update PUT {type}?search and conditional delete DELETE {type}?search over real HTTP
-// (issue #5 server gaps; SPEC §7 upsertResource; FHIR R4 §3.1.0.4.3, §3.1.0.7.1). PGlite always,
+// (SPEC §7 upsertResource; FHIR R4 §3.1.0.4.3, §3.1.0.7.1). PGlite always,
 // PostgreSQL too with TEST_DATABASE_URL.
 import type { Bundle, OperationOutcome, Patient } from '@medplum/fhirtypes';
 import { databases } from './support/test-databases';

@@ -1,4 +1,4 @@
-// Server configuration from the environment: defaults and clear errors (issue #2 items 1 and 6).
+// Server configuration from the environment: defaults and clear errors.
 import path from 'node:path';
 import { CONFIG_VARIABLES, ConfigError, loadConfig, withActualPort } from '../../src/server/config';
 

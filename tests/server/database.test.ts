@@ -1,4 +1,4 @@
-// The SQL layer on each engine: migrations, queries, transactions (issue #2 item 3).
+// The SQL layer on each engine: migrations, queries, transactions.
 import { MIGRATIONS, migrate } from '../../src/server/db';
 import type { Database } from '../../src/server/db';
 import { databases } from './support/test-databases';

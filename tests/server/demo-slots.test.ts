@@ -1,4 +1,4 @@
-// The start-up top-up of the demo's free slots (issue #7 Get Care; SPEC §2, §9): a clinic seeded
+// The start-up top-up of the demo's free slots (SPEC §2, §9): a clinic seeded
 // weeks ago gets Slots for the days after its last one, up to 45 days from today, and nothing else.
 // The clinic's slots depend on the day (weekdays only), so every date here is fixed.
 import type { Resource, Schedule, Slot } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// POST email/v1/send over real HTTP (issue #5 server endpoints; SPEC §6 admins only, §7 sendEmail):
+// POST email/v1/send over real HTTP (SPEC §6 admins only, §7 sendEmail):
 // to the outbox without SMTP, over SMTP when configured; every field validated.
 import fs from 'node:fs';
 import { databases } from './support/test-databases';

@@ -1,6 +1,6 @@
 // The demo clinic behind a real server whose bulk export runs with small pages and files (so a
 // handful of resources spans several pages, files and checkpoints), and which can be stopped and
-// started again on the same database and port: the export tests' restart checks (issue #10).
+// started again on the same database and port: the export tests' restart checks.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

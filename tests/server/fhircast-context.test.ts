@@ -1,4 +1,4 @@
-// Unit tests of the hub's pure parts (issue #11; SPEC §3 Remote context events): how each event
+// Unit tests of the hub's pure parts (SPEC §3 Remote context events): how each event
 // changes a topic's current context, and the NOTIFY payloads between instances.
 import type { FhircastEvent } from '../../src/fhir/fhircast';
 import { OperationOutcomeError, getStatus } from '../../src/fhir/outcomes';

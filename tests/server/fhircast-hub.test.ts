@@ -1,4 +1,4 @@
-// The FHIRcast hub over real HTTP and WebSockets (issue #11 Tests; SPEC §3 Remote context events,
+// The FHIRcast hub over real HTTP and WebSockets (SPEC §3 Remote context events,
 // §5 rules applied by the hub, §7 Remote context sync): subscribe/unsubscribe, each event type's
 // context rules, versionId handling, bad requests change nothing, acknowledgement and syncerror,
 // heartbeats, and topics private to a project. Real sign-ins; PGlite, PostgreSQL with TEST_DATABASE_URL.

@@ -1,4 +1,4 @@
-// Issue #11: two hub instances on one database (two PostgreSQL pools on one schema with
+// Two hub instances on one database (two PostgreSQL pools on one schema with
 // TEST_DATABASE_URL, else one PGlite shared by two servers). Subscriptions, contexts, events and
 // syncerrors cross instances through the database and LISTEN/NOTIFY, as live updates do.
 import { systemContext } from '../../src/server/repo';

@@ -1,4 +1,4 @@
-// keyvalue/v1/{key} over real HTTP (issue #5 "Server endpoints", SPEC §7 other platform calls):
+// keyvalue/v1/{key} over real HTTP:
 // per-user text values, 404 for a missing key, sign-in required. The keys,
 // values and limits Medplum's key-value API accepts, and its answers (status and text) otherwise, so
 // an app that passes here does not fail on a Medplum server.

@@ -1,4 +1,4 @@
-// Read receipts in the demo threads (issue #20, SPEC §6): Medplum's ThreadChat, in a two-person
+// Read receipts in the demo threads: Medplum's ThreadChat, in a two-person
 // thread, marks each message it receives with `received` and status completed (a PUT of the whole
 // message). The demo patient policy lets Maria do that for a message to her, and nothing more: not
 // on her own messages, not with any other change, not on another patient's thread.

@@ -1,4 +1,4 @@
-// Message threads in the demo clinic (issue #20 "Data shaped as Medplum apps expect it", SPEC §6):
+// Message threads in the demo clinic:
 // a thread header is a Communication without partOf, each message is partOf it. A patient reads
 // the threads she is part of, updates (PUT/PATCH) a header she is the subject of, as Medplum's
 // ThreadChat does after each message, and nothing else: no message, no other patient's thread,

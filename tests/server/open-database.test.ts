@@ -1,5 +1,5 @@
 // Opening the configured database: PGlite on disk keeps data across restarts, and one data
-// directory serves one process at a time (issue #2 items 3 and 6).
+// directory serves one process at a time.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// ValueSet/$expand over real HTTP (issue #5 server endpoints; SPEC §7 valueSetExpand): the FHIR
+// ValueSet/$expand over real HTTP (SPEC §7 valueSetExpand): the FHIR
 // definitions' value sets and code systems with systems and displays, is-a filters, text filter,
 // paging; stored value sets per project; 400 for a missing, unknown or unexpandable url.
 import type { ValueSet } from '@medplum/fhirtypes';

@@ -1,5 +1,5 @@
 // The Repository on each engine: versioning, meta, history, deletes, conditional create, patch,
-// transactions (issue #2 item 4; SPEC §3 extended Meta and system reference).
+// transactions (SPEC §3 extended Meta and system reference).
 import type { Device, Observation, Patient, Practitioner, Resource } from '@medplum/fhirtypes';
 import { OperationOutcomeError, getStatus } from '../../src/fhir';
 import type { Database } from '../../src/server/db';

@@ -1,5 +1,5 @@
 // The read cache of the embedded engine: exact after every kind of write, never holding
-// uncommitted data, and handing out copies (issue #2 item 4; benchmark "reads at half of bare").
+// uncommitted data, and handing out copies (benchmark "reads at half of bare").
 import type { Patient } from '@medplum/fhirtypes';
 import { OperationOutcomeError } from '../../src/fhir';
 import type { Database } from '../../src/server/db';

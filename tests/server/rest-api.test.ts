@@ -1,5 +1,5 @@
 // The FHIR REST API over real HTTP (fetch against app.listen), on each database engine
-// (issue #2 item 4 and "Bad input"; SPEC §3, §7 "FHIR calls", §8).
+// (SPEC §3, §7 "FHIR calls", §8).
 import type { Bundle, CapabilityStatement, OperationOutcome, Patient } from '@medplum/fhirtypes';
 import { databases } from './support/test-databases';
 import { APP_ORIGIN, startTestServer } from './support/test-server';

@@ -1,4 +1,4 @@
-// Seeding the demo clinic (issue #2 item 5): written once, readable through the Repository with
+// Seeding the demo clinic: written once, readable through the Repository with
 // the project's meta, all or nothing, on each database engine.
 import type {
   Appointment,
@@ -113,7 +113,7 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
       expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
       expect(results[0].projectId).toBe(results[1].projectId);
       // The Project, the bundle, and the sign-ins: patient AccessPolicy, a User and a membership
-      // per demo account, the app's ClientApplication (issue #3).
+      // per demo account, the app's ClientApplication.
       expect(await countAll(fresh)).toBe((bundle.entry?.length ?? 0) + 1 + 1 + 2 * DEMO_ACCOUNTS.length + 1);
     } finally {
       await fresh.close();

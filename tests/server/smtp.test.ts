@@ -1,4 +1,4 @@
-// Real email delivery (issue #10 Email; SPEC §7 email/v1/send, invite, password reset): the server
+// Real email delivery (SPEC §7 email/v1/send, invite, password reset): the server
 // configured with SMTP_* delivers to a real SMTP server on loopback (the smtp-server package, not a
 // hand-rolled fake), and each message arrives with the right sender, recipient, subject and link.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// AccessPolicy writeConstraint as Medplum's server evaluates it (issue #20, SPEC §6): FHIRPath over
+// AccessPolicy writeConstraint as Medplum's server evaluates it: FHIRPath over
 // the new version with %before (empty on a create) and %after; a write passes only when every
 // constraint is exactly `true`. The demo patient policy's thread-header rule is checked here on its own.
 import type { AccessPolicyResource, Communication } from '@medplum/fhirtypes';

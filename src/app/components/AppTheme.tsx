@@ -1,7 +1,7 @@
 // Bloom's theme and baseline styles around the app. MUI's ThemeProvider also carries the CSS-variables
 // provider (colour-scheme storage, an init script) for themes built with colour schemes, which Bloom's
 // theme is not; the system provider renders the same theme without it, about 3 KB gzip lighter on
-// every page (issue #7 budget).
+// every page.
 import CssBaseline from '@mui/material/CssBaseline';
 import { THEME_ID } from '@mui/material/styles';
 import { ThemeProvider } from '@mui/system';

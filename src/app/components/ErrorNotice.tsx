@@ -1,5 +1,5 @@
 // An error message box (role alert) for the app shell's error fallbacks: drawn with a Box rather than
-// MUI's Alert, so the landing page's download does not carry the Alert and its icons (issue #7 budget),
+// MUI's Alert, so the landing page's download does not carry the Alert and its icons,
 // and it still shows when a chunk could not be downloaded.
 import Box from '@mui/material/Box';
 import type { ReactNode } from 'react';

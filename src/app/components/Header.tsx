@@ -11,7 +11,7 @@ import { useSession } from '../session/BloomClientContext';
 import { BloomLogo } from './BloomLogo';
 import { LinkButton } from './LinkButton';
 
-// Signed in only: their menus stay off the landing page's download (issue #7 budgets).
+// Signed in only: their menus stay off the landing page's download.
 const MainNav = lazy(() => import('./MainNav').then((m) => ({ default: m.MainNav })));
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 

@@ -1,5 +1,5 @@
 // LinkMenu's code (MUI Menu, Popover, Modal, transitions: ~12 KB gzip) is downloaded when a menu is
-// first opened, not with every signed-in screen (issue #7 budgets). Once loaded it stays mounted, so
+// first opened, not with every signed-in screen. Once loaded it stays mounted, so
 // closing animates and gives the focus back to its button.
 import { lazy, Suspense, useState } from 'react';
 import type { LinkMenuProps } from './LinkMenu';

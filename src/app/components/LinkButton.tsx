@@ -1,6 +1,6 @@
 // A router link drawn as a button (text, contained or outlined; medium or large). The signed-out pages
 // use it for Log in / Sign up: MUI's Button would bring ButtonBase and its ripple into the landing
-// page's download (issue #7 budget), and a link needs neither.
+// page's download, and a link needs neither.
 import { alpha, styled, type CSSObject, type Theme } from '@mui/material/styles';
 import { Link } from 'react-router-dom';
 

@@ -1,5 +1,5 @@
 // 'Not found' panel for a signed-in path that names nothing: an unknown resource type under
-// /:resourceType (issue #9) or an unknown signed-in route (issue #7). A heading, one line and a way home.
+// /:resourceType or an unknown signed-in route. A heading, one line and a way home.
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';

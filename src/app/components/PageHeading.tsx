@@ -1,4 +1,4 @@
-// A screen's h1 and its document title ("{title} · Bloom"; issue #7 page titles per route).
+// A screen's h1 and its document title ("{title} · Bloom").
 import Typography from '@mui/material/Typography';
 
 export function PageHeading({ title }: { title: string }) {

@@ -1,6 +1,6 @@
 // An outlined text input with its label and helper text, as MUI's TextField draws it, without
 // TextField's select mode: TextField always bundles Select and with it Menu, Popover and Modal
-// (~20 KB gzip), which a screen with only text inputs never uses (issue #7 budgets).
+// (~20 KB gzip), which a screen with only text inputs never uses.
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';

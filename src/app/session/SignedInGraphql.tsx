@@ -1,6 +1,6 @@
 // The ApolloProvider of the signed-in screens, with the live connection screens watch to refetch after
-// the subscription socket reconnects (issue #8). It is a chunk of its own (see GraphqlBoundary), so
-// Apollo and the GraphQL runtime stay off the landing and sign-in pages (issue #7 budgets).
+// the subscription socket reconnects. It is a chunk of its own (see GraphqlBoundary), so
+// Apollo and the GraphQL runtime stay off the landing and sign-in pages.
 import { ApolloProvider } from '@apollo/client/react';
 import type { ReactNode } from 'react';
 import { LiveConnectionContext } from '../../graphql/live-connection';

@@ -1,5 +1,5 @@
 // The app's one platform client, created on first need: the signed-out landing page never downloads the
-// client library (issue #7 budget). It is created at start-up when a login is stored (SPEC §3 "Stored
+// client library. It is created at start-up when a login is stored (SPEC §3 "Stored
 // login"), and when a screen asks for it (the sign-in screens, the signed-in screens).
 import type { BloomClient } from '../../client';
 import { ACTIVE_LOGIN_KEY, DEFAULT_STORAGE_PREFIX } from '../../client/storage';

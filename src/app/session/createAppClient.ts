@@ -1,4 +1,4 @@
-// The app's one platform client (issue #3 App): the API base URL and app ClientApplication id from
+// The app's one platform client: the API base URL and app ClientApplication id from
 // /config.json, the stored login in localStorage (SPEC §3 "Stored login"), and a lost session sends the
 // browser to / (SPEC §2 "An unauthenticated session sends the browser to /").
 import { BloomClient, createDefaultStorage } from '../../client';

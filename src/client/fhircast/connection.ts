@@ -1,4 +1,4 @@
-// A WebSocket to the endpoint the hub gave a subscription (issue #11; SPEC §7: each non-heartbeat
+// A WebSocket to the endpoint the hub gave a subscription (SPEC §7: each non-heartbeat
 // message is acknowledged; §8 'WebSocket error'). Heartbeats are answered by nothing and reported to
 // nobody; every other event is acknowledged with its id, then handed to the listeners.
 import { FHIRCAST_MESSAGES } from '../../fhir/fhircast';

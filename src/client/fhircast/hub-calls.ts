@@ -1,4 +1,4 @@
-// The platform client's FHIRcast calls (issue #11; SPEC §5 rules, §7 Remote context sync, §8
+// The platform client's FHIRcast calls (SPEC §5 rules, §7 Remote context sync, §8
 // 'Invalid response!'). Each call checks its input with the rules the hub applies (src/fhir/fhircast)
 // before anything is sent, so a bad request fails here with the same message the hub would give.
 import { getRandomString } from '../pkce';

@@ -1,4 +1,4 @@
-// The hub's answer to GET /fhircast/STU3/{topic} (issue #11; SPEC §7 Remote context sync).
+// The hub's answer to GET /fhircast/STU3/{topic} (SPEC §7 Remote context sync).
 import type { FhircastContextEntry } from '../../fhir/fhircast';
 
 export interface FhircastCurrentContext {

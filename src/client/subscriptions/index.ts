@@ -1,4 +1,4 @@
-// Live subscriptions over /ws/subscriptions-r4 (issue #8): the manager and its parts.
+// Live subscriptions over /ws/subscriptions-r4: the manager and its parts.
 export { SubscriptionManager, INVALID_CLIENT, INVALID_URL, UNKNOWN_SUBSCRIPTION_WARNING } from './manager';
 export type { SubscriptionManagerOptions } from './manager';
 export { SubscriptionEmitter } from './emitter';

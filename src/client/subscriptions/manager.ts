@@ -1,4 +1,4 @@
-// The live-subscription manager (SPEC §4 "Live subscriptions", §5, §7 live updates, §8; issue #8),
+// The live-subscription manager (SPEC §4 "Live subscriptions", §5, §7 live updates, §8),
 // with @medplum/core's SubscriptionManager surface so Medplum apps run unchanged:
 // - one socket for every criteria; criteria are reference-counted and the socket closes when the
 //   last one is removed;

@@ -1,4 +1,4 @@
-// One WebSocket that comes back (issue #8: reconnection with backoff): after a close the manager
+// One WebSocket that comes back (reconnection with backoff): after a close the manager
 // did not ask for, a new socket is opened after a growing, jittered delay (1 s, 1.5 s, 2.25 s …
 // up to 10 s by default), so a restarted server is not hit by every client at the same instant.
 // Each successful open is a new `connection` number, which tells the manager to bind again.

@@ -1,4 +1,4 @@
-// 'Does not contain' (issue #9): FHIR R4 search has no ':not-contains' modifier, so the condition is
+// 'Does not contain': FHIR R4 search has no ':not-contains' modifier, so the condition is
 // the `_filter` expression `not (<param> co "<value>")`. In a SearchRequest it is an ordinary filter
 // on `_filter`, so the URL round trip is parseSearchRequest/formatSearchQuery's as for any filter;
 // these two functions write it and recognise it (for menus that show it under its parameter).

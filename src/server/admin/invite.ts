@@ -1,4 +1,4 @@
-// POST admin/projects/{projectId}/invite (issue #5; Medplum's invite): a project admin adds a person
+// POST admin/projects/{projectId}/invite (Medplum's invite): a project admin adds a person
 // to their project. The User is created when the email is new (with a set-password link in the
 // invitation), then the profile (Patient or Practitioner) and the ProjectMembership.
 // Everything, the email included, happens in one transaction: a failure leaves nothing behind.

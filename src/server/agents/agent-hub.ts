@@ -1,4 +1,4 @@
-// The agents connected to this server instance (issue #10 Agents) and the requests waiting for
+// The agents connected to this server instance and the requests waiting for
 // their answers. One connection per Agent: a newer one replaces the older (an agent that lost its
 // network reconnects before the server notices the old socket is dead). A request that waits gets
 // a callback id; the agent's agent:transmit:response or agent:error with that id settles it, a

@@ -1,4 +1,4 @@
-// One agent's WebSocket at /ws/agent (issue #10 Agents; Medplum's agent protocol). The first
+// One agent's WebSocket at /ws/agent (Medplum's agent protocol). The first
 // message must be agent:connect:request with an access token from client credentials (a
 // ClientApplication's) whose access rules can read the Agent; anything else, a bad token or an
 // Agent that is off is answered with agent:error and the socket is closed. Once connected, the

@@ -1,4 +1,4 @@
-// Inbound messages (issue #10 Agents; Medplum's agent channels): the agent listens on each of its
+// Inbound messages (Medplum's agent channels): the agent listens on each of its
 // Agent.channel endpoints (an Endpoint's mllp:// address on its network) and sends what arrives
 // as agent:transmit:request with the channel's name; the server runs the channel's target bot
 // (Agent.channel.targetReference) with the message as input, as the agent's client application,

@@ -1,4 +1,4 @@
-// The parameters of POST Agent/{id}/$push (issue #10 Agents; SPEC §7): {destination, body,
+// The parameters of POST Agent/{id}/$push (SPEC §7): {destination, body,
 // contentType, waitForResponse, waitTimeout?, returnAck?} as the platform client and Medplum's send
 // them (a JSON object), or the same as a FHIR Parameters resource. Refusals name the parameter.
 import type { Device, Parameters, ParametersParameter } from '@medplum/fhirtypes';

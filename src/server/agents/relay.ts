@@ -1,4 +1,4 @@
-// Agents across server instances (issue #10 Agents): an agent is connected to one instance, and a
+// Agents across server instances: an agent is connected to one instance, and a
 // $push may reach any. Each instance records its agents in agent_connection (with a heartbeat, so
 // the rows of a stopped instance go stale), and instances pass pushes and answers to each other
 // through the database: a row in agent_relay and a NOTIFY naming it and its addressee (the same

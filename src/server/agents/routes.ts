@@ -1,4 +1,4 @@
-// Agents over WebSocket and HTTP (issue #10 Agents; SPEC §7 Agent $push):
+// Agents over WebSocket and HTTP (SPEC §7 Agent $push):
 //   WS   /ws/agent                    the agent program's connection (agent-socket.ts)
 //   POST /fhir/R4/Agent/{id}/$push    {destination, body, contentType, waitForResponse, waitTimeout?}
 //   POST /fhir/R4/Agent/$push?identifier=system|value

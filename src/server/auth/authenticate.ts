@@ -1,6 +1,6 @@
 // Who is calling: `Authorization: Bearer <access token>` (signature, expiry, issuer, Login not
 // revoked) or `Authorization: Basic client_id:secret` for client applications, turned into the
-// RepositoryContext (with `access`) that the FHIR routes act as (issue #3, SPEC §6).
+// RepositoryContext (with `access`) that the FHIR routes act as.
 import crypto from 'node:crypto';
 import type {
   AccessPolicy,

@@ -1,4 +1,4 @@
-// Sign-in through an external identity provider (issue #3, SPEC §3 IdentityProvider, §4 Login).
+// Sign-in through an external identity provider.
 //
 //   app ──GET auth/external/authorize?state={login request}&redirect_uri──▶ here: checked, then
 //   302 to the provider's authorizeUrl (client_id, redirect_uri = our auth/external, scope, signed

@@ -1,4 +1,4 @@
-// The state of an external sign-in (issue #3): the app's login request (domain, clientId, projectId,
+// The state of an external sign-in: the app's login request (domain, clientId, projectId,
 // its PKCE challenge, where to send the browser back) travels to the identity provider and back
 // as a JWT signed by this server, so the callback knows it is ours and unchanged. The provider's
 // own PKCE verifier never travels: it is derived from the state's nonce with a server secret.

@@ -1,4 +1,4 @@
-// Password reset by email (issue #3): auth/resetpassword creates a UserSecurityRequest and emails
+// Password reset by email: auth/resetpassword creates a UserSecurityRequest and emails
 // a link to the app's set-password screen; auth/setpassword checks the secret and sets the new
 // password. The answer to resetpassword never tells whether the email exists.
 import type { User, UserSecurityRequest } from '@medplum/fhirtypes';

@@ -1,5 +1,5 @@
 // A first line of defence for the platform's own resource types on the FHIR API, until the
-// Repository enforces access control on every path (issue #3, another part of the work): a token
+// Repository enforces access control on every path: a token
 // must never reach a signing key, a password hash or a refresh secret, and only a project admin
 // may touch memberships, clients, access policies or the project itself (a patient who could write
 // a ProjectMembership could make themselves admin).

@@ -1,4 +1,4 @@
-// reCAPTCHA on registration (issue #3, SPEC §2 registration, §7 auth/newuser): when a secret is
+// reCAPTCHA on registration: when a secret is
 // configured, the app's recaptchaToken is checked with Google's siteverify (RECAPTCHA_VERIFY_URL, so
 // tests answer on loopback) before anything is created. Without a secret, registration is unchecked.
 import { badRequest, OperationOutcomeError } from '../../fhir';

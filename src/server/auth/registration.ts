@@ -67,7 +67,7 @@ export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo)
   const challenge = readCodeChallenge(fields);
   await checkClientId(deps.db, clientId);
   await checkRegistrationProject(deps, projectId);
-  // Before anything is created (issue #3: reCAPTCHA when a secret is configured).
+  // Before anything is created (reCAPTCHA when a secret is configured).
   await checkRecaptcha(deps.config, fields, info.remoteAddress);
   // Hashing is slow: do it before the transaction holds its lock.
   const passwordHash = await hashPassword(password);

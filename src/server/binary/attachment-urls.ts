@@ -1,4 +1,4 @@
-// Attachment URLs the app can show (issue #8, SPEC §3 Attachment): a message's attachment is stored
+// Attachment URLs the app can show: a message's attachment is stored
 // as a reference to its Binary ('Binary/{id}', as Medplum stores it), which never expires; what the
 // API hands out is a signed, expiring storage URL that an <img> loads without an Authorization
 // header. Only Binaries of this server are signed, and only for a caller who may read them. A

@@ -1,4 +1,4 @@
-// Binary (issue #8; SPEC §7 "POST Binary?_filename with raw body"): the raw body is stored through
+// Binary (SPEC §7 "POST Binary?_filename with raw body"): the raw body is stored through
 // BinaryStorage and described by a Binary resource (contentType kept, the file name in an
 // extension). GET Binary/{id} answers the bytes with their type, or the FHIR JSON form (data in
 // base64, plus the signed url) when asked for application/fhir+json. GET storage/{id}?Signature=…
@@ -60,7 +60,7 @@ function badFilenameCharacter(name: string): boolean {
 const LITERAL_REFERENCE = /^[A-Z][A-Za-z]{1,63}\/[A-Za-z0-9\-.]{1,64}$/;
 
 /**
- * The Binary's securityContext (issue #8): the X-Security-Context header when given (Medplum's
+ * The Binary's securityContext: the X-Security-Context header when given (Medplum's
  * header), else for a patient her own Patient, so her upload lands in her compartment and she can
  * read it back. The Repository refuses a patient's Binary placed in another patient's compartment.
  */

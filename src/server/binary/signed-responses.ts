@@ -1,4 +1,4 @@
-// Attachment URLs in FHIR REST answers (issue #8, SPEC §3 Attachment, §7 Binary): an attachment is
+// Attachment URLs in FHIR REST answers: an attachment is
 // stored as 'Binary/{id}' (attachment-urls.ts), which an <img> cannot load without a header; reads,
 // searches and write answers hand it out as a signed, expiring storage URL instead, as Medplum's
 // REST API does and as $graphql does. Only Binaries of this server the caller may read are signed;

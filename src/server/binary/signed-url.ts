@@ -1,4 +1,4 @@
-// Signed, expiring Binary URLs (issue #8): an attachment shown in an <img> cannot send an
+// Signed, expiring Binary URLs: an attachment shown in an <img> cannot send an
 // Authorization header, so the URL itself carries the permission, as Medplum's presigned storage
 // URLs do. The signature is a JWT from the server's shared key (any instance verifies it) naming
 // the one Binary and expiring after BINARY_URL_LIFETIME; Expires repeats its exp for caches.

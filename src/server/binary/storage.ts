@@ -1,4 +1,4 @@
-// Where Binary contents live (issue #8): a small interface so an object store can replace the
+// Where Binary contents live: a small interface so an object store can replace the
 // default, files on disk under BINARY_DIR. Contents are written to a temporary file and renamed
 // into place, so a reader never sees half an upload, and the size limit is enforced while
 // streaming (the upload is never held in memory whole).

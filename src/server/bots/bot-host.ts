@@ -1,4 +1,4 @@
-// The host side of the bot's FHIR client (issue #10): each call from the sandbox arrives as a
+// The host side of the bot's FHIR client: each call from the sandbox arrives as a
 // method name and JSON arguments and runs through the Repository as the bot's membership, so
 // access control is the server's ordinary one.
 import type { Resource } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// A bot acts as its own ProjectMembership (issue #10; as in Medplum): the membership's access
+// A bot acts as its own ProjectMembership (as in Medplum): the membership's access
 // policy, not the caller's, limits what the bot's FHIR client may read and write. The membership is
 // created with the bot's first deploy or execution if an admin has not made one.
 import type { Bot, ProjectMembership } from '@medplum/fhirtypes';

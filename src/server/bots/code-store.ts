@@ -1,5 +1,5 @@
-// Bot code lives in Binaries (issue #10; Medplum's Bot.executableCode / sourceCode): the bytes in
-// BinaryStorage like every upload (issue #8), the Binary resource in the bot's project.
+// Bot code lives in Binaries (Medplum's Bot.executableCode / sourceCode): the bytes in
+// BinaryStorage like every upload, the Binary resource in the bot's project.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Attachment, Binary } from '@medplum/fhirtypes';

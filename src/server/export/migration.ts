@@ -1,4 +1,4 @@
-// Migration 80 (issue #10 Bulk export): one row per $export job, so a job outlives the process that
+// Migration 80: one row per $export job, so a job outlives the process that
 // started it. The runner holding a job renews its lease while it works; a job whose lease ran out
 // (its server stopped or crashed) is taken up again by any instance from its last checkpoint.
 import type { Migration } from '../db/migrations';

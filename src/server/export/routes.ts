@@ -1,4 +1,4 @@
-// Bulk export over HTTP (issue #10; SPEC §7 "POST {type}/$export or {group}/$export with _type,
+// Bulk export over HTTP (SPEC §7 "POST {type}/$export or {group}/$export with _type,
 // _since, Prefer respond-async"), in the shape Medplum's server answers and its client polls:
 // kick-off → 202 + Content-Location …/bulkdata/export/{id}; GET there → 202 with X-Progress while
 // running, 200 with the manifest when done; DELETE there cancels. Files are served only to the

@@ -1,4 +1,4 @@
-// Runs bulk export jobs in the background (issue #10): claims a job row, streams each type page by
+// Runs bulk export jobs in the background: claims a job row, streams each type page by
 // page into NDJSON files in BinaryStorage (one Binary per file), and checkpoints after every file,
 // so a job interrupted by a stop or a crash resumes from its last stored file on any instance.
 // One job at a time per instance; a periodic sweep picks up jobs whose runner's lease ran out.

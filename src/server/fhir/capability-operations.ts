@@ -1,4 +1,4 @@
-// The operations of the platform services (issue #10; SPEC §7 $export, Bot $execute/$deploy, Agent
+// The operations of the platform services (SPEC §7 $export, Bot $execute/$deploy, Agent
 // $push) as the CapabilityStatement declares them: Bulk Data's own OperationDefinitions for
 // $export, Medplum's names for the rest, so Bulk Data and Medplum clients find them in /metadata.
 import type { CapabilityStatementRestResourceOperation } from '@medplum/fhirtypes';

@@ -1,5 +1,5 @@
 // Conditional update `PUT {type}?search` and conditional delete `DELETE {type}?search` (FHIR R4
-// §3.1.0.4.3 and §3.1.0.7.1; MedplumClient.upsertResource, issue #5 SPEC §7). The match and the
+// §3.1.0.4.3 and §3.1.0.7.1; MedplumClient.upsertResource, SPEC §7). The match and the
 // write share one transaction, and Repository.findMatching holds the same per-type lock as
 // conditional create, so two concurrent upserts with the same criteria cannot both create.
 import type { Resource } from '@medplum/fhirtypes';

@@ -177,7 +177,7 @@ export async function deleteInteraction(
 }
 
 /**
- * Search (issue #4): the query checked at the edge (400 naming the parameter; `lenient` drops
+ * Search: the query checked at the edge (400 naming the parameter; `lenient` drops
  * unknown ones), run by the engine, answered as a searchset Bundle. `_summary=count` asks the
  * engine for the total only.
  */

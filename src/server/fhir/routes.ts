@@ -45,7 +45,7 @@ export interface FhirRoutesOptions {
   bodyLimit: number;
   /** Who the request acts as; the identity issue replaces the default system context. */
   getContext?: (request: FastifyRequest) => RepositoryContext;
-  /** Signs attachment URLs of readable Binaries in answers (issue #8); without it they stay as stored. */
+  /** Signs attachment URLs of readable Binaries in answers; without it they stay as stored. */
   binaryUrls?: BinaryUrlSigner;
 }
 
@@ -125,7 +125,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     return reply.status(200).type(FHIR_JSON).send(bundle);
   });
 
-  // Search (issue #4): GET with the query string, POST _search with a form body (FHIR R4 §3.1.0.1).
+  // Search: GET with the query string, POST _search with a form body (FHIR R4 §3.1.0.1).
   // The raw query string is read as is, so repeated keys and their order are kept.
   app.get<{ Params: TypeParams }>('/:resourceType', async (request, reply) =>
     sendResult(

@@ -1,4 +1,4 @@
-// The hub's current context per topic and how each event changes it (issue #11; SPEC §3 Remote
+// The hub's current context per topic and how each event changes it (SPEC §3 Remote
 // context events, §7). Pure: the store (store.ts) locks the topic's row, calls applyEvent and writes
 // the result, so concurrent publishers on any instance see one order of changes.
 //   *-open                  sets the context (a new versionId);

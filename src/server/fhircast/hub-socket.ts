@@ -1,4 +1,4 @@
-// One subscriber's WebSocket (issue #11; SPEC §7: each non-heartbeat message is acknowledged).
+// One subscriber's WebSocket (SPEC §7: each non-heartbeat message is acknowledged).
 // Every event sent waits for an acknowledgement {id} for `ackTimeout` ms; a send that fails, a
 // socket that is gone, a late or missing acknowledgement, or one with a non-2xx status is a failed
 // delivery, reported once through onFailure (the hub turns it into a syncerror for the publisher).

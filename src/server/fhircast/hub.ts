@@ -1,4 +1,4 @@
-// The hub on one instance (issue #11): the sockets connected here, and LISTEN on the fhircast
+// The hub on one instance: the sockets connected here, and LISTEN on the fhircast
 // channel for messages and unsubscriptions committed by any instance (store.ts NOTIFYs). Each
 // message is loaded once and handed to this instance's sockets on its project and topic that asked
 // for its event. A failed delivery becomes a syncerror for the publisher's own sockets on the topic.

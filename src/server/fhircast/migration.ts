@@ -1,4 +1,4 @@
-// Migration 60 (issue #11): the FHIRcast hub's state lives in the database so that every instance
+// Migration 60: the FHIRcast hub's state lives in the database so that every instance
 // serves every topic: subscriptions (the endpoint id is the WebSocket's capability), the current
 // context per project and topic, and the messages published, which instances hear of through
 // LISTEN/NOTIFY (store.ts) as live updates do.

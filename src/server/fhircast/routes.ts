@@ -1,4 +1,4 @@
-// The FHIRcast STU3 hub over HTTP and WebSocket (issue #11; SPEC §7 Remote context sync):
+// The FHIRcast STU3 hub over HTTP and WebSocket (SPEC §7 Remote context sync):
 //   POST /fhircast/STU3             form: hub.channel.type, hub.mode, hub.topic, hub.events
 //                                   (+ hub.channel.endpoint to unsubscribe) → {hub.channel.endpoint};
 //                                   JSON: {timestamp, id, event} published to event's hub.topic, as

@@ -1,4 +1,4 @@
-// The hub's database side (issue #11): subscriptions, the current context per (project, topic) and
+// The hub's database side: subscriptions, the current context per (project, topic) and
 // published messages. A publish locks the topic's context row, applies the event, stores the
 // message and NOTIFYs its seq in one transaction, so instances hear only committed messages, in
 // commit order per topic. Topics are keyed by project: one project never sees another's.

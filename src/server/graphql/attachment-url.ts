@@ -1,4 +1,4 @@
-// Attachment.url in GraphQL answers (issue #8): a Binary of this server becomes a signed, expiring
+// Attachment.url in GraphQL answers: a Binary of this server becomes a signed, expiring
 // URL when the caller may read that Binary (through the request's loader, so access control and
 // batching apply); any other URL, or a Binary the caller may not read, is answered as stored.
 import { binaryIdOfAttachmentUrl } from '../binary/attachment-urls';

@@ -13,7 +13,7 @@ export interface GraphQLContext {
   search: (request: SearchRequest) => Promise<SearchResult>;
   /** Keyed by 'Type/id'; rejects with a 404 OperationOutcomeError for what is missing or hidden. */
   loader: DataLoader<string, Resource>;
-  /** Signs Attachment.url values that point at a Binary (issue #8); absent: URLs as stored. */
+  /** Signs Attachment.url values that point at a Binary; absent: URLs as stored. */
   binaryUrls?: BinaryUrlSigner;
 }
 

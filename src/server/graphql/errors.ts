@@ -1,4 +1,4 @@
-// GraphQL errors as OperationOutcome issues (issue #6). A request that cannot run (bad JSON shape,
+// GraphQL errors as OperationOutcome issues. A request that cannot run (bad JSON shape,
 // syntax, validation, variables, limits) is a 400 OperationOutcome with one issue per error; an
 // error while resolving a field stays a GraphQL error in a 200 response (the rest of the data is
 // still useful) and carries its OperationOutcome in `extensions.outcome`.

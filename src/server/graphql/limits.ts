@@ -1,4 +1,4 @@
-// Query limits (issue #6): a depth limit and a cost budget, checked before anything runs, each
+// Query limits: a depth limit and a cost budget, checked before anything runs, each
 // refused with a 400 OperationOutcome. The cost estimates how many resources the query may load:
 // a search field costs 1 + its page size and multiplies what is below it by that page size; a
 // reference (or `Type(id)`) costs one read. Introspection fields are not counted.

@@ -19,7 +19,7 @@ import { getGraphQLSchema } from './schema';
 export interface GraphQLRoutesOptions extends GraphQLOptions {
   db: Database;
   getContext: (request: FastifyRequest) => RepositoryContext;
-  /** Signs attachment URLs of Binaries in answers; writes keep its signed URLs as Binary/{id} (issue #8). */
+  /** Signs attachment URLs of Binaries in answers; writes keep its signed URLs as Binary/{id}. */
   binaryUrls?: BinaryUrlSigner;
 }
 
@@ -28,7 +28,7 @@ export function createGraphQLContext(
   context: RepositoryContext,
   binaryUrls?: BinaryUrlSigner,
 ): GraphQLContext {
-  // Mutations store this server's signed URLs as Binary/{id}, as REST writes do (issue #8).
+  // Mutations store this server's signed URLs as Binary/{id}, as REST writes do.
   const repo = new Repository(db, context, undefined, { storageBase: binaryUrls?.storageBase });
   return {
     repo,

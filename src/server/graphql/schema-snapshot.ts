@@ -1,9 +1,9 @@
-// The schema snapshot (issue #6, ARCHITECTURE "schema/"): the server's schema printed as SDL, for
+// The schema snapshot: the server's schema printed as SDL, for
 // codegen and for CI to validate the app's operations against. Deterministic: the schema is built
 // from the definitions index in a fixed order (sorted resource types, declared element and
 // parameter order) and printed in graphql-js's order. The server schema has no descriptions, which
 // keeps the file about 5 MB (a Medplum-style schema with them is ~36 MB). It includes the root
-// subscription type of /ws/graphql (issue #8), so operations can declare a typed `subscription`.
+// subscription type of /ws/graphql, so operations can declare a typed `subscription`.
 import { printSchema } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { withSubscriptionRoot } from '../live/graphql-subscription-type';

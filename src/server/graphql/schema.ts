@@ -1,4 +1,4 @@
-// The FHIR GraphQL schema (issue #6), Medplum's conventions: QueryType with `Type(id)`, `TypeList`
+// The FHIR GraphQL schema, Medplum's conventions: QueryType with `Type(id)`, `TypeList`
 // and `TypeConnection` for every resource type, reverse lookups `OtherTypeList(_reference: …)` on
 // every resource type, and MutationType with TypeCreate / TypeUpdate / TypeDelete. Built from the
 // definitions once per process, on first use (a few seconds: see bench and `npm run schema`).

@@ -1,4 +1,4 @@
-// Migration 21 (issue #5 "writes are never duplicated by a retry"): the first response to each
+// Migration 21: the first response to each
 // Idempotency-Key, per caller, so a retried POST answers the same without writing again.
 import type { Migration } from '../db/migrations';
 

@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (issue #5 "Beyond the anchor": writes are never duplicated by a retry).
+// Idempotency-Key on POST (writes are never duplicated by a retry).
 // A POST to the FHIR API (create, batch/transaction, operations), admin/ or email/ that carries
 // `Idempotency-Key` is handled once per caller and key: a retry with the same body within the window
 // gets the first response again (with `Idempotent-Replayed: true`) and writes nothing; the same key

@@ -1,4 +1,4 @@
-// Migration 20 (issue #5): the per-user key-value store behind keyvalue/v1/{key}.
+// Migration 20: the per-user key-value store behind keyvalue/v1/{key}.
 import type { Migration } from '../db/migrations';
 
 export const keyValueMigration: Migration = {

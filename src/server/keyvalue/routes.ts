@@ -1,4 +1,4 @@
-// keyvalue/v1/{key} (issue #5, SPEC §7 "other platform calls"): GET the value as text/plain, PUT a
+// keyvalue/v1/{key}: GET the value as text/plain, PUT a
 // text/plain value (204), DELETE it (204); each signed-in user (or client application) has their
 // own keys. Medplum's client calls these as medplum.keyValue.get/set/delete.
 //

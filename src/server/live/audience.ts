@@ -1,4 +1,4 @@
-// Who a live subscription speaks for, and what of a new version it may receive (issue #8): the
+// Who a live subscription speaks for, and what of a new version it may receive: the
 // criteria must match, and the subscriber's access rules apply exactly as to a read (project,
 // patient compartment, access policy), so a patient's subscription never sees another patient's
 // resources. Secret fields are removed as the repository removes them from reads.

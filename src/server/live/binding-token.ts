@@ -1,4 +1,4 @@
-// The $get-ws-binding-token token (issue #8, SPEC §7): a short-lived JWT signed with the server's
+// The $get-ws-binding-token token: a short-lived JWT signed with the server's
 // key, naming the Subscription and the membership whose access rules apply. It is not an access
 // token (no login_id or username, verifyAccessToken refuses it) and an access token is not a
 // binding token (no purpose claim). Any instance on the database can verify it: the key is shared.

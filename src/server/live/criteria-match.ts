@@ -1,4 +1,4 @@
-// Whether one resource version matches a subscription's criteria, decided in memory (issue #8).
+// Whether one resource version matches a subscription's criteria, decided in memory.
 // The values come from the search engine's own extraction (extractIndexRows: the same FHIRPath,
 // the same folding, the same date ranges), and each comparison below mirrors the SQL condition of
 // src/server/search/value-conditions.ts for that parameter type, so a live criteria string selects

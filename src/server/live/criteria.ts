@@ -2,7 +2,7 @@
 // engine's SearchRequest, checked once by the engine's own validation (same 400s as a search) and
 // limited to what one resource version can decide: no chains, _has, value sets or composites,
 // which need other rows of the database, nor _text, _content, _filter or near, which only the SQL
-// decides (issue #8).
+// decides.
 import { badRequest, isResourceType, OperationOutcomeError } from '../../fhir';
 import { Operator } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';

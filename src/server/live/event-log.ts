@@ -1,4 +1,4 @@
-// The bounded log of recent write events, in the order this instance heard them (issue #8: beyond
+// The bounded log of recent write events, in the order this instance heard them (beyond
 // the anchors, a client that re-binds says the last event it saw and gets what it missed). Arrival
 // order, not seq order: two transactions may commit in the opposite order of their seqs, and a
 // client that saw event N has seen everything this instance delivered before N.

@@ -1,4 +1,4 @@
-// The root subscription type of /ws/graphql (issue #8): one `<Type>Changed(<search args>)` field
+// The root subscription type of /ws/graphql: one `<Type>Changed(<search args>)` field
 // per resource type on top of the $graphql schema. Kept apart from the graphql-ws server so the
 // schema snapshot (`npm run schema`) prints it too and operations can declare a codegen-typed
 // `subscription`. The root is named SubscriptionType (as the others are QueryType and

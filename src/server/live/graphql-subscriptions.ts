@@ -1,4 +1,4 @@
-// GraphQL subscriptions over graphql-ws at /ws/graphql (issue #8), on the same engine as the FHIR
+// GraphQL subscriptions over graphql-ws at /ws/graphql, on the same engine as the FHIR
 // Subscriptions: `subscription { CommunicationChanged(subject: "Patient/1") { id payload { contentString } } }`
 // emits each matching created or updated resource the caller may see. The schema is the $graphql
 // schema of src/server/graphql (its types, resolvers and search arguments, unchanged) plus a
@@ -122,7 +122,7 @@ export function serveGraphQLSubscriptions(
   wss: WebSocketServer,
   deps: AuthDeps,
   engine: LiveEngine,
-  /** Signs attachment URLs of Binaries in the events, as $graphql does (issue #8). */
+  /** Signs attachment URLs of Binaries in the events, as $graphql does. */
   binaryUrls?: BinaryUrlSigner,
 ): () => Promise<void> {
   const callers = new WeakMap<object, RepositoryContext>();

@@ -1,4 +1,4 @@
-// Which writes a FHIR Subscription is notified of (issue #8): creates, updates and deletes by
+// Which writes a FHIR Subscription is notified of: creates, updates and deletes by
 // default; Medplum's subscription-supported-interaction extension narrows that. The engine hears
 // "written" or "deleted" only, so 'create' and 'update' both mean "not deletes" here.
 import type { Subscription } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// The subscription engine's core (issue #8): hears every committed write through LISTEN/NOTIFY
+// The subscription engine's core: hears every committed write through LISTEN/NOTIFY
 // (migration.ts), keeps the recent events in a bounded log, loads each new version once and hands
 // it to the listeners interested in its resource type. Matching and access control are the
 // listeners' business (audience.ts), so one write costs one query however many sockets. A delete

@@ -1,4 +1,4 @@
-// Migration 40 (issue #8): every committed write announces itself. A trigger on resource_history
+// Migration 40: every committed write announces itself. A trigger on resource_history
 // (one row per create, update or delete) sends NOTIFY with the version's seq, type, id and whether
 // it is a delete. PostgreSQL delivers a NOTIFY only when its transaction commits, so listeners never
 // hear of a rolled-back write, and every instance listening on the database hears every write.

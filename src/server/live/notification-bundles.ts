@@ -1,7 +1,7 @@
 // The messages a bound socket receives (SPEC §7 live updates, Medplum-compatible): history Bundles
 // whose first entry is a SubscriptionStatus (type handshake, heartbeat or event-notification),
 // followed for an event by the resource itself. The event number is the write's seq, unique
-// across instances, which the client hands back when it re-binds (issue #8). A 'gap' is a
+// across instances, which the client hands back when it re-binds. A 'gap' is a
 // query-status SubscriptionStatus with status error and the code events-missed: refetch.
 import crypto from 'node:crypto';
 import type { Bundle, BundleEntry, Resource, SubscriptionStatus } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// Live updates over HTTP and WebSocket (issue #8; SPEC §7 Subscription calls and live updates):
+// Live updates over HTTP and WebSocket (SPEC §7 Subscription calls and live updates):
 // GET Subscription/{id}/$get-ws-binding-token, and the socket at /ws/subscriptions-r4. The engine
 // starts with the server and stops with it; heartbeats go out on one timer for every socket.
 // graphql-ws subscriptions (graphql-subscriptions.ts) are served at /ws/graphql on the same engine.
@@ -28,9 +28,9 @@ export interface LiveRoutesOptions {
   getContext: (request: FastifyRequest) => RepositoryContext;
   /** The server's WebSocket paths: this socket and graphql-ws add theirs. */
   websockets: WebSocketPaths;
-  /** Signs attachment URLs of readable Binaries in notifications and graphql-ws events (issue #8). */
+  /** Signs attachment URLs of readable Binaries in notifications and graphql-ws events. */
   binaryUrls?: BinaryUrlSigner;
-  /** Other users of the engine (issue #10: Subscription → Bot), started with it; each returns its stop. */
+  /** Other users of the engine (Subscription → Bot), started with it; each returns its stop. */
   engineUsers?: ((engine: LiveEngine) => Promise<() => Promise<void>>)[];
 }
 

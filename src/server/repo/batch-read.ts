@@ -1,5 +1,5 @@
 // Reads many resources by type and id in ONE statement, with the same access control as
-// Repository.readResource (issue #6: GraphQL resolves references through a per-request DataLoader).
+// Repository.readResource (GraphQL resolves references through a per-request DataLoader).
 // Like a single read it answers from the shared resource cache when it holds the current version
 // (PGlite only) and fills it with what it read, so only the misses reach SQL.
 // What the caller may not see is simply absent, exactly like a missing resource: the answer never

@@ -9,7 +9,7 @@ export interface RepositoryContext {
   /** Stamped as meta.author on every version written. */
   author: Reference;
   /**
-   * Who is asking, for access control (issue #3, SPEC §6). Absent for the server's own work
+   * Who is asking, for access control. Absent for the server's own work
    * (migrations, the demo seed, the auth flows' bookkeeping), which is unrestricted.
    */
   access?: AccessContext;

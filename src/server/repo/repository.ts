@@ -131,7 +131,7 @@ interface HistoryRow {
 export interface RepositorySettings {
   /**
    * This server's signed storage URLs start here (BinaryUrlSigner.storageBase): such a URL written
-   * into a resource is stored as 'Binary/{id}' (issue #8). Unset, no URL is rewritten.
+   * into a resource is stored as 'Binary/{id}'. Unset, no URL is rewritten.
    */
   storageBase?: string;
 }
@@ -268,7 +268,7 @@ export class Repository {
     id: string,
   ): Promise<{ resource: Resource; json?: ResourceJson }> {
     checkResourceType(resourceType);
-    // A base FHIR definition is read-only and readable by every signed-in user (issue #5 server gaps).
+    // A base FHIR definition is read-only and readable by every signed-in user.
     const base = readBaseDefinitionJson(resourceType, id);
     if (base !== undefined) {
       return { resource: JSON.parse(base) as Resource };
@@ -567,11 +567,11 @@ export class Repository {
   }
 
   /**
-   * FHIR search (issue #4, SPEC §3): filters, sort, paging, totals and includes in SQL over the
+   * FHIR search: filters, sort, paging, totals and includes in SQL over the
    * index tables, limited to what the caller may see inside the same query.
    */
   async search<T extends Resource>(request: SearchRequest): Promise<SearchResult<T>> {
-    // StructureDefinition and SearchParameter also list the base definitions (issue #5 server gaps).
+    // StructureDefinition and SearchParameter also list the base definitions.
     const result = await searchWithBaseDefinitions<T>(request, (r) =>
       executeSearch<T>(this.connection, this.context, r),
     );
@@ -740,7 +740,7 @@ export class Repository {
     assertValidResource(candidate);
     const compartments = getPatientCompartments(candidate);
     // A Subscription names no patient (its criteria may name several): a patient's own lives in
-    // her compartment, so she can read it and get its binding token (issue #8). What it delivers
+    // her compartment, so she can read it and get its binding token. What it delivers
     // is filtered by her access rules event by event (live/audience.ts), whatever its criteria.
     if (candidate.resourceType === 'Subscription' && access?.patientCompartment) {
       compartments.push({ reference: access.patientCompartment });
@@ -773,7 +773,7 @@ function checkResourceShape(value: unknown): asserts value is Resource {
 
 /**
  * Holds a per-type lock until the transaction ends, so two concurrent conditional creates cannot
- * both create. The criteria are a full search (issue #4): any parameter, only what the caller may see.
+ * both create. The criteria are a full search: any parameter, only what the caller may see.
  */
 async function findMatchingIn<T extends Resource>(
   tx: Queryable,

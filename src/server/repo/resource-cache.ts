@@ -17,7 +17,7 @@ export interface ResourceJson {
   lastUpdated: string | undefined;
   /** lastUpdated as an HTTP date (the Last-Modified header), formatted once per cached version. */
   lastModified: string | undefined;
-  /** meta.project and meta.compartment, so a cached read is access-checked without parsing (issue #3). */
+  /** meta.project and meta.compartment, so a cached read is access-checked without parsing. */
   project: string | undefined;
   compartments: readonly string[];
 }

@@ -1,4 +1,4 @@
-// Stores new versions: the history rows, the current rows and their search index rows (issue #4)
+// Stores new versions: the history rows, the current rows and their search index rows
 // in one statement, for one resource or many (a transaction Bundle's PUTs). One statement keeps a
 // single write atomic without an explicit transaction, and a bulk write to a few round trips.
 import type { Meta, Reference, Resource } from '@medplum/fhirtypes';

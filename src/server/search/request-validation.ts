@@ -1,4 +1,4 @@
-// The edge check of a search (issue #4): the query string of GET {type}? / POST {type}/_search →
+// The edge check of a search: the query string of GET {type}? / POST {type}/_search →
 // a SearchRequest the engine may trust, or a 400 OperationOutcome whose expression names the
 // parameter. Strict by default; `Prefer: handling=lenient` drops unknown parameters instead.
 import type { Filter, IncludeTarget, SearchQuery, SearchRequest, SortRule } from '../../fhir/search';

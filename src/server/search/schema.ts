@@ -1,4 +1,4 @@
-// The search index's storage (issue #4). Design, and why:
+// The search index's storage. Design, and why:
 //
 // One narrow table per search parameter TYPE (token, string, date, number, quantity, reference,
 // uri, composite), shared by all resource types, each row (resource_type, resource_id, code,

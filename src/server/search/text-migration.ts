@@ -1,4 +1,4 @@
-// Migration 16 (issue #4): the search_text table of _text and _content, filled from the stored
+// Migration 16: the search_text table of _text and _content, filled from the stored
 // resources. A database whose migration 10 ran after this table existed has it already.
 import type { Migration } from '../db/migrations';
 import { emptyIndexRows } from './index-rows';

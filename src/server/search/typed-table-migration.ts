@@ -1,4 +1,4 @@
-// Migration 87 (issue #4): the per-type tables of typed-tables.ts, filled from the generic index
+// Migration 87: the per-type tables of typed-tables.ts, filled from the generic index
 // tables of the resources already stored. A database whose migration 10 ran after a table existed
 // has it (and its rows) already.
 import type { Migration } from '../db/migrations';

@@ -1,5 +1,5 @@
 // Per-type tables for the app's hottest search shape, "this patient's resources with this code,
-// newest first" (issue #4: Observation?patient=X&code=Y&_sort=-date, the vitals charts). The
+// newest first" (Observation?patient=X&code=Y&_sort=-date, the vitals charts). The
 // generic tables (schema.ts) answer it by walking every resource of the patient (79 Observations in
 // the 1M bench) and probing each one's code and date: about 680 buffer reads. A per-type table with
 // one narrow row per resource and patient, typed columns, and the composite index (patient, date,

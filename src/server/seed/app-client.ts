@@ -1,5 +1,5 @@
 // The demo clinic's 'Bloom app' ClientApplication (seeded by demo-accounts.ts): its id goes to the
-// app in /config.json as clientId (issue #3), so the app's sign-ins and registrations name it.
+// app in /config.json as clientId, so the app's sign-ins and registrations name it.
 import type { Queryable } from '../db';
 
 export const APP_CLIENT_NAME = 'Bloom app';

@@ -1,4 +1,4 @@
-// The demo sign-ins (issue #3, mocks/demo/accounts.ts): a User per demo account with the hashed
+// The demo sign-ins: a User per demo account with the hashed
 // demo password, its ProjectMembership in Bloom Clinic (patients with the patient AccessPolicy,
 // the admin with admin: true), the patient AccessPolicy as the project's default for patient
 // registration, and the app's public ClientApplication. Written inside the demo clinic's
@@ -72,9 +72,9 @@ export function buildPatientAccessPolicy(): AccessPolicy {
         compartment: { reference: '%patient' },
         writeConstraint: [{ language: 'text/fhirpath', expression: THREAD_HEADER_UPDATE }],
       },
-      // Her live updates: Subscriptions she creates live in her compartment (issue #8).
+      // Her live updates: Subscriptions she creates live in her compartment.
       { resourceType: 'Subscription', compartment: { reference: '%patient' } },
-      // A message's attachment: her uploads carry her Patient as securityContext (issue #8).
+      // A message's attachment: her uploads carry her Patient as securityContext.
       { resourceType: 'Binary', compartment: { reference: '%patient' } },
       // Her answers to the clinic's forms.
       { resourceType: 'QuestionnaireResponse', compartment: { reference: '%patient' } },

@@ -44,7 +44,7 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     const projectRepo = txRepo.withContext({ ...repo.context, project: projectId });
     const storedProject = await projectRepo.createResource(project, { assignedId: projectId });
     const response = await processBatch(projectRepo, SEED_FHIR_BASE, bundle);
-    // The sign-ins of the demo accounts (issue #3), in the same transaction as the clinic.
+    // The sign-ins of the demo accounts, in the same transaction as the clinic.
     await seedDemoAccounts(projectRepo, storedProject, bundle, response, options);
     return { seeded: true, projectId };
   });

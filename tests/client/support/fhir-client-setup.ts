@@ -1,4 +1,4 @@
-// A BloomClient over a fake fetch for the FHIR-call unit tests (issue #5).
+// A BloomClient over a fake fetch for the FHIR-call unit tests.
 import { BloomClient } from '../../../src/client';
 import type { BloomClientOptions } from '../../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../../src/client/storage';

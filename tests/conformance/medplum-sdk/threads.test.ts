@@ -1,4 +1,4 @@
-// Medplum's own SDK as the referee for message threads (issue #20, SPEC §6): MedplumClient 5.2.13,
+// Medplum's own SDK as the referee for message threads: MedplumClient 5.2.13,
 // unchanged, signed in as Maria, makes the calls that @medplum/react 5.2.13's thread components
 // make (read from the published package's sources): ThreadInbox (useThreadInbox in
 // @medplum/react-hooks) lists thread headers with `part-of:missing=true`, `identifier:not` and

@@ -1,4 +1,4 @@
-// Shared steps and checks of the e2e walks (issue #7): follow the header's main navigation and the
+// Shared steps and checks of the e2e walks: follow the header's main navigation and the
 // Health Record menu, run axe on
 // the current screen (critical and serious violations fail), check that nothing scrolls sideways, and
 // read the signed-in app's access token to call the API as the signed-in account.

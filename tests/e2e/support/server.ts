@@ -19,7 +19,7 @@ export interface RunningBloom {
   readonly appUrl: string;
   /** The API's base URL, as config.json gives it to the app. */
   readonly apiBaseUrl: string;
-  /** The demo clinic's Project id when started with `seed` (issue #3: the demo sign-ins). */
+  /** The demo clinic's Project id when started with `seed` (the demo sign-ins). */
   readonly clinicProjectId: string | undefined;
   /** The server's own repository on the e2e database, for test setup. */
   readonly systemRepo: Repository;

@@ -1,5 +1,5 @@
 // The demo clinic behind a real server (tokens required, as in `npm start`), the demo accounts
-// signed in, and a small client for POST/GET $graphql. Shared by the GraphQL tests (issue #6).
+// signed in, and a small client for POST/GET $graphql. Shared by the GraphQL tests.
 import { seedDemoClinic } from '../../../src/server/seed';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { signIn } from '../../server/auth/support/auth-fixtures';

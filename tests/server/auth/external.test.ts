@@ -1,4 +1,4 @@
-// External identity providers over real HTTP (issue #3; SPEC §3 IdentityProvider, §4 Login, §7
+// External identity providers over real HTTP (SPEC §3 IdentityProvider, §4 Login, §7
 // auth/method): our auth/external/authorize → a real OpenID provider (oidc-provider on loopback,
 // signed in through its interaction pages) → our auth/external callback → code → our token.
 import type {

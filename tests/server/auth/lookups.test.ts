@@ -1,4 +1,4 @@
-// The identity lookups (issue #3) and the expression indexes of migration 2 that serve them.
+// The identity lookups and the expression indexes of migration 2 that serve them.
 import type { DomainConfiguration, Login, ProjectMembership, User } from '@medplum/fhirtypes';
 import type { Database } from '../../../src/server/db';
 import { Repository, systemContext } from '../../../src/server/repo';

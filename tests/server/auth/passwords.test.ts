@@ -1,4 +1,4 @@
-// Passwords (issue #3): scrypt hashes with their parameters, constant-time verification, the
+// Passwords: scrypt hashes with their parameters, constant-time verification, the
 // 8-72 byte rule and the common-password list.
 import {
   checkNewPassword,

@@ -1,4 +1,4 @@
-// Issue #3: platform resources are never reachable through the FHIR API with an ordinary token —
+// Platform resources are never reachable through the FHIR API with an ordinary token —
 // no signing keys, password hashes or refresh secrets, and no self-made admin memberships.
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';

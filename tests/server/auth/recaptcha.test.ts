@@ -1,4 +1,4 @@
-// reCAPTCHA on registration over real HTTP (issue #3; SPEC §2 registration, §7 auth/newuser): with a
+// reCAPTCHA on registration over real HTTP (SPEC §2 registration, §7 auth/newuser): with a
 // secret configured, auth/newuser asks a verifier (here on loopback, in Google's siteverify shape)
 // before anything is created; missing or refused tokens are 400s that leave no User behind.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Issue #3: failed sign-ins throttled per account and per address, TOTP MFA (enrolment, the MFA
+// Failed sign-ins throttled per account and per address, TOTP MFA (enrolment, the MFA
 // step, throttled wrong codes), password reset by email (outbox file, or SMTP when configured).
 import fs from 'node:fs';
 import os from 'node:os';

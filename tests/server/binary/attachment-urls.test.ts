@@ -1,4 +1,4 @@
-// Attachment URLs as stored and as answered (issue #8; SPEC §3 Attachment, §7 Binary): a signed
+// Attachment URLs as stored and as answered (SPEC §3 Attachment, §7 Binary): a signed
 // storage URL made by this server (its storage base) is stored as 'Binary/{id}' (it would expire in
 // the database); another Bloom server's, and anything else, is stored as written, as is everything
 // when the base is unknown; answers recognise this server's storage URLs, fresh or stale, and REST

@@ -1,4 +1,4 @@
-// Binary over real HTTP (issue #8; SPEC §7 "POST Binary?_filename with raw body"): upload with the
+// Binary over real HTTP (SPEC §7 "POST Binary?_filename with raw body"): upload with the
 // content type kept, download as bytes or as FHIR JSON, the size limit, refused input, contents on
 // disk under BINARY_DIR, and signed expiring storage URLs usable without a header (valid, expired,
 // tampered, for another Binary).

@@ -1,4 +1,4 @@
-// The server pieces of the messages screen over real HTTP (issue #8; SPEC §2 messages, §3
+// The server pieces of the messages screen over real HTTP (SPEC §2 messages, §3
 // Communication and Attachment, §6 "Patients can create Communication", §7 Binary): (a) a patient
 // uploads a Binary she can read back (securityContext = her Patient) but cannot read another
 // patient's, (b) attachment URLs of Binaries in GraphQL and REST answers are signed, expiring

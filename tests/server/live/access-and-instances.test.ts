@@ -1,4 +1,4 @@
-// Live updates and who hears what (issue #8 Tests): a patient's socket never receives another
+// Live updates and who hears what: a patient's socket never receives another
 // patient's resource, with real sign-ins and access tokens; and two server instances on one
 // database (two PostgreSQL pools on one schema with TEST_DATABASE_URL, else one PGlite shared by two
 // servers), where a write through one reaches a socket bound on the other through LISTEN/NOTIFY.

@@ -1,4 +1,4 @@
-// GraphQL subscriptions over graphql-ws at /ws/graphql (issue #8): `CommunicationChanged(<search
+// GraphQL subscriptions over graphql-ws at /ws/graphql: `CommunicationChanged(<search
 // args>)` emits each matching created or updated resource the caller may see; the access token
 // comes in the connection parameters; a missing or bad token closes the connection with 4403; an
 // attachment of a Binary the subscriber may read is a signed URL.

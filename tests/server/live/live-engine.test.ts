@@ -1,4 +1,4 @@
-// Unit: LiveEngine's event log against a fake database (issue #8 "nothing missed"): events are
+// Unit: LiveEngine's event log against a fake database: events are
 // numbered and replayed from the log; a lost and restored LISTEN connection empties the log, so a
 // client re-binding with an earlier event number gets a gap instead of a silent hole; malformed
 // payloads are ignored.

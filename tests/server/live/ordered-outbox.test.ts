@@ -1,5 +1,5 @@
 // Unit: a socket's messages leave in order though an event may wait for its attachment URLs to be
-// signed (issue #8; SPEC §7 live updates, §3 Attachment): nothing overtakes a message not yet ready.
+// signed (SPEC §7 live updates, §3 Attachment): nothing overtakes a message not yet ready.
 import { OrderedOutbox } from '../../../src/server/live/ordered-outbox';
 
 function deferred(): { promise: Promise<string>; resolve: (text: string) => void; reject: () => void } {

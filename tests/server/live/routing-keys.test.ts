@@ -1,4 +1,4 @@
-// Unit: the routing keys that spare an event from visiting every listener (issue #8 benchmark).
+// Unit: the routing keys that spare an event from visiting every listener.
 // A key must be a necessary condition of the match: every version the criteria match has it.
 import type { Resource } from '@medplum/fhirtypes';
 import { parseCriteria } from '../../../src/server/live/criteria';

@@ -1,4 +1,4 @@
-// Live updates over real HTTP and real WebSockets (issue #8; SPEC §3 Subscription, §7 Subscription
+// Live updates over real HTTP and real WebSockets (SPEC §3 Subscription, §7 Subscription
 // calls and live updates): $get-ws-binding-token, bind-with-token, event notifications, heartbeats,
 // errors, unbind, and re-binding with the last event seen (missed events or a gap signal).
 import type { Parameters, Resource, Subscription } from '@medplum/fhirtypes';

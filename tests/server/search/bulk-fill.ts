@@ -1,4 +1,4 @@
-// Bulk search data for the EXPLAIN test and measurements (issue #4): Patients, Observations of
+// Bulk search data for the EXPLAIN test and measurements: Patients, Observations of
 // vitals and labs per patient, DiagnosticReports, Communications and Slots, written straight into
 // the resource and index tables in SQL (generate_series), shaped as the index writer writes them.
 import type { Database } from '../../../src/server/db';

@@ -1,4 +1,4 @@
-// Differential test of search (issue #4 Tests): resources and queries generated at random with
+// Differential test of search: resources and queries generated at random with
 // fast-check (fixed seed, bounded runs), run against our server over HTTP and against
 // @medplum/fhir-router's in-memory repository (an independent implementation, with Medplum's own
 // URL parser); the id sets must agree. Where they disagree, the FHIR R4 spec decides, our answer

@@ -1,4 +1,4 @@
-// `_filter` (issue #4; FHIR R4 search_filter.html) over real HTTP on each engine: and/or/not with
+// `_filter` (FHIR R4 search_filter.html) over real HTTP on each engine: and/or/not with
 // parentheses, each operator on the parameter types it applies to, chains, matching and
 // non-matching resources; malformed expressions answer 400 naming `_filter` and the character.
 import type { Bundle, CapabilityStatement, Observation, OperationOutcome, Patient } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// :above and :below (issue #4; FHIR R4 search §3.1.1.5.6) on each engine: token subsumption
+// :above and :below (FHIR R4 search §3.1.1.5.6) on each engine: token subsumption
 // through a CodeSystem's hierarchy (a stored one, and one of the definitions), references along a
 // hierarchy of their own type (Location.partof), and URIs on path boundaries; each with matching
 // and non-matching resources, and the 400s of values they cannot take.

@@ -1,4 +1,4 @@
-// FHIR search (issue #4, SPEC §3 search operators) for date, number, quantity, uri and composite
+// FHIR search for date, number, quantity, uri and composite
 // parameters and the common parameters, on each engine: every prefix (eq ne gt lt ge le sa eb ap)
 // with matching and non-matching resources; date precision as ranges.
 import type { ChargeItem, Communication, Observation, Patient, Slot, ValueSet } from '@medplum/fhirtypes';

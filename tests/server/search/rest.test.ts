@@ -1,4 +1,4 @@
-// Search over real HTTP against the real server (issue #4: GET {type}?…, POST {type}/_search,
+// Search over real HTTP against the real server (GET {type}?…, POST {type}/_search,
 // 400s naming the parameter, Prefer: handling=lenient, paging links of SPEC §7, _summary,
 // _elements, _include), on each database engine. The engine's semantics are tested in its own suite.
 import type { Bundle, Observation, OperationOutcome, Patient } from '@medplum/fhirtypes';

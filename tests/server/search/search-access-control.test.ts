@@ -1,4 +1,4 @@
-// SPEC §6 access control inside the search SQL (issue #4): a patient finds only her compartment
+// SPEC §6 access control inside the search SQL: a patient finds only her compartment
 // (and the types her policy grants project-wide), members only their project; totals, paging,
 // includes, chains and _has never reveal what the caller may not read.
 import type { AccessPolicy, Observation, Patient, Practitioner, Slot } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// `_text`, `_content` and Location `near` (issue #4; FHIR R4 search common and special parameters)
+// `_text`, `_content` and Location `near` (FHIR R4 search common and special parameters)
 // on each engine: full-text matches of the narrative and of the whole resource, kept current by
 // every write path (single writes, a transaction Bundle's bulk write, deletes, reindex), filled for
 // old data by migration 16; near by great-circle distance; each with matching and non-matching

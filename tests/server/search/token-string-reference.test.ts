@@ -1,4 +1,4 @@
-// FHIR search (issue #4, SPEC §3 search operators) for token, string and reference parameters on
+// FHIR search for token, string and reference parameters on
 // each engine: each form and modifier with resources that match and resources that do not.
 import type { Observation, Patient, Practitioner } from '@medplum/fhirtypes';
 import type { Database } from '../../../src/server/db';

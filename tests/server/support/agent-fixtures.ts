@@ -1,4 +1,4 @@
-// Agents under test (issue #10 Agents): a ClientApplication with a secret in the demo clinic for
+// Agents under test: a ClientApplication with a secret in the demo clinic for
 // the agent program to sign in with, an Agent resource, HL7 v2 destinations on loopback (an MLLP
 // echo server answering each message with its ACK, and one that never answers), and the agent
 // program itself, run in-process against the real server.

@@ -49,7 +49,7 @@ export async function openTestPostgres(connectionString: string): Promise<Databa
     transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       return db.transaction(fn);
     },
-    // Issue #8: live updates LISTEN on the same schema.
+    // Live updates LISTEN on the same schema.
     listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void) {
       return db.listen(channel, onNotify, onReconnect);
     },

@@ -1,5 +1,5 @@
-// account/profile (SPEC §2): a patient edits their details (ProfileForm, issue #7); other profiles
-// (practitioners, admins) see their name and email from auth/me. Then the two-factor card (issue #3).
+// account/profile (SPEC §2): a patient edits their details (ProfileForm); other profiles
+// (practitioners, admins) see their name and email from auth/me. Then the two-factor card.
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';

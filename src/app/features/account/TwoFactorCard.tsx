@@ -1,4 +1,4 @@
-// The two-factor card of the profile page (issue #3 App; SPEC §2 account/profile, §5 MFA code
+// The two-factor card of the profile page (SPEC §2 account/profile, §5 MFA code
 // required, §8 errors): the status from GET auth/mfa/status; 'Enable' asks POST auth/mfa/enroll for
 // the pending secret and shows its otpauth URL as a QR code plus the secret as text for manual entry;
 // the code from the authenticator app goes to POST auth/mfa/enroll {token}, which turns MFA on. A
@@ -19,7 +19,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
-// The QR encoder (~9 KB gzip) loads only when an enrolment shows its code (issue #7 budgets).
+// The QR encoder (~9 KB gzip) loads only when an enrolment shows its code.
 const QrCode = retryableLazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })));
 
 /** The answers of auth/mfa/status and auth/mfa/enroll (src/server/auth/mfa.ts MfaStatus). */

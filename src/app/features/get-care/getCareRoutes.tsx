@@ -1,5 +1,5 @@
 // Route of SPEC §2 get-care/*: the appointment request screen, its own chunk (React.lazy) so the
-// calendar library loads only here (issue #7 route-level code splitting).
+// calendar library loads only here.
 import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 

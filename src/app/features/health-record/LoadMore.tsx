@@ -1,4 +1,4 @@
-// "Load more" under a paged list (issue #7: lists are never silently cut at a page): shows how many of
+// "Load more" under a paged list (lists are never silently cut at a page): shows how many of
 // the total are loaded and fetches the next page.
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

@@ -1,5 +1,5 @@
 // Routes of SPEC §2 health-record/* and Observation/{id}. Each screen is its own chunk (React.lazy):
-// the landing page never downloads them (issue #7 route-level code splitting).
+// the landing page never downloads them.
 import { retryableLazy } from '../../components/retryableLazy';
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { VITAL_TYPES } from './vitalTypes';

@@ -1,4 +1,4 @@
-// Home's "where the pregnancy stands and what is next" (issue #7): weeks and due date when the record
+// Home's "where the pregnancy stands and what is next": weeks and due date when the record
 // holds an estimated delivery date, the next appointment and the next vaccine. One HomeSummary query.
 import { useQuery } from '@apollo/client/react';
 import Card from '@mui/material/Card';

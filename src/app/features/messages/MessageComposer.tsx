@@ -1,4 +1,4 @@
-// Writing to the care team (SPEC §2 messages; issue #8): a labelled text field (Enter sends,
+// Writing to the care team (SPEC §2 messages): a labelled text field (Enter sends,
 // Shift+Enter starts a new line), a file to attach, Send. The form refuses an empty message (or one
 // too long, or a file too large) with the reason under the field. While a file uploads a progress bar
 // shows how far it is; if sending fails, the reason is shown with 'Try again' and the draft stays as

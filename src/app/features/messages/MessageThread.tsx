@@ -1,4 +1,4 @@
-// The conversation (SPEC §2 messages; issue #8): a scrollable, keyboard-focusable region holding the
+// The conversation (SPEC §2 messages): a scrollable, keyboard-focusable region holding the
 // list of messages, oldest at the top. It opens at the newest message; older pages load when the top
 // comes into view or through 'Load older messages' (never silently cut at a page), keeping the
 // message the patient was reading in place; a new message scrolls into view when the patient was at

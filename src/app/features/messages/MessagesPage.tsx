@@ -1,7 +1,7 @@
 // messages/* (SPEC §2 "Messaging with the care provider"; §3 Communication; §7 CommunicationList by
-// subject, Create Communication, Binary; issue #8): the patient's conversation with her care team,
+// subject, Create Communication, Binary): the patient's conversation with her care team,
 // her thread as Medplum's ThreadChat keeps it (a header, messages partOf it),
-// live, and the composer. One GraphQL request loads the screen (issue #7 budget); the live
+// live, and the composer. One GraphQL request loads the screen; the live
 // subscription and the REST writes (Binary, Communication) come on top. A visually hidden live region
 // tells screen-reader users of new messages and of a message sent.
 import Box from '@mui/material/Box';

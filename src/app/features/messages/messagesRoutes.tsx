@@ -1,5 +1,5 @@
 // Route of SPEC §2 messages/*: the messaging screen, its own chunk (React.lazy), so the thread, the
-// composer and the live subscription load only here (issue #7 route-level code splitting).
+// composer and the live subscription load only here.
 import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
 

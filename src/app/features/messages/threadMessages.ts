@@ -1,4 +1,4 @@
-// The thread as the screen holds it (issue #8): pages of CommunicationList (newest first), live
+// The thread as the screen holds it: pages of CommunicationList (newest first), live
 // messages and refetched pages merged into one list without duplicates, in the server's order, so
 // an older page asked for by offset joins at the end and a new message at the start. The messages
 // are those of her thread header (a Communication without partOf, as Medplum's ThreadChat reads it):

@@ -1,4 +1,4 @@
-// The patient's thread (SPEC §2 messages; issue #8): her thread header and the newest page of its
+// The patient's thread (SPEC §2 messages): her thread header and the newest page of its
 // messages in CommunicationList (the one GraphQL request of the screen), older pages by offset on
 // demand, new and changed messages of that thread from the CommunicationChanged subscription, and the
 // newest pages fetched again after every reconnection of the socket (down to the messages already

@@ -1,4 +1,4 @@
-// Sending a message (issue #8): the file first (POST Binary with upload progress, SPEC §7), her
+// Sending a message: the file first (POST Binary with upload progress, SPEC §7), her
 // thread header when the screen holds none (found, else opened: components/patientThread.ts), then
 // the Communication partOf it (newMessage), then the header PATCHed with the message's `sent`, as Medplum's ThreadChat does, so both apps leave the
 // same data. A failure leaves the draft with the composer and is reported, so the patient knows the

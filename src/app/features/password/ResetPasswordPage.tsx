@@ -1,4 +1,4 @@
-// Forgot password (issue #3 App): POST auth/resetpassword {email}. The server emails a link to
+// Forgot password: POST auth/resetpassword {email}. The server emails a link to
 // /setpassword/{id}/{secret} and never says whether the email exists, so neither does this screen.
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';

@@ -1,4 +1,4 @@
-// Set password (issue #3 App), the target of the reset email's link /setpassword/:id/:secret:
+// Set password, the target of the reset email's link /setpassword/:id/:secret:
 // POST auth/setpassword {id, secret, password}; the password rules are the server's (SPEC §5 errors
 // under the field).
 import Alert from '@mui/material/Alert';

@@ -1,4 +1,4 @@
-// reCAPTCHA v3 for registration, only when a site key is configured (issue #3 App): loads Google's script
+// reCAPTCHA v3 for registration, only when a site key is configured: loads Google's script
 // once and asks it for a token for the 'register' action, which the server checks with auth/newuser.
 interface Grecaptcha {
   ready(callback: () => void): void;

@@ -1,4 +1,4 @@
-// /:resourceType/new (issue #9 "New..."): an input per top-level element with a single primitive
+// /:resourceType/new: an input per top-level element with a single primitive
 // value, by the type's definition, and a labelled JSON editor for the other fields. Posted with
 // POST {type} (SPEC §7); the server validates, and each of its issues shows under the field its
 // expression names (SPEC §5, §8). On success the new resource's page opens.

@@ -1,4 +1,4 @@
-// A resource's fields as a description list laid out by its definition (issue #9): labels from the
+// A resource's fields as a description list laid out by its definition: labels from the
 // element names, nested (backbone) elements as nested lists, arrays as lists, data types as readable
 // text, references as links by SPEC §2 "Links".
 import Box from '@mui/material/Box';

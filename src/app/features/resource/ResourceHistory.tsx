@@ -1,4 +1,4 @@
-// A resource's versions (issue #9 "its history": GET {type}/{id}/_history, SPEC §7), newest first,
+// A resource's versions (GET {type}/{id}/_history, SPEC §7), newest first,
 // each with its date, what changed (created, updated, deleted) and its author, and a link to view
 // that version. Pages of HISTORY_PAGE_SIZE, older ones on request while the Bundle has a next link.
 import Button from '@mui/material/Button';

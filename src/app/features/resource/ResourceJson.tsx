@@ -1,4 +1,4 @@
-// A resource's JSON, as stored, in a labelled read-only block (issue #9 "its JSON").
+// A resource's JSON, as stored, in a labelled read-only block.
 import Box from '@mui/material/Box';
 import type { Resource } from '@medplum/fhirtypes';
 import { useId } from 'react';

@@ -1,4 +1,4 @@
-// Frame of the generic resource pages: a centred column (context sharing, issue #11, lives around
+// Frame of the generic resource pages: a centred column (context sharing, lives around
 // every route: session/share).
 import Container from '@mui/material/Container';
 import { Suspense } from 'react';

@@ -1,4 +1,4 @@
-// Routes of the generic resource pages (issue #9): /:resourceType/new, /:resourceType/:id and
+// Routes of the generic resource pages: /:resourceType/new, /:resourceType/:id and
 // /:resourceType/:id/_history/:versionId, each a lazily loaded chunk. Static routes (Observation/:id of
 // the health record, account/..., health-record/...) outrank these dynamic ones in React Router.
 import { retryableLazy } from '../../components/retryableLazy';

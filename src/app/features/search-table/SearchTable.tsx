@@ -1,4 +1,4 @@
-// The generic resource search table (SPEC §2, §3, §4; issue #9) on MUI DataGrid. The FHIR search
+// The generic resource search table (SPEC §2, §3, §4) on MUI DataGrid. The FHIR search
 // request in the URL is the single source of truth: the grid runs in server modes with controlled
 // props (its header sort is the request's first sort rule, its page the request's offset), FHIR
 // filters live outside the grid's filter model, and every change is a navigation, so links are

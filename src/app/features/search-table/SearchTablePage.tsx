@@ -1,4 +1,4 @@
-// /:resourceType (SPEC §2 generic resource search table; issue #9): loads the type's schema, then the
+// /:resourceType (SPEC §2 generic resource search table): loads the type's schema, then the
 // table; a name that is not a resource type the server knows shows 'Not found'. The route's lazy
 // chunk is this module and what it imports, so other screens never download the grid.
 import Box from '@mui/material/Box';

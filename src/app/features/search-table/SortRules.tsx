@@ -1,4 +1,4 @@
-// The sort rules the grid's header cannot show (issue #9: DataGrid's community edition keeps one
+// The sort rules the grid's header cannot show (DataGrid's community edition keeps one
 // sort, so the header shows the first rule and the rest live here). Each later rule is a chip: Enter
 // or a click flips its direction, Delete or Backspace drops it. 'Then by...' (or 'Sort by...' when
 // nothing sorts yet) adds a rule on any sortable parameter not already used; the MUI menu is a

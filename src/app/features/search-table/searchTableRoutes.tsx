@@ -1,4 +1,4 @@
-// /:resourceType (SPEC §2, issue #9). Static routes (messages, health-record, account, Observation/:id...)
+// /:resourceType (SPEC §2). Static routes (messages, health-record, account, Observation/:id...)
 // outrank this dynamic segment in react-router's ranking, so they keep their screens.
 import { retryableLazy } from '../../components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// The user's table layout per resource type (issue #9: chosen fields, their order and column widths
+// The user's table layout per resource type (chosen fields, their order and column widths
 // persist per user across sign-outs) kept in the server's key-value store (SPEC §3, §7 keyvalue/v1).
 // Medplum's key-value API keeps at most 10 keys per user and 8192 characters per value, so
 // every type's layout lives under ONE key, 'bloom-search-tables', as JSON

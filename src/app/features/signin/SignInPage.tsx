@@ -31,7 +31,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const scope = params.get('scope')?.trim() || undefined;
   const scopes = scope ? scope.split(/\s+/) : [];
-  // Back from an external identity provider: its code, its pending login or its error (issue #3).
+  // Back from an external identity provider: its code, its pending login or its error.
   const [external] = useState(() => readExternalReturn(params));
   const [externalError, setExternalError] = useState(external.error);
   const [step, setStep] = useState<SignInStep>(

@@ -1,4 +1,4 @@
-// Back from an external identity provider (issue #3, SPEC §4 Login): the server's auth/external sends the
+// Back from an external identity provider: the server's auth/external sends the
 // browser to /signin with ?code= (signed in: the Success step exchanges it with processCode), ?login= (a
 // step remains, e.g. MFA or choose profile: read with GET auth/login/{login}), or ?error= with
 // ?error_description= (shown on the email step).

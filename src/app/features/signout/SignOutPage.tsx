@@ -18,7 +18,7 @@ export function SignOutPage() {
     if (started.current) return;
     started.current = true;
     // A session still loading would land after the sign-out and bring the profile back: let it finish first.
-    // A shared context is closed while the session can still publish (issue #11).
+    // A shared context is closed while the session can still publish.
     client
       .getProfileAsync()
       .catch(() => undefined)

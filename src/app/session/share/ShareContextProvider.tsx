@@ -1,4 +1,4 @@
-// Context sharing for the whole signed-in app (issue #11 App): offered to clinicians (a Practitioner
+// Context sharing for the whole signed-in app: offered to clinicians (a Practitioner
 // profile), on or off per user in the key-value store (SPEC §7 keyvalue/v1, so the choice follows the
 // user across browsers and sign-outs), connected to the user's own topic (userTopic) while on.
 // Mounted around every route, so an open from another app brings the clinician to it from any screen;

@@ -1,4 +1,4 @@
-// Shared viewing context for one signed-in clinician (issue #11 App; SPEC §3 Remote context events,
+// Shared viewing context for one signed-in clinician (SPEC §3 Remote context events,
 // §7 Remote context sync): while on, viewing a Patient publishes Patient-open (Patient-close on
 // leaving), viewing a DiagnosticReport publishes DiagnosticReport-open/-close with its patient, and an
 // open published by another app on the same topic is followed (the app navigates to what it opened).

@@ -1,5 +1,5 @@
 // The demo clinic behind a real server that requires tokens, with real sign-ins for the callers the
-// issue #5 endpoints are tested as: Maria and Aisha (patients), Dr Chen (practitioner), the clinic
+// Endpoints are tested as: Maria and Aisha (patients), Dr Chen (practitioner), the clinic
 // admin, and the admin of another project. Shared by the operations, keyvalue, admin, email and
 // idempotency tests.
 import fs from 'node:fs';

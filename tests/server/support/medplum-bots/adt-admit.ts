@@ -1,4 +1,4 @@
-// A bot written as Medplum bots are (issue #10 Bots: existing bots run unchanged), type-checked
+// A bot written as Medplum bots are (existing bots run unchanged), type-checked
 // against the real @medplum/core and @medplum/fhirtypes. The tests compile it with TypeScript to
 // the CommonJS a Medplum bot deploys as, and to an ES module, and run both in the sandbox.
 // ADT^A01 (admit): finds the patient by MRN (PID-3) or creates her from PID-5, records an

@@ -1,4 +1,4 @@
-// The "Share context" switch on the resource pages (issue #11 App), with a small status line for the
+// The "Share context" switch on the resource pages, with a small status line for the
 // connection; problems show there and never break the page. Only clinicians see it.
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
