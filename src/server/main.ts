@@ -11,7 +11,7 @@ import { findFreePort } from './free-port';
 import { installProcessGuards } from './process-guards';
 import type { Database } from './db';
 import { Repository, systemContext } from './repo';
-import { findAppClientId, seedDemoClinic, topUpDemoSlots } from './seed';
+import { findAppClientId, seedDemoClinic, topUpDemoSlots, upgradeMessageThreads } from './seed';
 
 const DEMO_ACCOUNTS = [
   ['Maria Garcia (patient)', 'maria@bloom.example'],
@@ -77,6 +77,13 @@ async function start(): Promise<void> {
     await topUpDemoSlots(systemRepo);
     // The app signs in as the clinic's 'Bloom app' ClientApplication.
     appClientId = await findAppClientId(db, registrationProjectId);
+  }
+  // Messages from before threads, in any project, join a thread of their patient's.
+  const upgraded = await upgradeMessageThreads(new Repository(db, systemContext()));
+  if (upgraded.messages > 0) {
+    console.log(
+      `Message threads: ${upgraded.messages} earlier messages joined ${upgraded.threads} new thread headers`,
+    );
   }
 
   const api = await buildServer({ config, db });

@@ -9,6 +9,7 @@ import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from '../../../mocks/demo';
 import { processBatch } from '../fhir/batch';
 import type { Repository } from '../repo';
 import { seedDemoAccounts } from './demo-accounts';
+import { upgradePatientAccessPolicy } from './patient-policy-upgrade';
 
 export interface SeedOptions {
   /** The seeding day that the demo's relative dates count from; now by default. */
@@ -37,6 +38,7 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     const existing = await txRepo.findMatching<Project>('Project', identifier);
     if (existing?.id) {
       await addMissingFeatures(txRepo, existing, project.features ?? []);
+      await upgradePatientAccessPolicy(txRepo, existing);
       return { seeded: false, projectId: existing.id };
     }
     // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.
