@@ -8,7 +8,7 @@ import type { AccessPolicy, Communication, Project } from '@medplum/fhirtypes';
 import { print } from 'graphql';
 import { CommunicationListDocument } from '../../src/graphql/generated/operations';
 import type { CommunicationListQuery } from '../../src/graphql/generated/operations';
-import { APPOINTMENT_REQUEST_CATEGORY } from '../../src/app/components/communicationCategories';
+import { APPOINTMENT_REQUEST_CATEGORY } from '../../src/fhir/message-threads';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { Repository, systemContext } from '../../src/server/repo';
 import { buildPatientAccessPolicy, seedDemoClinic, upgradeMessageThreads } from '../../src/server/seed';

@@ -10,8 +10,12 @@
 // compartments) as the server does, which the schema migrations run before. Idempotent: once
 // upgraded, no message is left without partOf, so a later start finds nothing to do.
 import type { Communication, Patient, Reference } from '@medplum/fhirtypes';
-import { APPOINTMENT_REQUEST_CATEGORY, MESSAGE_CATEGORY } from '../../app/components/communicationCategories';
-import { newThread, recipientsOf } from '../../app/components/patientThread';
+import {
+  APPOINTMENT_REQUEST_CATEGORY,
+  MESSAGE_CATEGORY,
+  newThread,
+  recipientsOf,
+} from '../../fhir/message-threads';
 import { parseSearchRequest } from '../../fhir/search/parse';
 import type { Repository } from '../repo';
 

@@ -4,7 +4,7 @@
 // to the schedule's practitioner, categorised as an appointment request and pointing through `about`
 // at the Appointment booked for it (Appointment/$book), so the care team sees which visit it is about.
 import type { Communication, Patient, Reference } from '@medplum/fhirtypes';
-import { APPOINTMENT_REQUEST_CATEGORY } from '../../components/communicationCategories';
+import { APPOINTMENT_REQUEST_CATEGORY } from '../../../fhir/message-threads';
 
 type Recipient = NonNullable<Communication['recipient']>[number];
 

@@ -5,7 +5,7 @@ import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { AttachmentViewer } from '../../components/AttachmentViewer';
-import { APPOINTMENT_REQUEST_CATEGORY } from '../../components/communicationCategories';
+import { APPOINTMENT_REQUEST_CATEGORY } from '../../../fhir/message-threads';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { messageSender } from './messageSender';
 import { messageTime, type ThreadMessage } from './threadMessages';

@@ -4,10 +4,9 @@
 // appointment request has its own category), addressed to the thread's other participants (else her
 // general practitioners), and one payload per part: the text as contentString, the uploaded file as
 // contentAttachment. The form refuses an empty message before this is built. Her first message opens
-// the thread (components/patientThread.ts).
+// the thread (src/fhir/message-threads.ts).
 import type { Attachment, Communication, Patient, Reference } from '@medplum/fhirtypes';
-import { MESSAGE_CATEGORY } from '../../components/communicationCategories';
-import { recipientsOf } from '../../components/patientThread';
+import { MESSAGE_CATEGORY, recipientsOf } from '../../../fhir/message-threads';
 
 /** Longest text a message may carry; longer ones are refused in the form. */
 export const MAX_MESSAGE_LENGTH = 5000;

@@ -9,12 +9,8 @@ import type { Attachment, Communication, Patient } from '@medplum/fhirtypes';
 import { useCallback, useRef, useState } from 'react';
 import { createReference } from '../../../fhir/references';
 import { useBloomClient } from '../../session/BloomClientContext';
-import {
-  findOrOpenThread,
-  recipientsOf,
-  touchThread,
-  type ThreadTarget,
-} from '../../components/patientThread';
+import { findOrOpenThread, touchThread } from '../../components/patientThread';
+import { recipientsOf, type ThreadTarget } from '../../../fhir/message-threads';
 import { newMessage, type MessageDraft } from './newMessage';
 
 export type SendState =
