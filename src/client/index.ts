@@ -1,4 +1,4 @@
-// The platform client's public surface (issue #5 FHIR calls and pipeline).
+// The platform client's public surface: the identity layer, the FHIR calls and the request pipeline.
 export { BloomClient, SUBSCRIPTIONS_WS_PATH } from './client';
 export type { BloomClientOptions, NavigationLike } from './client';
 export type * from './auth-types';

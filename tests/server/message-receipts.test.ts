@@ -2,8 +2,8 @@
 // thread, marks each message it receives with `received` and status completed (a PUT of the whole
 // message). The demo patient policy lets Maria do that for a message to her, and nothing more: not
 // on her own messages, not with any other change, not on another patient's thread.
-import type { Bundle, Communication } from '@medplum/fhirtypes';
-import { call, startClinic } from './operations/support/clinic';
+import type { Communication } from '@medplum/fhirtypes';
+import { call, searchAs, startClinic } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import type { Tokens } from './auth/support/auth-fixtures';
 import { databases } from './support/test-databases';
@@ -13,16 +13,8 @@ describe.each(databases())('read receipts of thread messages, on %s', (_engine, 
   let maria: string;
   let mariaMessages: Communication[];
 
-  async function search(tokens: Tokens, query: string): Promise<Communication[]> {
-    const response = await call<Bundle<Communication>>(
-      clinic.server,
-      'GET',
-      `fhir/R4/Communication?${query}`,
-      tokens,
-    );
-    expect(response.status).toBe(200);
-    return (response.body.entry ?? []).map((entry) => entry.resource as Communication);
-  }
+  const search = (tokens: Tokens, query: string) =>
+    searchAs<Communication>(clinic.server, tokens, 'Communication', query);
 
   function put(tokens: Tokens, resource: Communication) {
     return call<Communication>(clinic.server, 'PUT', `fhir/R4/Communication/${resource.id}`, tokens, {

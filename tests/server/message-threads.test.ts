@@ -4,7 +4,7 @@
 // ThreadChat does after each message, and nothing else: no message, no other patient's thread,
 // and no message of hers into another patient's thread. Real server over HTTP, real sign-ins.
 import type { Bundle, Communication, OperationOutcome } from '@medplum/fhirtypes';
-import { call, startClinic } from './operations/support/clinic';
+import { call, searchAs, startClinic } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import type { Tokens } from './auth/support/auth-fixtures';
 import { databases } from './support/test-databases';
@@ -19,16 +19,8 @@ describe.each(databases())('issue #20 message threads and who may write them, on
   let mariaThread: Communication;
   let aishaThread: Communication;
 
-  async function search(tokens: Tokens, query: string): Promise<Communication[]> {
-    const response = await call<Bundle<Communication>>(
-      clinic.server,
-      'GET',
-      `fhir/R4/Communication?${query}`,
-      tokens,
-    );
-    expect(response.status).toBe(200);
-    return (response.body.entry ?? []).map((entry) => entry.resource as Communication);
-  }
+  const search = (tokens: Tokens, query: string) =>
+    searchAs<Communication>(clinic.server, tokens, 'Communication', query);
 
   function patch(tokens: Tokens, id: string, operations: unknown[]) {
     return call<Written>(clinic.server, 'PATCH', `fhir/R4/Communication/${id}`, tokens, {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Bot } from '@medplum/fhirtypes';
+import type { Bot, Bundle, Resource } from '@medplum/fhirtypes';
 import { buildServer } from '../../../../src/server/app';
 import { loadConfig } from '../../../../src/server/config';
 import { findFreePort } from '../../../../src/server/free-port';
@@ -100,6 +100,18 @@ export async function call<T = Record<string, unknown>>(
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, text, body: parsed as T };
+}
+
+/** The resources a search as `tokens`' caller finds (FHIR search over HTTP); the search must answer 200. */
+export async function searchAs<T extends Resource>(
+  server: Pick<TestServer, 'baseUrl'>,
+  tokens: Tokens,
+  resourceType: T['resourceType'],
+  query: string,
+): Promise<T[]> {
+  const response = await call<Bundle<T>>(server, 'GET', `fhir/R4/${resourceType}?${query}`, tokens);
+  expect(response.status).toBe(200);
+  return (response.body.entry ?? []).map((entry) => entry.resource as T);
 }
 
 /** A Bot created and deployed by the clinic's admin (POST Bot, then Bot/{id}/$deploy), as Medplum's CLI does. */
