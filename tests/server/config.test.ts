@@ -127,6 +127,8 @@ describe('loadConfig', () => {
     [{ ACCESS_TOKEN_LIFETIME: '1h' }, /ACCESS_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ REFRESH_TOKEN_LIFETIME: '0' }, /REFRESH_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ SMTP_HOST: 'mail', SMTP_PORT: 'x' }, /SMTP_PORT must be a port number/],
+    [{ SMTP_PORT: '99999' }, /SMTP_PORT must be a port number/],
+    [{ BINARY_MAX_SIZE: '32MB' }, /BINARY_MAX_SIZE must be a positive whole number of bytes/],
     [{ GOOGLE_JWKS_URL: 'file:///etc/keys' }, /GOOGLE_JWKS_URL must be an http or https URL/],
   ])('bad value %j is a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -140,6 +142,16 @@ describe('loadConfig', () => {
     expect(withActualPort(fixed, { PORT: '0', BASE_URL: 'https://api.example/' }, 41234).baseUrl).toBe(
       'https://api.example/',
     );
+  });
+
+  test('each default the README shows is what the parser gives when the variable is unset', () => {
+    const shownAsValue = CONFIG_VARIABLES.filter(
+      (v) => v.parse(undefined) !== undefined && !v.default.startsWith('('),
+    );
+    expect(shownAsValue.length).toBeGreaterThan(20);
+    for (const v of shownAsValue) {
+      expect([v.name, String(v.parse(undefined))]).toEqual([v.name, v.default]);
+    }
   });
 
   test('the documented table names every variable loadConfig reads', () => {
