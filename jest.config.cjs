@@ -1,5 +1,5 @@
-// Jest runs three projects: node (fhir, client, server), dom (the React app under jsdom) and
-// e2e (a real server and Debian's Chromium, also for Medplum's React components). CommonJS config: see ../shared/TOOLCHAIN.md.
+// Jest runs three projects: node (fhir, client, server), dom (the React app under jsdom) and e2e (a real
+// server and Debian's Chromium, also for Medplum's React components). CommonJS config: see CONTRIBUTING.md.
 const swc = [
   '@swc/jest',
   {

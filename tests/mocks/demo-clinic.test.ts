@@ -1,4 +1,4 @@
-// The demo clinic data of issue #2 item 5: valid FHIR, self-contained references, dates relative to
+// The demo clinic data: valid FHIR, self-contained references, dates relative to
 // the seeding day, vitals coded as SPEC §3 says, critical interpretations (SPEC §4/§9), slots and
 // the past/upcoming splits of SPEC §4.
 import type {

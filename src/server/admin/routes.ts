@@ -1,4 +1,4 @@
-// The admin API of issue #5 under /admin: invite a person to a project.
+// The admin API under /admin: invite a person to a project.
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthDeps } from '../auth/auth-deps';
 import { requireAuth } from '../auth/authenticate';

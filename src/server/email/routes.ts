@@ -1,4 +1,4 @@
-// The email API of issue #5 under /email/v1.
+// The email API under /email/v1.
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthDeps } from '../auth/auth-deps';
 import { requireAuth } from '../auth/authenticate';

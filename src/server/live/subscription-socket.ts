@@ -9,8 +9,8 @@
 // extension narrows them (interactions.ts). Bad input (not JSON, unknown type, bad token, unknown or foreign Subscription, bad criteria)
 // is answered with {"type":"error","payload":OperationOutcome} and the socket stays open, as
 // Medplum's does; only a client too slow to read its messages is closed. An attachment URL naming
-// a Binary the subscription's owner may read goes out freshly signed, as in REST answers (issue #8,
-// SPEC §3 Attachment, §7 Binary); messages still leave in order.
+// a Binary the subscription's owner may read goes out freshly signed, as in REST answers (SPEC §3
+// Attachment, §7 Binary); messages still leave in order.
 import type { Bundle, Subscription } from '@medplum/fhirtypes';
 import type { WebSocket } from 'ws';
 import { badRequest } from '../../fhir';

@@ -640,7 +640,7 @@ export class Repository {
       return;
     }
     // A patient writes about herself only: in her compartment and in no other patient's (a
-    // Communication whose subject is another patient names two compartments, issue #8).
+    // Communication whose subject is another patient names two compartments).
     const compartments = compartmentStrings(stored);
     if (
       access.patientCompartment &&

@@ -1,4 +1,4 @@
-// Seeds the demo clinic of issue #2 item 5 on first start. The whole clinic (the Project and the
+// Seeds the demo clinic on first start. The whole clinic (the Project and the
 // transaction Bundle of mocks/demo) is written in one database transaction through the same
 // transaction processing as POST /fhir/R4 with a transaction Bundle, so it passes the same
 // validation as any write and either all of it is stored or none. Idempotent: when the demo Project

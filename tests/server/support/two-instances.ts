@@ -1,5 +1,5 @@
-// Two server instances on one database, as two processes behind one load balancer would run (issues #8
-// and #11: live updates and FHIRcast fan out through the database and LISTEN/NOTIFY). With
+// Two server instances on one database, as two processes behind one load balancer would run (live
+// updates and FHIRcast fan out through the database and LISTEN/NOTIFY). With
 // TEST_DATABASE_URL: two PostgreSQL pools on a schema of their own (dropped on stop); otherwise one
 // PGlite shared by two servers.
 import crypto from 'node:crypto';
