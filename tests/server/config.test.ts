@@ -1,4 +1,7 @@
 // Server configuration from the environment: defaults and clear errors.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_VARIABLES, ConfigError, loadConfig, withActualPort } from '../../src/server/config';
 
@@ -190,5 +193,25 @@ describe('loadConfig', () => {
       'BINARY_DIR',
       'BINARY_URL_LIFETIME',
     ]);
+  });
+
+  test('a bad value stops the real server at start-up: one line naming it, exit 1, no database opened', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-config-error-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', BODY_LIMIT: '16MB' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe(
+        "Configuration error: BODY_LIMIT must be a positive whole number of bytes, got '16MB'",
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
