@@ -17,7 +17,7 @@ import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
 import { WebSocketPaths } from './websocket-paths';
-import { createBinaryUrlSigner } from './binary/attachment-urls';
+import { createBinaryUrlSigner, storedAttachmentUrlRewriter } from './binary/attachment-urls';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
 import { cdsRoutes } from './cds/routes';
@@ -33,7 +33,7 @@ import type { ExportSettings } from './export/runner';
 import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
-import type { RepositoryContext } from './repo';
+import type { RepositoryContext, RepositorySettings } from './repo';
 import { registerRequestBodies } from './request-bodies';
 import { registerApiSecurity } from './security';
 
@@ -99,6 +99,11 @@ export async function buildServer({
   // Attachment URLs of readable Binaries are answered signed by REST, $graphql, graphql-ws and
   // /ws/subscriptions-r4 notifications alike.
   const binaryUrls = createBinaryUrlSigner(auth, fhirBase);
+  // Writes through the API (REST, $graphql, graphql-ws) store this server's signed URLs as
+  // Binary/{id}, which never expires; the Repository itself knows nothing of Binary.
+  const repositorySettings: RepositorySettings = {
+    rewriteStoredUrls: storedAttachmentUrlRewriter(binaryUrls.storageBase),
+  };
   if (!getContext) {
     registerFhirAuthentication(app, auth);
   }
@@ -116,6 +121,7 @@ export async function buildServer({
     bodyLimit: config.bodyLimit,
     getContext: requestContext,
     binaryUrls,
+    repositorySettings,
   });
   // $graphql and $graph, same base and same caller context as the REST API.
   await app.register(graphqlRoutes, {
@@ -123,6 +129,7 @@ export async function buildServer({
     db,
     getContext: requestContext,
     binaryUrls,
+    repositorySettings,
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
   });
@@ -145,6 +152,7 @@ export async function buildServer({
     getContext: requestContext,
     websockets,
     binaryUrls,
+    repositorySettings,
     engineUsers: [(engine) => botTrigger.start(engine)],
   });
   // FHIRcast hub at /fhircast/STU3 and /ws/fhircast/{endpoint id}.

@@ -6,6 +6,7 @@
 // answered into its Communication) is stored as the reference again, as Medplum does, so it never
 // goes stale; another server's URL is stored as written.
 import { decodeJwt } from 'jose';
+import type { StoredUrlRewriter } from '../repo';
 import type { AuthDeps } from '../auth/auth-deps';
 import { BINARY_URL_PURPOSE, signBinaryUrl, STORAGE_PATH } from './signed-url';
 
@@ -105,4 +106,12 @@ function withReferences(value: unknown, storageBase: string): unknown {
  */
 export function storedAttachmentUrls<T>(resource: T, storageBase: string | undefined): T {
   return storageBase && mentionsStorage(resource) ? (withReferences(resource, storageBase) as T) : resource;
+}
+
+/**
+ * The Repository setting (RepositorySettings.rewriteStoredUrls) the server gives writes from the
+ * API: this server's signed storage URLs (under `storageBase`) are stored as 'Binary/{id}'.
+ */
+export function storedAttachmentUrlRewriter(storageBase: string): StoredUrlRewriter {
+  return (resource) => storedAttachmentUrls(resource, storageBase);
 }

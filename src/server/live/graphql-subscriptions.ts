@@ -16,7 +16,7 @@ import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
 import { createGraphQLContext } from '../graphql/routes';
 import { getGraphQLSchema } from '../graphql/schema';
-import type { RepositoryContext } from '../repo';
+import type { RepositoryContext, RepositorySettings } from '../repo';
 import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
 import { criteriaFromArgs } from './criteria';
@@ -124,6 +124,8 @@ export function serveGraphQLSubscriptions(
   engine: LiveEngine,
   /** Signs attachment URLs of Binaries in the events, as $graphql does. */
   binaryUrls?: BinaryUrlSigner,
+  /** As $graphql's Repository settings. */
+  repositorySettings?: RepositorySettings,
 ): () => Promise<void> {
   const callers = new WeakMap<object, RepositoryContext>();
   const server = useServer<Record<string, unknown>>(
@@ -142,7 +144,10 @@ export function serveGraphQLSubscriptions(
       },
       context: (ctx): LiveGraphQLContext => {
         const caller = callers.get(ctx.extra.socket) as RepositoryContext;
-        return { ...createGraphQLContext(deps.db, caller, binaryUrls), live: { engine, caller } };
+        return {
+          ...createGraphQLContext(deps.db, caller, binaryUrls, repositorySettings),
+          live: { engine, caller },
+        };
       },
     },
     wss,
