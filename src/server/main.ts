@@ -6,7 +6,8 @@ import { buildAppHost } from './app-host';
 import { buildServer, FHIR_PATH } from './app';
 import { ConfigError, isSet, loadConfig, withActualPort } from './config';
 import type { ServerConfig } from './config';
-import { DataDirInUseError, migrate, openDatabase } from './db';
+import { DataDirInUseError, openDatabase } from './db';
+import { migrateServer } from './migrations';
 import { findFreePort } from './free-port';
 import { installProcessGuards } from './process-guards';
 import type { Database } from './db';
@@ -63,7 +64,7 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await migrate(db);
+  await migrateServer(db);
   let registrationProjectId: string | undefined;
   let appClientId: string | undefined;
   if (config.seedDemo) {

@@ -12,7 +12,7 @@ import type { IndexRows } from '../search/index-rows';
 import type { MatchTarget } from './criteria-match';
 import { EventLog } from './event-log';
 import type { WriteEvent } from './event-log';
-import { LIVE_CHANNEL_PREFIX } from './migration';
+import { LIVE_CHANNEL_PREFIX } from './migrations';
 import { eventRoutingKeys } from './routing-keys';
 
 export type LiveListener = (event: WriteEvent, target: MatchTarget) => void;
