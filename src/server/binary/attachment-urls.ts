@@ -7,7 +7,7 @@
 // goes stale; another server's URL is stored as written.
 import { decodeJwt } from 'jose';
 import type { StoredUrlRewriter } from '../repo';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { BINARY_URL_PURPOSE, signBinaryUrl, STORAGE_PATH } from './signed-url';
 
 export interface BinaryUrlSigner {
@@ -20,7 +20,7 @@ export interface BinaryUrlSigner {
 }
 
 export function createBinaryUrlSigner(
-  deps: Pick<AuthDeps, 'keys' | 'config'>,
+  deps: Pick<ServerServices, 'keys' | 'config'>,
   fhirBase: string,
 ): BinaryUrlSigner {
   return {

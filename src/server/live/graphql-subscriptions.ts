@@ -9,9 +9,9 @@ import type { ProjectMembership, Resource } from '@medplum/fhirtypes';
 import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
-import { systemRepo } from '../auth/auth-deps';
+import { systemRepo } from '../services';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
 import { createGraphQLContext } from '../graphql/routes';
@@ -100,7 +100,7 @@ export function getLiveGraphQLSchema(): GraphQLSchema {
 }
 
 /** The caller of an access token (as the REST API's Bearer authentication), or a thrown 401. */
-async function callerOf(deps: AuthDeps, token: string): Promise<RepositoryContext> {
+async function callerOf(deps: ServerServices, token: string): Promise<RepositoryContext> {
   const login = await verifyAccessToken(deps, token);
   const membershipId = login.membership?.reference?.split('/')[1] ?? '';
   const membership = await systemRepo(deps.db).readResource<ProjectMembership>(
@@ -120,7 +120,7 @@ function tokenOf(params: Readonly<Record<string, unknown>> | undefined): string 
 /** Serves graphql-ws (protocol graphql-transport-ws) on `wss`; returns the function that stops it. */
 export function serveGraphQLSubscriptions(
   wss: WebSocketServer,
-  deps: AuthDeps,
+  deps: ServerServices,
   engine: LiveEngine,
   /** Signs attachment URLs of Binaries in the events, as $graphql does. */
   binaryUrls?: BinaryUrlSigner,

@@ -4,7 +4,7 @@
 // graphql-ws subscriptions (graphql-subscriptions.ts) are served at /ws/graphql on the same engine.
 import type { Parameters, Subscription } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { FHIR_JSON } from '../fhir/media-types';
@@ -23,7 +23,7 @@ export const GRAPHQL_WS_PATH = '/ws/graphql';
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
 export interface LiveRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   fhirBase: string;
   getContext: (request: FastifyRequest) => RepositoryContext;
   /** The server's WebSocket paths: this socket and graphql-ws add theirs. */

@@ -14,7 +14,7 @@
 import type { Bundle, Subscription } from '@medplum/fhirtypes';
 import type { WebSocket } from 'ws';
 import { badRequest } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayNameBinary, readableThrough, signAttachmentUrls } from '../binary/signed-responses';
 import { Repository } from '../repo';
@@ -48,7 +48,7 @@ interface Binding {
 }
 
 export interface SubscriptionSocketOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   engine: LiveEngine;
   fhirBase: string;
   /** Signs attachment URLs of Binaries the owner may read; without it they go out as stored. */
