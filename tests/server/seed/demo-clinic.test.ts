@@ -15,9 +15,9 @@ import type {
   Slot,
   Specimen,
 } from '@medplum/fhirtypes';
-import { DEMO_ACCOUNTS, MARIA_VITAL_WEEKS, buildDemoClinic } from '../../mocks/demo';
-import { pregnancyProgress } from '../../src/app/features/home/pregnancyProgress';
-import { validateResource } from '../../src/fhir';
+import { DEMO_ACCOUNTS, MARIA_VITAL_WEEKS, buildDemoClinic } from '../../../src/server/seed/demo';
+import { pregnancyProgress } from '../../../src/app/features/home/pregnancyProgress';
+import { validateResource } from '../../../src/fhir';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // A Tuesday, mid-morning: any time of day must give the same clinic as midnight.
