@@ -3,6 +3,7 @@
 // as Apollo sends them (with __typename added), and each kind of difference is caught.
 import { addTypenameToDocument } from '@apollo/client/utilities';
 import { print } from 'graphql';
+import { schemaQuery } from '../../src/client/schema-store';
 import {
   CommunicationListDocument,
   ResourceListDocument,
@@ -47,6 +48,12 @@ test.each([
   ['text that does not parse', 'query {'],
 ])('a deliberate mismatch is reported: %s', (_name, document) => {
   expect(untypedDocuments([resourceList, document])).toEqual([expect.any(String)]);
+});
+
+test("the platform client's schema load (requestSchema) is let through as written, and nothing like it", () => {
+  const patient = schemaQuery('Patient');
+  expect(untypedDocuments([patient, schemaQuery('Observation')])).toEqual([]);
+  expect(untypedDocuments([patient.replace('kind', 'kind\n bogus')])).toHaveLength(1);
 });
 
 test('the request readers find the query of a POST, a GET and a graphql-ws subscribe message', () => {
