@@ -12,7 +12,8 @@ const config: CodegenConfig = {
       plugins: ['typescript-operations', 'typed-document-node'],
       config: {
         // FHIR ids are strings both ways (the default would accept `string | number` for ID inputs).
-        scalars: { ID: 'string' },
+        // JSON (ResourceSearch's resources) is whatever the server sent: the app checks it before use.
+        scalars: { ID: 'string', JSON: 'unknown' },
         // Exact optionality: nullable fields are `T | null` in the answer, undefined only when skipped.
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
         enumsAsTypes: true,

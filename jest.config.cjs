@@ -55,7 +55,10 @@ module.exports = {
       testEnvironment: '<rootDir>/tests/setup/dom-environment.ts',
       testMatch: ['<rootDir>/tests/app/**/*.test.{ts,tsx}'],
       setupFiles: ['<rootDir>/tests/setup/dom-polyfills.ts'],
-      setupFilesAfterEnv: ['<rootDir>/tests/setup/dom-matchers.ts'],
+      setupFilesAfterEnv: [
+        '<rootDir>/tests/setup/dom-matchers.ts',
+        '<rootDir>/tests/setup/dom-typed-documents.ts',
+      ],
     },
     ...(includeE2e
       ? [

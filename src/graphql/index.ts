@@ -14,18 +14,6 @@ export {
   isRetryableError,
 } from './retry-link';
 export type { GraphqlSession } from './session';
-export {
-  isResourceListType,
-  RESOURCE_LIST_TYPES,
-  resourceListPage,
-  resourceListVariables,
-} from './resource-list';
-export type {
-  ResourceListPage,
-  ResourceListPageRequest,
-  ResourceListRow,
-  ResourceListType,
-} from './resource-list';
 export * from './generated/operations';
 export { GraphqlProvider } from './GraphqlProvider';
 export type { GraphqlProviderProps } from './GraphqlProvider';

@@ -4,6 +4,7 @@ import { webcrypto } from 'node:crypto';
 import { TextEncoder } from 'node:util';
 import type { OperationOutcome, Patient } from '@medplum/fhirtypes';
 import { fakeResponse, testBaseUrl } from './renderApp';
+import { recordSentDocument } from './sentDocuments';
 
 export interface SentRequest {
   readonly method: string;
@@ -54,6 +55,8 @@ export class FakeApi {
     const body =
       raw === undefined ? undefined : isForm ? Object.fromEntries(new URLSearchParams(raw)) : parseBody(raw);
     this.sent.push({ method, path, body, headers });
+    const query = (body as { query?: unknown } | undefined)?.query;
+    if (path.endsWith('$graphql') && typeof query === 'string') recordSentDocument(query);
     const route = `${method} ${path}`;
     const answer = this.queued.get(route)?.shift() ?? this.standing.get(route);
     if (!answer) return fakeResponse(404, outcome(`No fake answer for ${route}`));

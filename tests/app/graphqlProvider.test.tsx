@@ -6,12 +6,7 @@ import { useApolloClient, useQuery } from '@apollo/client/react';
 import { act, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
 import { ClientEventEmitter } from '../../src/client/events';
-import {
-  GraphqlProvider,
-  ResourceListDocument,
-  resourceListPage,
-  resourceListVariables,
-} from '../../src/graphql';
+import { AccountProfileDocument, GraphqlProvider } from '../../src/graphql';
 
 class FakePlatformClient extends ClientEventEmitter {
   profile: string | undefined = 'Patient/maria';
@@ -32,40 +27,27 @@ class FakePlatformClient extends ClientEventEmitter {
 function patientsAnswer(family: string): Response {
   const data = {
     Patient: {
-      __typename: 'PatientConnection',
-      count: 1,
-      offset: 0,
-      pageSize: 20,
-      edges: [
-        {
-          __typename: 'PatientConnectionEdge',
-          resource: {
-            __typename: 'Patient',
-            resourceType: 'Patient',
-            id: family.toLowerCase(),
-            meta: { __typename: 'Meta', versionId: '1', lastUpdated: '2026-01-01T00:00:00Z' },
-            name: [{ __typename: 'HumanName', given: ['A'], family }],
-            birthDate: null,
-            gender: null,
-          },
-        },
-      ],
+      __typename: 'Patient',
+      resourceType: 'Patient',
+      id: family.toLowerCase(),
+      name: [{ __typename: 'HumanName', use: null, text: null, given: ['A'], family }],
+      gender: null,
+      birthDate: null,
+      telecom: null,
+      address: null,
     },
   };
   return new Response(JSON.stringify({ data }), { headers: { 'content-type': 'application/json' } });
 }
 
 function PatientNames() {
-  const { data, loading, error } = useQuery(ResourceListDocument, {
-    variables: resourceListVariables('Patient'),
-  });
+  const { data, loading, error } = useQuery(AccountProfileDocument, { variables: { id: 'signed-in' } });
   if (loading) return <p>Loading</p>;
   if (error) return <p role="alert">{error.message}</p>;
-  const rows = resourceListPage(data, 'Patient').rows;
   return (
     <ul>
-      {rows.map((row) => (
-        <li key={row.id}>{row.name?.[0]?.family}</li>
+      {(data?.Patient?.name ?? []).map((name) => (
+        <li key={name?.family}>{name?.family}</li>
       ))}
     </ul>
   );

@@ -1,7 +1,8 @@
 // Renders one patient screen signed in as Maria, with Apollo's MockedProvider answering its one
 // GraphQL operation, on an in-memory router (the route pattern gives the screen its params); REST writes
-// go to the fake API it returns.
-import type { MockLink } from '@apollo/client/testing';
+// go to the fake API it returns. The documents the screen sends are recorded (./sentDocuments.ts).
+import { ApolloLink } from '@apollo/client';
+import { MockLink } from '@apollo/client/testing';
 import { MockedProvider } from '@apollo/client/testing/react';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
@@ -10,6 +11,7 @@ import { BloomClientProvider } from '../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../src/app/session/createAppClient';
 import { installFakeApi, maria, storeMariaLogin, type FakeApi } from './fakeApi';
 import { testBaseUrl } from './renderApp';
+import { recordingLink } from './sentDocuments';
 
 export type ScreenMock = MockLink.MockedResponse;
 
@@ -35,7 +37,7 @@ export function renderScreen(
   );
   const result = render(
     <BloomClientProvider client={client}>
-      <MockedProvider mocks={mocks}>
+      <MockedProvider link={ApolloLink.from([recordingLink(), new MockLink(mocks)])}>
         <RouterProvider router={router} />
       </MockedProvider>
     </BloomClientProvider>,

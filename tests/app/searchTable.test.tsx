@@ -1,6 +1,6 @@
 // Component tests of the whole table (SPEC §2, §3, §4, §8): the schema through the GraphQL
-// operations and rows through the ResourceList operation (Apollo mocks), or through the platform
-// client's REST search (fake API) for what GraphQL arguments cannot say: rows as links, the range,
+// operations and rows through the typed ResourceList operation (Apollo mocks answer only the exact
+// query string each request should send, modifiers, ranges and _filter included): rows as links, the range,
 // 'No results', an error inside the table (outcome text above the raw JSON) with the toolbar still
 // usable, a column-menu filter through the prompt (offset reset, saved name cleared), selection
 // cleared by a new search, the chosen fields saved to the key-value store, and an unknown type.
@@ -8,8 +8,13 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import SearchTablePage from '../../src/app/features/search-table/SearchTablePage';
 import { effectiveRequest } from '../../src/app/features/search-table/searchState';
 import type { SearchRequest } from '../../src/fhir/search';
-import { SearchParameterListDocument, StructureDefinitionListDocument } from '../../src/graphql';
-import { resourceListQuery } from '../../src/graphql/resource-list-query';
+import { resourceListVariables } from '../../src/app/features/search-table/resourceListVariables';
+import { Operator } from '../../src/fhir/search';
+import {
+  ResourceListDocument,
+  SearchParameterListDocument,
+  StructureDefinitionListDocument,
+} from '../../src/graphql';
 import { outcome } from './fakeApi';
 import { notFound } from '../../src/fhir/outcomes';
 import { renderScreen, type ScreenMock } from './renderScreen';
@@ -96,48 +101,33 @@ function schemaMocks(name = 'Observation', known = true): ScreenMock[] {
   ];
 }
 
-function bundle(ids: string[], total = ids.length) {
-  return {
-    resourceType: 'Bundle',
-    type: 'searchset',
-    total,
-    entry: ids.map((id) => ({
-      resource: {
-        resourceType: 'Observation',
-        id,
-        status: 'final',
-        meta: { lastUpdated: '2026-01-02T03:04:05Z' },
-      },
-    })),
-  };
+/** The ResourceList operation as the table sends it for a request (its defaults filled in). */
+function rowsRequest(request: Omit<SearchRequest, 'resourceType'>) {
+  const variables = resourceListVariables(effectiveRequest({ resourceType: 'Observation', ...request }));
+  return { query: ResourceListDocument, variables };
 }
 
-const DEFAULT_SELECTION = 'id meta{versionId lastUpdated}';
-
-/** The ResourceList answer for a request of the table (its defaults filled in) and the selection. */
+/** The ResourceList answer for a request: rows with id and meta, and the chosen fields' values. */
 function rowsMock(
   request: Omit<SearchRequest, 'resourceType'>,
   ids: string[],
-  { total = ids.length, selection = DEFAULT_SELECTION } = {},
+  { total = ids.length as number | null } = {},
 ): ScreenMock {
-  const query = resourceListQuery(effectiveRequest({ resourceType: 'Observation', ...request }), selection);
-  if (!query) throw new Error('not a ResourceList request');
+  const fields = request.fields ?? [];
   return {
-    request: { query: query.document, variables: query.variables },
+    request: rowsRequest(request),
     result: {
       data: {
-        Observation: {
-          count: total,
+        ResourceSearch: {
+          total,
           offset: request.offset ?? 0,
           pageSize: 20,
-          edges: ids.map((id) => ({
-            resource: {
-              resourceType: 'Observation',
-              id,
-              meta: { versionId: '1', lastUpdated: '2026-01-02T03:04:05Z' },
-              ...(selection.includes('status') ? { status: 'final' } : {}),
-              ...(selection.includes('valueString') ? { valueString: 'high' } : {}),
-            },
+          resources: ids.map((id) => ({
+            resourceType: 'Observation',
+            id,
+            meta: { versionId: '1', lastUpdated: '2026-01-02T03:04:05Z' },
+            ...(fields.includes('status') ? { status: 'final' } : {}),
+            ...(fields.includes('value') ? { valueString: 'high' } : {}),
           })),
         },
       },
@@ -190,17 +180,16 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it('SPEC §8 a failed search shows the outcome text above the raw JSON; the toolbar stays usable', async () => {
-    const query = resourceListQuery(effectiveRequest({ resourceType: 'Observation' }), DEFAULT_SELECTION);
     renderTable('/Observation', [
       ...schemaMocks(),
       {
-        request: { query: query!.document, variables: query!.variables },
+        request: rowsRequest({}),
         result: {
-          data: { Observation: null },
+          data: null,
           errors: [
             {
               message: 'Bad search',
-              path: ['Observation'],
+              path: ['ResourceSearch'],
               extensions: { outcome: outcome("Unknown search parameter 'bogus'") },
             },
           ],
@@ -225,16 +214,12 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it('SPEC §4 a column-menu filter resets the offset, clears the saved name and the selection', async () => {
-    const { api, router } = renderTable('/Observation?_offset=20&_savedSearch=Mine', [
+    const { router } = renderTable('/Observation?_offset=20&_savedSearch=Mine', [
       ...schemaMocks(),
       rowsMock({ offset: 20 }, ['a', 'b'], { total: 22 }),
+      // The modifier goes in the operation's query string as the URL has it.
+      rowsMock({ filters: [{ code: '_id', operator: Operator.NOT, value: 'x' }] }, ['c']),
     ]);
-    // `:not` is no GraphQL argument: this search goes by REST.
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_id:not=x&_offset=0&_total=accurate',
-      200,
-      bundle(['c'], 1),
-    );
     await screen.findByRole('link', { name: 'a' });
     fireEvent.click(screen.getAllByRole('checkbox', { name: 'Select row' })[0]);
     expect(screen.getByRole('button', { name: 'Delete...' })).toBeEnabled();
@@ -271,7 +256,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     const { api, router } = renderTable('/Observation', [
       ...schemaMocks(),
       rowsMock({}, ['a']),
-      rowsMock({ fields: ['status'] }, ['a'], { selection: 'status' }),
+      rowsMock({ fields: ['status'] }, ['a']),
     ]);
     api.always('GET keyvalue/v1/bloom-search-tables', 404, notFound);
     api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
@@ -295,7 +280,7 @@ describe('issue #9 search table (SPEC §2)', () => {
   it('a stored field choice applies when the URL names none', async () => {
     const { api } = renderTable('/Observation', [
       ...schemaMocks(),
-      rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
+      rowsMock({ fields: ['id', 'status'] }, ['a']),
     ]);
     api.once(
       'GET keyvalue/v1/bloom-search-tables',
@@ -314,7 +299,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     async (oldKey, before) => {
       const { api } = renderTable('/Observation', [
         ...schemaMocks(),
-        rowsMock({ fields: ['id', 'status'] }, ['a'], { selection: 'id status' }),
+        rowsMock({ fields: ['id', 'status'] }, ['a']),
       ]);
       const saved = JSON.stringify({ fields: ['id', 'status'] });
       api.always('GET keyvalue/v1/bloom-search-tables', 404, notFound);
@@ -356,7 +341,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     const { api, router } = renderTable('/Observation', [
       ...schemaMocks(),
       rowsMock({}, ['a']),
-      rowsMock({ fields: ['status'] }, ['a'], { selection: 'status' }),
+      rowsMock({ fields: ['status'] }, ['a']),
     ]);
     api.always('GET keyvalue/v1/bloom-search-tables', 200, '{"tables":{"Observation":"status"');
     api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
@@ -413,10 +398,12 @@ describe('issue #9 search table (SPEC §2)', () => {
     expect(screen.queryByRole('button', { name: /^then / })).not.toBeInTheDocument();
   });
 
-  it("a string column's 'Does not contain...' puts a _filter in the URL and searches by REST with it", async () => {
-    const { api, router } = renderTable('/Observation?_fields=id,value', [
+  it("a string column's 'Does not contain...' puts a _filter in the URL and sends it in the operation", async () => {
+    const notHi = { code: '_filter', operator: Operator.EQUALS, value: 'not (value-string co "hi")' };
+    const { router } = renderTable('/Observation?_fields=id,value', [
       ...schemaMocks(),
-      rowsMock({ fields: ['id', 'value'] }, ['a'], { selection: 'id valueString' }),
+      rowsMock({ fields: ['id', 'value'] }, ['a']),
+      rowsMock({ fields: ['id', 'value'], filters: [notHi] }, ['b']),
     ]);
     expect(await screen.findByRole('link', { name: 'high' })).toBeInTheDocument();
     fireEvent.click(screen.getByLabelText('Value column menu'));
@@ -432,10 +419,10 @@ describe('issue #9 search table (SPEC §2)', () => {
         '?_fields=id,value&_filter=not%20(value-string%20co%20%22hi%22)',
       ),
     );
-    await waitFor(() =>
-      expect(api.sent.map((sent) => decodeURIComponent(sent.path))).toContain(
-        'fhir/R4/Observation?_count=20&_fields=id,value&_filter=not (value-string co "hi")&_offset=0&_total=accurate',
-      ),
+    // Only the operation with exactly that query string is answered.
+    expect(await screen.findByRole('link', { name: 'b' })).toBeInTheDocument();
+    expect(rowsRequest({ fields: ['id', 'value'], filters: [notHi] }).variables.search).toBe(
+      '_count=20&_fields=id,value&_filter=not%20(value-string%20co%20%22hi%22)&_offset=0&_total=accurate',
     );
   });
 
@@ -446,13 +433,11 @@ describe('issue #9 search table (SPEC §2)', () => {
 });
 
 describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', () => {
-  it("an estimated total reads '~total', asked of the REST search (the connection counts exactly)", async () => {
-    const { api } = renderTable('/Observation?_total=estimate');
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_offset=0&_total=estimate',
-      200,
-      bundle(['a', 'b'], 4500),
-    );
+  it("an estimated total reads '~total' (the operation asks _total=estimate)", async () => {
+    renderTable('/Observation?_total=estimate', [
+      ...schemaMocks(),
+      rowsMock({ total: 'estimate' }, ['a', 'b'], { total: 4500 }),
+    ]);
     expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByText('1-2 of ~4,500')).toBeInTheDocument();
   });
@@ -528,12 +513,17 @@ describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', 
     expect(screen.getByRole('columnheader', { name: /^ID/ })).toHaveAttribute('aria-sort', 'descending');
   });
 
-  it('a range (two conditions on one parameter) is sent as both conditions through the REST search', async () => {
-    const { api } = renderTable('/Observation?_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01');
-    api.once(
-      'GET fhir/R4/Observation?_count=20&_fields=id,_lastUpdated&_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01&_offset=0&_total=accurate',
-      200,
-      bundle(['a'], 1),
+  it('a range (two conditions on one parameter) is sent as both conditions in the operation', async () => {
+    const range = [
+      { code: '_lastUpdated', operator: Operator.GREATER_THAN_OR_EQUALS, value: '2026-01-01' },
+      { code: '_lastUpdated', operator: Operator.LESS_THAN, value: '2026-02-01' },
+    ];
+    renderTable('/Observation?_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01', [
+      ...schemaMocks(),
+      rowsMock({ filters: range }, ['a']),
+    ]);
+    expect(rowsRequest({ filters: range }).variables.search).toBe(
+      '_count=20&_fields=id,_lastUpdated&_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01&_offset=0&_total=accurate',
     );
     expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();
   });

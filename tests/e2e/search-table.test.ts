@@ -40,16 +40,25 @@ async function waitForRows(): Promise<void> {
 
 describe('issue #9 search table in Chromium', () => {
   it('Dr. Chen: filter, fields, sort, paging, CSV export and delete on /Observation', async () => {
-    await signIn('dr-chen');
+    const window = await suite.signIn('dr-chen');
+    page = window.page;
     const all = await serverObservations({});
     const finals = await serverObservations({ status: 'final' });
     expect(finals.total).toBeGreaterThan(20);
+    const restSearches: string[] = [];
+    page.on('request', (request) => {
+      if (/\/fhir\/R4\/Observation\?/.test(request.url())) restSearches.push(request.url());
+    });
 
     await page.goto(suite.url('/Observation'));
     await page.getByRole('heading', { level: 1, name: 'Observation' }).waitFor();
     await waitForRows();
     expect(await rows().count()).toBe(20);
     await expect(rangeText().textContent()).resolves.toBe(`1-20 of ${all.total}`);
+    // The rows came in one request, the typed ResourceList operation (the suite checks it is a
+    // generated one), and none by the REST search.
+    expect(window.graphqlDocuments.filter((query) => query.includes('ResourceSearch'))).toHaveLength(1);
+    expect(restSearches).toEqual([]);
 
     // Add a filter in the Filters dialog (SPEC §2, §4).
     await page.getByRole('button', { name: 'Filters' }).click();

@@ -34,6 +34,20 @@ describe('issue #6 query depth and cost', () => {
     expect(measure(query, { n: 3 })).toEqual({ depth: 3, cost: 2 * (4 + 3) });
   });
 
+  it('ResourceSearch costs 1 + the _count inside its search string (variable or literal), capped at 1000', () => {
+    const query =
+      'query ($s: String) { ResourceSearch(resourceType: "Observation", search: $s) { total resources } }';
+    expect(measure(query, { s: 'status=final&_count=50' }).cost).toBe(51);
+    expect(measure(query, { s: '?_count=5000' }).cost).toBe(1001);
+    // No _count, or one that is not a number: the default page size, 20.
+    expect(measure(query, {}).cost).toBe(21);
+    expect(measure(query, { s: '_count=abc' }).cost).toBe(21);
+    expect(measure('{ ResourceSearch(resourceType: "Patient", search: "_count=7") { total } }').cost).toBe(8);
+    expect(() => measure(query, { s: '_count=200' }, 100)).toThrow(
+      /Query too costly: it may load about 201 resources, the limit is 100/,
+    );
+  });
+
   it('@skip and @include leave out what will not run', () => {
     const query = `query ($a: Boolean!, $b: Boolean!) {
       a: PatientList(_count: 100) @include(if: $a) { id }

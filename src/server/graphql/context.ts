@@ -21,4 +21,5 @@ export interface GraphQLContext {
 export type FieldCost = 'search' | 'read';
 
 // A type alias, not an interface: graphql's extensions map wants an index signature.
-export type BloomFieldExtensions = { bloomCost?: FieldCost };
+// `bloomSearchArg` names an argument holding a FHIR query string whose `_count` is the page size.
+export type BloomFieldExtensions = { bloomCost?: FieldCost; bloomSearchArg?: string };

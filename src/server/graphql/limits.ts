@@ -46,16 +46,30 @@ function refuse(text: string): never {
   throw new OperationOutcomeError(badRequest(text));
 }
 
+/** An argument's value: a literal, or the variable it names. */
+function argValue(
+  field: { arguments?: readonly { name: { value: string }; value: ValueNode }[] },
+  name: string,
+  variables: Record<string, unknown>,
+): unknown {
+  const arg = field.arguments?.find((a) => a.name.value === name);
+  if (arg?.value.kind === Kind.INT) return Number(arg.value.value);
+  if (arg?.value.kind === Kind.STRING) return arg.value.value;
+  if (arg?.value.kind === Kind.VARIABLE) return variables[arg.value.name.value];
+  return undefined;
+}
+
+/** The page size: `_count`, or `_count` inside the query string of `searchArg`; capped, defaulted. */
 function countArg(
   field: { arguments?: readonly { name: { value: string }; value: ValueNode }[] },
   variables: Record<string, unknown>,
+  searchArg?: string,
 ): number {
-  const arg = field.arguments?.find((a) => a.name.value === '_count');
-  let value: unknown;
-  if (arg?.value.kind === Kind.INT) {
-    value = Number(arg.value.value);
-  } else if (arg?.value.kind === Kind.VARIABLE) {
-    value = variables[arg.value.name.value];
+  let value = argValue(field, '_count', variables);
+  const search = searchArg ? argValue(field, searchArg, variables) : undefined;
+  if (typeof search === 'string') {
+    const count = new URLSearchParams(search.replace(/^\?/, '')).get('_count');
+    value = count !== null && /^\d+$/.test(count) ? Number(count) : undefined;
   }
   return typeof value === 'number' && Number.isFinite(value)
     ? Math.min(Math.max(Math.trunc(value), 0), MAX_SEARCH_COUNT)
@@ -126,9 +140,10 @@ function walk(
         continue;
       }
       let childMultiplier = multiplier;
-      const cost = (field.extensions as BloomFieldExtensions | undefined)?.bloomCost;
+      const extensions = field.extensions as BloomFieldExtensions | undefined;
+      const cost = extensions?.bloomCost;
       if (cost === 'search') {
-        const count = countArg(selection, state.variables);
+        const count = countArg(selection, state.variables, extensions?.bloomSearchArg);
         state.cost += multiplier * (1 + count);
         childMultiplier = multiplier * Math.max(count, 1);
       } else if (cost === 'read') {

@@ -1,6 +1,7 @@
 // The FHIR GraphQL schema, Medplum's conventions: QueryType with `Type(id)`, `TypeList`
 // and `TypeConnection` for every resource type, reverse lookups `OtherTypeList(_reference: …)` on
-// every resource type, and MutationType with TypeCreate / TypeUpdate / TypeDelete. Built from the
+// every resource type, and MutationType with TypeCreate / TypeUpdate / TypeDelete; beside them
+// Bloom's one generic field, `ResourceSearch(resourceType, search)` (resource-search.ts). Built from the
 // definitions once per process, on first use (a few seconds: see bench and `npm run schema`).
 import {
   GraphQLEnumType,
@@ -29,6 +30,7 @@ import {
   resolveList,
   resolveUpdate,
 } from './resolvers';
+import { resourceSearchField } from './resource-search';
 import { clearSearchArgsCache, searchArgs } from './search-args';
 
 const SEARCH: BloomFieldExtensions = { bloomCost: 'search' };
@@ -155,6 +157,7 @@ class SchemaBuilder {
       };
       mutation[`${resourceType}Delete`] = { type, args: idArg, resolve: resolveDelete(resourceType) };
     }
+    query.ResourceSearch = resourceSearchField();
     return new GraphQLSchema({
       query: new GraphQLObjectType({ name: 'QueryType', fields: query }),
       mutation: new GraphQLObjectType({ name: 'MutationType', fields: mutation }),

@@ -1,13 +1,16 @@
 // One Bloom (API + built app, on its own in-memory database and DATA_DIR) and one Chromium for a file
 // of e2e tests: started before all its tests, stopped after them, so no file sees another's changes.
 // Every window a test opens is closed after that test, and the console errors and uncaught exceptions
-// any of them saw fail it. A demo account signs in through the real screens until home greets it.
+// any of them saw fail it, and so does a GraphQL document any of them sent that is not a generated
+// operation. A demo account signs in through the real screens until home greets it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Database } from '../../../src/server/db';
 import { getDemoAccount, type DemoAccount } from '../../../src/server/seed/demo';
 import { launchChromium } from './browser';
 import { signInAsDemo } from './demo-sign-in';
 import { collectPageProblems } from './page-problems';
+import { untypedDocuments } from '../../graphql/support/typed-documents';
+import { recordGraphqlDocuments } from './sent-documents';
 import { startBloom, type RunningBloom } from './server';
 
 export type DemoAccountKey = DemoAccount['key'];
@@ -28,6 +31,8 @@ export interface SuiteWindow {
   readonly page: Page;
   /** Console errors and uncaught exceptions seen so far; checked after the test (filter it in place). */
   readonly problems: string[];
+  /** The GraphQL documents the window sent; each must be a generated operation (checked after the test). */
+  readonly graphqlDocuments: string[];
 }
 
 export interface DemoSuite {
@@ -65,6 +70,7 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
     windows = [];
     for (const window of opened) await window.context.close();
     expect(opened.flatMap((window) => window.problems)).toEqual([]);
+    expect(untypedDocuments(opened.flatMap((window) => window.graphqlDocuments))).toEqual([]);
   });
 
   function started(): { bloom: RunningBloom; browser: Browser } {
@@ -77,7 +83,7 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
     const context = await started().browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
     const problems = collectPageProblems(page, { failedLoads: options.failedLoadsAreProblems ?? false });
-    const window = { context, page, problems };
+    const window = { context, page, problems, graphqlDocuments: recordGraphqlDocuments(page) };
     windows.push(window);
     return window;
   }

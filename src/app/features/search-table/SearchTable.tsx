@@ -89,10 +89,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
       : [...(settings.fields ?? shownFields(state.request))];
   }, [state.request, settings.fields]);
   const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
-  const rowSelection = fields
-    .map((field) => schema.fields.find((candidate) => candidate.name === field)?.selection ?? '')
-    .join(' ');
-  const results = useSearchResults(request, rowSelection, schema.parameters, refreshCount);
+  const results = useSearchResults(request, refreshCount);
   const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');
 
   // Selection belongs to one search: a new query string starts with none selected.

@@ -5,7 +5,6 @@
 import type { SearchParameterType } from '../../../fhir/definitions';
 import type { SearchParameterLookup } from '../../../fhir/search';
 import type { SearchParameterListQuery, StructureDefinitionListQuery } from '../../../graphql';
-import { elementSelection, type ElementOutline } from './rowSelection';
 
 export interface TableSearchParameter {
   readonly code: string;
@@ -20,8 +19,6 @@ export interface TableField {
   readonly label: string;
   /** FHIR type codes of the element ('dateTime', 'Period', 'CodeableConcept'...). */
   readonly types: readonly string[];
-  /** What the ResourceList operation selects for this column (./rowSelection.ts). */
-  readonly selection: string;
 }
 
 export interface TableSchema {
@@ -81,23 +78,21 @@ function indexParameters(lists: readonly Parameters[]): Map<string, TableSearchP
 
 function fieldsOf(resourceType: string, definitions: Definitions): TableField[] {
   const definition = (definitions ?? []).find((sd) => sd?.name === resourceType && sd.kind === 'resource');
-  const outlines: ElementOutline[] = (definition?.snapshot?.element ?? []).map((element) => ({
+  const outlines = (definition?.snapshot?.element ?? []).map((element) => ({
     path: element?.path ?? '',
     types: (element?.type ?? []).map((type) => type?.code ?? '').filter(Boolean),
   }));
-  const fields: TableField[] = [{ name: 'id', label: 'ID', types: ['id'], selection: 'id' }];
+  const fields: TableField[] = [{ name: 'id', label: 'ID', types: ['id'] }];
   for (const outline of outlines) {
     const name = outline.path.slice(resourceType.length + 1).replace(/\[x\]$/, '');
     if (!outline.path.startsWith(`${resourceType}.`) || name.includes('.') || name === 'id') continue;
     if (HIDDEN_ELEMENTS.has(name)) continue;
-    const selection = elementSelection(outline, outlines);
-    fields.push({ name, label: fieldLabel(name), types: outline.types, selection });
+    fields.push({ name, label: fieldLabel(name), types: outline.types });
   }
   fields.push({
     name: '_lastUpdated',
     label: 'Last Updated',
     types: ['instant'],
-    selection: 'meta{versionId lastUpdated}',
   });
   return fields;
 }

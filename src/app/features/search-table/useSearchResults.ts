@@ -1,16 +1,15 @@
-// One page of the table's rows for the URL's request. Rows come through the ResourceList GraphQL
-// operation (SPEC §7) selecting the chosen fields, with the filters, sort and page as the
-// connection's arguments. What those arguments cannot say (modifiers such as `:not`, `:missing`,
-// `:contains`; two conditions on one parameter, as a range; `_filter`; an estimated `_total`) goes by
-// the REST search with `_fields`, so every filter reaches the server exactly as the URL says it.
+// One page of the table's rows for the URL's request, in one request: the typed ResourceList
+// operation (operations/ResourceList.graphql, SPEC §7) sends the request as its FHIR query string, so
+// every filter (modifiers such as `:not`, `:missing`, `:contains`, ranges, `_filter`), the sort, the
+// page, the chosen `_fields` and the `_total` mode reach the server exactly as the URL says them.
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
-import { useQuery } from '@apollo/client/react';
-import type { Bundle, OperationOutcome, Resource } from '@medplum/fhirtypes';
-import { useEffect, useMemo, useState } from 'react';
+import { skipToken, useQuery } from '@apollo/client/react';
+import type { OperationOutcome, Resource } from '@medplum/fhirtypes';
+import { useEffect } from 'react';
 import { isOperationOutcome, OperationOutcomeError } from '../../../fhir/outcomes';
-import { formatSearchQuery, type SearchRequest } from '../../../fhir/search';
-import { compactRow, resourceListQuery } from '../../../graphql/resource-list-query';
-import { useBloomClient } from '../../session/BloomClientContext';
+import type { SearchRequest } from '../../../fhir/search';
+import { ResourceListDocument } from '../../../graphql';
+import { resourceListVariables } from './resourceListVariables';
 
 export interface SearchResults {
   readonly loading: boolean;
@@ -19,13 +18,14 @@ export interface SearchResults {
   readonly total: number | undefined;
 }
 
-interface Connection {
-  readonly count?: number | null;
-  readonly edges?: readonly ({ readonly resource?: unknown } | null)[] | null;
+/** The answer's JSON is checked, not trusted: a row is an object with a resourceType. */
+function isResource(value: unknown): value is Resource {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { resourceType?: unknown }).resourceType === 'string'
+  );
 }
-
-/** A placeholder for the skipped useQuery (hooks cannot be called conditionally). */
-const NO_QUERY = resourceListQuery({ resourceType: 'Resource' }, '')!.document;
 
 /** A GraphQL field error's OperationOutcomes (extensions.outcome) as one error for the error panel. */
 function searchError(error: unknown): unknown {
@@ -40,77 +40,23 @@ function searchError(error: unknown): unknown {
   });
 }
 
-/** `refreshCount` going up reloads the page past the caches (the toolbar's refresh, a delete). */
-export function useSearchResults(
-  request: SearchRequest | undefined,
-  selection: string,
-  parameters: ReadonlyMap<string, unknown>,
-  refreshCount: number,
-): SearchResults {
-  const key = request ? `${request.resourceType}${formatSearchQuery(request)}` : '';
-  const query = useMemo(
-    () => (request ? resourceListQuery(request, selection, (code) => parameters.has(code)) : undefined),
-    // The key names the request completely; the object itself is rebuilt on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [key, selection, parameters],
-  );
-  const graphql = useQuery(query?.document ?? NO_QUERY, {
-    variables: query?.variables,
-    skip: !query,
+/** `refreshCount` going up reloads the page past the cache (the toolbar's refresh, a delete). */
+export function useSearchResults(request: SearchRequest | undefined, refreshCount: number): SearchResults {
+  const variables = request ? resourceListVariables(request) : undefined;
+  const { data, error, refetch } = useQuery(
+    ResourceListDocument,
     // A table revisited (back button, after New...) shows what it had and asks again.
-    fetchPolicy: 'cache-and-network',
-  });
-  const { refetch } = graphql;
+    variables ? { variables, fetchPolicy: 'cache-and-network' } : skipToken,
+  );
+  const searching = variables !== undefined;
   useEffect(() => {
-    if (query && refreshCount > 0) void refetch().catch(() => undefined);
-  }, [query, refetch, refreshCount]);
-  const rest = useRestSearch(request && !query ? request : undefined, refreshCount);
-  if (!query) return rest;
-
-  const data = graphql.data as Record<string, Connection | null> | undefined;
-  const connection = data && request ? data[request.resourceType] : undefined;
-  const rows = (connection?.edges ?? [])
-    .map((edge) => compactRow(edge?.resource) as Resource | undefined)
-    .filter((row): row is Resource => row !== undefined);
+    if (searching && refreshCount > 0) void refetch().catch(() => undefined);
+  }, [searching, refetch, refreshCount]);
+  const page = searching ? data?.ResourceSearch : undefined;
   return {
-    loading: !connection && !graphql.error,
-    error: graphql.error ? searchError(graphql.error) : undefined,
-    rows,
-    total: connection?.count ?? undefined,
-  };
-}
-
-interface Settled {
-  readonly key: string;
-  readonly error: unknown;
-  readonly bundle: Bundle | undefined;
-}
-
-function useRestSearch(request: SearchRequest | undefined, refreshCount: number): SearchResults {
-  const client = useBloomClient();
-  const key = request ? `${request.resourceType}${formatSearchQuery(request)}#${refreshCount}` : '';
-  const [settled, setSettled] = useState<Settled | undefined>(undefined);
-  useEffect(() => {
-    if (!request) return;
-    let active = true;
-    client.search(request, undefined, { cache: refreshCount > 0 ? 'reload' : 'default' }).then(
-      (bundle) => active && setSettled({ key, bundle, error: undefined }),
-      (error: unknown) => active && setSettled({ key, bundle: undefined, error }),
-    );
-    return () => {
-      active = false;
-    };
-    // The key names the request completely; the object itself is rebuilt on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, key]);
-  const current = settled?.key === key ? settled : undefined;
-  const rows = (current?.bundle?.entry ?? [])
-    .filter((entry) => entry.search?.mode !== 'include')
-    .flatMap((entry) => (entry.resource ? [entry.resource] : []));
-  return {
-    loading: request !== undefined && current === undefined,
-    error: current?.error,
-    rows,
-    total: current?.bundle?.total,
+    loading: searching && !page && !error,
+    error: searching && error ? searchError(error) : undefined,
+    rows: (page?.resources ?? []).filter(isResource),
+    total: page?.total ?? undefined,
   };
 }
