@@ -66,6 +66,11 @@ const zones = [
     message: 'search never imports repo (repo calls search): shared access rules live in src/server/access.',
   },
   {
+    target: './src/server/graphql',
+    from: './src/server/live',
+    message: 'The GraphQL schema never imports live/ (live/ serves the schema over graphql-ws).',
+  },
+  {
     target: ['./src/app/components', './src/app/session', './src/app/api'],
     from: './src/app/features',
     message: 'Shared app code imports no feature: routes.tsx composes features.',

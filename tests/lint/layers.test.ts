@@ -68,6 +68,10 @@ const probes = {
     filePath: 'src/server/search/layer-probe.ts',
     code: "import { Repository } from '../repo';\nexport const probe = Repository;\n",
   },
+  schemaImportsLive: {
+    filePath: 'src/server/graphql/layer-probe.ts',
+    code: "import * as live from '../live/graphql-subscriptions';\nexport const probe = live;\n",
+  },
   // src/fhir/index.ts re-exports outcomes.ts: an outcomes.ts that imported the index would close a circle.
   cycle: {
     filePath: 'src/fhir/outcomes.ts',
@@ -113,6 +117,7 @@ describe('architecture layers in eslint.config.js (README "Layers")', () => {
     ['featureImportsFeature', 'Features never import each other'],
     ['componentImportsFeature', 'Shared app code imports no feature'],
     ['searchImportsRepo', 'search never imports repo'],
+    ['schemaImportsLive', 'The GraphQL schema never imports live/'],
   ] as [ProbeName, string][])('%s is a restricted-path error: "%s"', (name, text) => {
     const messages = results.get(name) ?? [];
     const zone = messages.filter((message) => message.ruleId === 'import-x/no-restricted-paths');
