@@ -71,6 +71,11 @@ const zones = [
     message: 'The GraphQL schema never imports live/ (live/ serves the schema over graphql-ws).',
   },
   {
+    target: './src/server/binary',
+    from: './src/server/fhir',
+    message: 'binary/ never imports the REST module fhir/ (fhir/ signs attachment URLs through binary/).',
+  },
+  {
     target: ['./src/app/components', './src/app/session', './src/app/api'],
     from: './src/app/features',
     message: 'Shared app code imports no feature: routes.tsx composes features.',

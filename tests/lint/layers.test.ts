@@ -72,6 +72,10 @@ const probes = {
     filePath: 'src/server/graphql/layer-probe.ts',
     code: "import * as live from '../live/graphql-subscriptions';\nexport const probe = live;\n",
   },
+  binaryImportsRest: {
+    filePath: 'src/server/binary/layer-probe.ts',
+    code: "import * as rest from '../fhir/interactions';\nexport const probe = rest;\n",
+  },
   // src/fhir/index.ts re-exports outcomes.ts: an outcomes.ts that imported the index would close a circle.
   cycle: {
     filePath: 'src/fhir/outcomes.ts',
@@ -118,6 +122,7 @@ describe('architecture layers in eslint.config.js (README "Layers")', () => {
     ['componentImportsFeature', 'Shared app code imports no feature'],
     ['searchImportsRepo', 'search never imports repo'],
     ['schemaImportsLive', 'The GraphQL schema never imports live/'],
+    ['binaryImportsRest', 'binary/ never imports the REST module fhir/'],
   ] as [ProbeName, string][])('%s is a restricted-path error: "%s"', (name, text) => {
     const messages = results.get(name) ?? [];
     const zone = messages.filter((message) => message.ruleId === 'import-x/no-restricted-paths');
