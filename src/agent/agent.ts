@@ -9,7 +9,7 @@ import type net from 'node:net';
 import type { Agent, Endpoint } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
 import { BloomClient } from '../client';
-import { isJwt, parseJwtPayload } from '../client/jwt';
+import { isJwt, parseJwtPayload } from '../fhir/jwt';
 import { MemoryStorage, PrefixedStorage } from '../client/storage';
 import { AGENT_WS_PATH, parseAgentMessage } from '../fhir/agent-protocol';
 import { HL7_V2_CONTENT_TYPE } from '../fhir/agent-protocol';

@@ -14,10 +14,11 @@ import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
 import { messagesRoutes } from './features/messages/messagesRoutes';
 import { searchTableRoutes } from './features/search-table/searchTableRoutes';
-import { HomeOrLanding } from './features/home/HomeOrLanding';
+import { LandingPage } from './features/landing/LandingPage';
 import { resourceRoutes } from './features/resource/resourceRoutes';
-import { GraphqlOutlet } from './session/GraphqlBoundary';
-import { RequireSession } from './session/RequireSession';
+import { useSession } from './session/BloomClientContext';
+import { GraphqlOutlet, WithGraphql } from './session/GraphqlBoundary';
+import { RequireSession, SessionLoading } from './session/RequireSession';
 import { ShareContextProvider } from './session/share/ShareContextProvider';
 
 // The sign-in screens are chunks of their own too: the landing page does not download their forms.
@@ -36,6 +37,23 @@ const SetPasswordPage = retryableLazy(() =>
 const SignOutPage = retryableLazy(() =>
   import('./features/signout/SignOutPage').then((m) => ({ default: m.SignOutPage })),
 );
+
+// '/' is the landing page when signed out and the home page when signed in (SPEC §2): composed here,
+// since features do not import each other. The home page and the GraphQL layer it reads through are
+// lazy chunks: the landing page never downloads them.
+const HomePage = retryableLazy(() => import('./features/home/HomePage'));
+
+function HomeOrLanding() {
+  const { loading, profile } = useSession();
+  if (loading) return <SessionLoading />;
+  return profile ? (
+    <WithGraphql>
+      <HomePage profile={profile} />
+    </WithGraphql>
+  ) : (
+    <LandingPage />
+  );
+}
 
 function Loaded({ children }: { children: ReactNode }) {
   return <Suspense fallback={<LoadingState label="Loading" />}>{children}</Suspense>;

@@ -4,7 +4,7 @@
 // below); any other type is a 415 that names the type received and the types this route accepts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, OperationOutcomeError, unsupportedMediaType } from '../fhir';
-import { FORM_URLENCODED, JSON_BODY_TYPES, TEXT_PLAIN } from './fhir/media-types';
+import { FORM_URLENCODED, JSON_BODY_TYPES, TEXT_PLAIN } from './media-types';
 
 /**
  * A body refused before any route saw it. Route groups with their own error format (oauth2)

@@ -3,8 +3,23 @@
 import { webcrypto } from 'node:crypto';
 import { TextEncoder } from 'node:util';
 import type { OperationOutcome, Patient } from '@medplum/fhirtypes';
-import { fakeResponse, testBaseUrl } from './renderApp';
 import { recordSentDocument } from './sentDocuments';
+
+/** The API origin the app's tests talk to (renderApp's config and the fake API's answers). */
+export const testBaseUrl = 'http://api.test:8103/';
+
+/** A minimal fetch Response for the calls the app makes (jsdom has no fetch of its own). */
+export function fakeResponse(status: number, body: unknown, statusText = ''): Response {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    statusText,
+    headers: new Headers({ 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' }),
+    json: async () => JSON.parse(text),
+    text: async () => text,
+  } as Response;
+}
 
 export interface SentRequest {
   readonly method: string;

@@ -28,8 +28,7 @@ import {
   mergeMessages,
   type ThreadMessage,
 } from '../../src/app/features/messages/threadMessages';
-import { installFakeApi, maria, outcome, storeMariaLogin, type FakeApi } from './fakeApi';
-import { testBaseUrl } from './renderApp';
+import { installFakeApi, testBaseUrl, maria, outcome, storeMariaLogin, type FakeApi } from './fakeApi';
 import type { ScreenMock } from './renderScreen';
 
 const MARIA = 'Patient/maria-1';

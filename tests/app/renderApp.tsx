@@ -5,9 +5,7 @@ import { App } from '../../src/app/App';
 import type { AppConfig } from '../../src/app/config';
 import { appRoutes } from '../../src/app/routes';
 import { createAppClient } from '../../src/app/session/createAppClient';
-import { installFakeApi } from './fakeApi';
-
-export const testBaseUrl = 'http://api.test:8103/';
+import { installFakeApi, testBaseUrl } from './fakeApi';
 
 export function renderApp(
   path: string,
@@ -29,17 +27,4 @@ export function renderApp(
     />,
   );
   return { ...result, router };
-}
-
-/** A minimal fetch Response for the calls the app makes (jsdom has no fetch of its own). */
-export function fakeResponse(status: number, body: unknown, statusText = ''): Response {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return {
-    ok: status >= 200 && status < 300,
-    status,
-    statusText,
-    headers: new Headers({ 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' }),
-    json: async () => JSON.parse(text),
-    text: async () => text,
-  } as Response;
 }

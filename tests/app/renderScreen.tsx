@@ -9,8 +9,7 @@ import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { BloomClientProvider } from '../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../src/app/session/createAppClient';
-import { installFakeApi, maria, storeMariaLogin, type FakeApi } from './fakeApi';
-import { testBaseUrl } from './renderApp';
+import { installFakeApi, testBaseUrl, maria, storeMariaLogin, type FakeApi } from './fakeApi';
 import { recordingLink } from './sentDocuments';
 
 export type ScreenMock = MockLink.MockedResponse;

@@ -2,9 +2,8 @@
 // the one-time move of a value saved under the earlier dotted key (src/app/session/savedSettings.ts).
 import { readSetting, type SettingsStore } from '../../src/app/session/savedSettings';
 import { createAppClient } from '../../src/app/session/createAppClient';
-import { installFakeApi } from './fakeApi';
+import { installFakeApi, testBaseUrl } from './fakeApi';
 import { notFound } from '../../src/fhir/outcomes';
-import { testBaseUrl } from './renderApp';
 
 /** An in-memory store that records calls; `refused` keys fail as a Medplum server refuses them. */
 class MemoryStore implements SettingsStore {

@@ -13,8 +13,7 @@ import {
 } from '../../src/app/features/search-table/tableSettings';
 import type { SettingsStore } from '../../src/app/session/savedSettings';
 import { createAppClient } from '../../src/app/session/createAppClient';
-import { installFakeApi, outcome } from './fakeApi';
-import { testBaseUrl } from './renderApp';
+import { installFakeApi, testBaseUrl, outcome } from './fakeApi';
 
 /** An in-memory store with the server's rules (10 keys, 8192 characters, Medplum's key pattern). */
 class MemoryStore implements SettingsStore {

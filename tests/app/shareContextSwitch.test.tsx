@@ -14,10 +14,9 @@ import {
 import { ShareContextSwitch } from '../../src/app/features/resource/share/ShareContextSwitch';
 import { BloomClientProvider } from '../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../src/app/session/createAppClient';
-import { installFakeApi, maria, outcome, type FakeApi } from './fakeApi';
+import { installFakeApi, testBaseUrl, maria, outcome, type FakeApi } from './fakeApi';
 import { notFound } from '../../src/fhir/outcomes';
 import { FakeHub } from './fakeFhircastHub';
-import { testBaseUrl } from './renderApp';
 import { drChen, storeLoginOf } from './resourceFixtures';
 
 const settingRoute = `keyvalue/v1/${SHARE_CONTEXT_SETTING}`;

@@ -7,7 +7,7 @@
 // membership gone, ClientApplication or Agent off), closing the socket with the reason. An agent
 // keeps its socket by sending agent:connect:request again with a renewed token.
 import type { Agent } from '@medplum/fhirtypes';
-import { tokenExpiresAt } from '../../client/jwt';
+import { tokenExpiresAt } from '../../fhir/jwt';
 import type { WebSocket } from 'ws';
 import { parseAgentMessage } from '../../fhir/agent-protocol';
 import type { AgentConnectRequest, AgentMessage } from '../../fhir/agent-protocol';

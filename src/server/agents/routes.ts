@@ -16,7 +16,7 @@ import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
 import { allOk, badRequest, notFound, OperationOutcomeError } from '../../fhir';
 import type { ServerServices } from '../services';
 import type { BotExecutionDeps } from '../bots/execute';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { AgentHub, AgentPushError } from './agent-hub';

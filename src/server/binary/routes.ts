@@ -10,7 +10,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { acceptRawBodies } from '../request-bodies';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';

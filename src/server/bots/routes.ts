@@ -5,7 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, forbidden, notFound, OperationOutcomeError, getStatus } from '../../fhir';
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { acceptRawBodies } from '../request-bodies';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';

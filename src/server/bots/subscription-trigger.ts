@@ -14,7 +14,7 @@ import { operationOutcomeToString } from '../../fhir';
 import { buildAuthState } from '../auth/authenticate';
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { deliverableTo } from '../live/audience';
 import { parseCriteria } from '../live/criteria';
 import type { MatchTarget } from '../live/criteria-match';

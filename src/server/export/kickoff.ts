@@ -12,7 +12,7 @@ import {
   OperationOutcomeError,
   validatePrimitive,
 } from '../../fhir';
-import { PLATFORM_TYPES, typeRights } from '../repo/access-control';
+import { PLATFORM_TYPES, typeRights } from '../access/access-control';
 import type { Repository } from '../repo';
 import type { ExportLevel } from './job-store';
 

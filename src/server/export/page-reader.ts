@@ -5,7 +5,7 @@
 import type { Filter } from '../../fhir/search';
 import { Operator } from '../../fhir/search';
 import type { Database } from '../db';
-import { secretFields } from '../repo/access-control';
+import { secretFields } from '../access/access-control';
 import type { RepositoryContext } from '../repo';
 import { filterConditions, visibleCondition } from '../search/filter-sql';
 import type { FilterContext } from '../search/filter-sql';

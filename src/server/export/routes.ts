@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isResourceType, notFound, OperationOutcomeError } from '../../fhir';
 import type { BinaryStorage } from '../binary/storage';
 import type { Database } from '../db';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
 import { cancelJob, findJob, insertJob } from './job-store';

@@ -27,7 +27,7 @@ import {
   updateManyInteraction,
   vreadInteraction,
 } from './interactions';
-import { JSON_PATCH } from './media-types';
+import { JSON_PATCH } from '../media-types';
 import type { QueryParams } from './paging';
 
 type Method = BundleEntryRequest['method'];

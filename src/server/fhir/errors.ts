@@ -11,7 +11,7 @@ import {
   unsupportedMediaType,
 } from '../../fhir';
 import { RetryAfterError } from '../retry-after';
-import { FHIR_JSON } from './media-types';
+import { FHIR_JSON } from '../media-types';
 
 /** Fastify's own errors (body parsing, limits) as outcomes; anything else through normalizeError. */
 export function errorToOutcome(err: unknown, bodyLimit: number, contentType?: string): OperationOutcome {

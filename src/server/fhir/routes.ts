@@ -34,7 +34,7 @@ import {
 } from './interactions';
 import { isLenientHandling } from '../search/request-validation';
 import { mayReadBinary } from '../binary/signed-responses';
-import { FHIR_JSON, FORM_URLENCODED, JSON_MEDIA_TYPES, JSON_PATCH, mediaTypeOf } from './media-types';
+import { FHIR_JSON, FORM_URLENCODED, JSON_MEDIA_TYPES, JSON_PATCH, mediaTypeOf } from '../media-types';
 import { acceptFormBodies } from '../request-bodies';
 import type { QueryParams } from './paging';
 

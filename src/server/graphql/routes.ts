@@ -6,7 +6,7 @@ import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import type { Database } from '../db';
 import { checkUrlResourceType } from '../fhir/interactions';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { Repository } from '../repo';
 import type { RepositoryContext, RepositorySettings } from '../repo';
 import type { GraphQLContext } from './context';

@@ -6,7 +6,7 @@
 // subscription type of /ws/graphql, so operations can declare a typed `subscription`.
 import { printSchema } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
-import { withSubscriptionRoot } from '../live/graphql-subscription-type';
+import { withSubscriptionRoot } from './subscription-type';
 import { buildGraphQLSchema } from './schema';
 
 export const SCHEMA_SNAPSHOT_PATH = 'schema/schema.graphql';

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, conflict, OperationOutcomeError } from '../../fhir';
 import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { claimKey, deleteExpiredKeys, recordResponse, releaseKey } from './store';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -14,7 +14,7 @@ import { notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
 import type { ServerServices } from '../services';
 import type { AuthState } from '../auth/authenticate';
 import { requireAuth } from '../auth/authenticate';
-import { mediaTypeOf, TEXT_PLAIN } from '../fhir/media-types';
+import { mediaTypeOf, TEXT_PLAIN } from '../media-types';
 import { acceptTextValueBodies } from '../request-bodies';
 import { checkKey, checkValue, deleteValue, getValue, setValue } from './store';
 

@@ -4,7 +4,7 @@
 // resources. Secret fields are removed as the repository removes them from reads.
 import type { Resource } from '@medplum/fhirtypes';
 import type { SearchRequest } from '../../fhir/search';
-import { canSee, secretFields } from '../repo/access-control';
+import { canSee, secretFields } from '../access/access-control';
 import type { RepositoryContext } from '../repo';
 import { compartmentsOf, matchesCriteria } from './criteria-match';
 import type { MatchTarget } from './criteria-match';

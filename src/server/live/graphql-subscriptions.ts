@@ -20,7 +20,7 @@ import type { RepositoryContext, RepositorySettings } from '../repo';
 import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
 import { criteriaFromArgs } from './criteria';
-import { withSubscriptionRoot } from './graphql-subscription-type';
+import { withSubscriptionRoot } from '../graphql/subscription-type';
 import type { LiveEngine } from './live-engine';
 import { routingKey } from './routing-keys';
 

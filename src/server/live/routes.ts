@@ -7,7 +7,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { badRequest, OperationOutcomeError } from '../../fhir';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { Repository } from '../repo';
 import type { RepositoryContext, RepositorySettings } from '../repo';
 import { issueBindingToken } from './binding-token';

@@ -1,7 +1,7 @@
 // OAuth 2.0 errors (RFC 6749 §5.2) in their standard JSON form `{error, error_description}`.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { getStatus, OperationOutcomeError, operationOutcomeToString } from '../../fhir';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import { RequestBodyError } from '../request-bodies';
 
 export type OAuthErrorCode =

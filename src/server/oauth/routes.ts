@@ -5,7 +5,7 @@ import { allOk } from '../../fhir';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { requireAuth } from '../auth/authenticate';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import {
   authorizationCodeGrant,
   clientCredentialsGrant,

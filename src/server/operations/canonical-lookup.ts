@@ -5,7 +5,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { withoutVersion } from '../../fhir/value-set-expansion';
 import type { Database } from '../db';
 import type { RepositoryContext } from '../repo';
-import { typeRights, visibilitySql } from '../repo/access-control';
+import { typeRights, visibilitySql } from '../access/access-control';
 
 export async function findStoredCanonical<T extends Resource>(
   db: Database,

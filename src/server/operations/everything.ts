@@ -9,7 +9,7 @@ import type { Database } from '../db';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { Repository } from '../repo';
-import { typeRights, visibilitySql } from '../repo/access-control';
+import { typeRights, visibilitySql } from '../access/access-control';
 import { checkKnownParams, singleParam, wholeNumberParam } from './query-params';
 
 // As Medplum (defaultMaxResults): one page holds a whole ordinary record.

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayReadBinary, registerAttachmentSigning } from '../binary/signed-responses';
 import type { Database } from '../db';
-import { FHIR_JSON } from '../fhir/media-types';
+import { FHIR_JSON } from '../media-types';
 import type { QueryParams } from '../fhir/paging';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';

@@ -7,8 +7,8 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { isResourceType } from '../../fhir';
 import type { Database } from '../db';
-import { canSee, secretFields, typeRights } from './access-control';
-import type { RepositoryContext } from './context';
+import { canSee, secretFields, typeRights } from '../access/access-control';
+import type { RepositoryContext } from '../access/context';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 
 export interface ResourceKey {

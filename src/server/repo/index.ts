@@ -1,5 +1,5 @@
-export { systemContext } from './context';
-export type { AccessContext, RepositoryContext } from './context';
+export { systemContext } from '../access/context';
+export type { AccessContext, RepositoryContext } from '../access/context';
 export { applyJsonPatch, parseJsonPatch } from './json-patch';
 export { BulkWriteError, Repository } from './repository';
 export type {

@@ -36,9 +36,9 @@ import {
   typeRights,
   versionVisibilitySql,
   visibilitySql,
-} from './access-control';
-import type { ResourcePlacement, TypeRights } from './access-control';
-import type { RepositoryContext } from './context';
+} from '../access/access-control';
+import type { ResourcePlacement, TypeRights } from '../access/access-control';
+import type { RepositoryContext } from '../access/context';
 import { applyJsonPatch } from './json-patch';
 import { lockName } from './lookups';
 import { resourceCacheFor, toResourceJson } from './resource-cache';

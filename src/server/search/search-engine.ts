@@ -6,8 +6,8 @@ import { badRequest, getSearchParameter, isResourceType, OperationOutcomeError }
 import { Operator, resolveSearchParameter, splitOrValues } from '../../fhir/search';
 import type { Filter, IncludeTarget, SearchRequest } from '../../fhir/search';
 import type { Queryable } from '../db';
-import { canSee, typeRights } from '../repo/access-control';
-import type { RepositoryContext } from '../repo/context';
+import { canSee, typeRights } from '../access/access-control';
+import type { RepositoryContext } from '../access/context';
 import { resolveSubsumption } from './code-hierarchy';
 import { atComparison, filterTree, treeLeaves } from './filter-expression-sql';
 import { filterConditions, visibleCondition } from './filter-sql';

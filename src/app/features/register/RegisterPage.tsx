@@ -16,7 +16,7 @@ import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
-import { signInRedirectUri } from '../signin/signInRedirectUri';
+import { signInRedirectUri } from '../../components/signInRedirectUri';
 import { getRecaptchaToken } from './recaptcha';
 
 const fields = ['firstName', 'lastName', 'email', 'password'] as const;

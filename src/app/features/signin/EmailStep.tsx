@@ -14,7 +14,7 @@ import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
-import { signInRedirectUri } from './signInRedirectUri';
+import { signInRedirectUri } from '../../components/signInRedirectUri';
 
 interface AuthMethod {
   readonly domain?: string;

@@ -8,7 +8,7 @@ import { errorOutcome } from '../../api/errorOutcome';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { operationOutcomeToString } from '../../../fhir/outcomes';
 import { useBloomClient } from '../../session/BloomClientContext';
-import { signInRedirectUri } from './signInRedirectUri';
+import { signInRedirectUri } from '../../components/signInRedirectUri';
 
 export function SuccessStep({ code, onDone }: { readonly code: string; readonly onDone: () => void }) {
   const client = useBloomClient();

@@ -1,6 +1,8 @@
 // Who may see and write what. Pure rules over
 // an AccessContext: the Repository asks them on every path, and turns a refusal into 404 (the
-// caller must not learn that the resource exists) or 403 (a write the caller knowingly asked for).
+// caller must not learn that the resource exists) or 403 (a write the caller knowingly asked for);
+// search turns them into SQL conditions of the same query. A leaf module: it imports no other server
+// module, so repo/ and search/ both depend on it and not on each other.
 // Absent access is the server's own work and is never restricted.
 import type { AccessPolicyResource } from '@medplum/fhirtypes';
 import type { AccessContext, RepositoryContext } from './context';

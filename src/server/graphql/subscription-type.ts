@@ -1,12 +1,13 @@
-// The root subscription type of /ws/graphql: one `<Type>Changed(<search args>)` field
-// per resource type on top of the $graphql schema. Kept apart from the graphql-ws server so the
-// schema snapshot (`npm run schema`) prints it too and operations can declare a codegen-typed
-// `subscription`. The root is named SubscriptionType (as the others are QueryType and
-// MutationType), which keeps it clear of the FHIR `Subscription` resource type.
+// The root subscription type of /ws/graphql: one `<Type>Changed(<search args>)` field per resource
+// type on top of the $graphql schema. Part of the schema, so it lives in graphql/ (live/'s graphql-ws
+// server imports it, never the other way round) and the schema snapshot (`npm run schema`) prints it
+// too, and operations can declare a codegen-typed `subscription`. The root is named SubscriptionType
+// (as the others are QueryType and MutationType), which keeps it clear of the FHIR `Subscription`
+// resource type.
 import { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { GraphQLFieldConfigMap, GraphQLFieldConfigArgumentMap, GraphQLOutputType } from 'graphql';
 import { getResourceTypes } from '../../fhir';
-import { searchArgs } from '../graphql/search-args';
+import { searchArgs } from './search-args';
 
 export const SUBSCRIPTION_ROOT_NAME = 'SubscriptionType';
 

@@ -1,5 +1,6 @@
-// Who is writing, and for which project. Every Repository is created for one context; the identity
-// issue will build it from the access token (and add access policies here).
+// Who is writing, and for which project. Every Repository is created for one context, built by the
+// identity layer from the access token. It lives in access/, a leaf under repo/ and search/, so both
+// can read it without importing each other.
 import type { AccessPolicy, ProjectMembership, Reference } from '@medplum/fhirtypes';
 import { createReference, systemDevice } from '../../fhir';
 
