@@ -1,10 +1,13 @@
 // Renders one issue #7 screen signed in as Maria, with Apollo's MockedProvider answering its one
 // GraphQL operation, on an in-memory router (the route pattern gives the screen its params); REST writes
-// go to the fake API it returns.
+// go to the fake API it returns, and Apollo's cache follows them as the app's does (resource-writes.ts).
 import type { MockLink } from '@apollo/client/testing';
+import { useApolloClient } from '@apollo/client/react';
 import { MockedProvider } from '@apollo/client/testing/react';
 import { render, type RenderResult } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import { useEffect, type ReactElement, type ReactNode } from 'react';
+import type { BloomClient } from '../../src/client';
+import { followResourceWrites } from '../../src/graphql/resource-writes';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { BloomClientProvider } from '../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../src/app/session/createAppClient';
@@ -12,6 +15,13 @@ import { installFakeApi, maria, storeMariaLogin, type FakeApi } from './fakeApi'
 import { testBaseUrl } from './renderApp';
 
 export type ScreenMock = MockLink.MockedResponse;
+
+/** The app's one cache policy on the mocked Apollo Client: a client write evicts what it changed. */
+function FollowWrites({ client, children }: { client: BloomClient; children: ReactNode }) {
+  const apollo = useApolloClient();
+  useEffect(() => followResourceWrites(client, apollo), [client, apollo]);
+  return children;
+}
 
 export function renderScreen(
   element: ReactElement,
@@ -36,7 +46,9 @@ export function renderScreen(
   const result = render(
     <BloomClientProvider client={client}>
       <MockedProvider mocks={mocks}>
-        <RouterProvider router={router} />
+        <FollowWrites client={client}>
+          <RouterProvider router={router} />
+        </FollowWrites>
       </MockedProvider>
     </BloomClientProvider>,
   );
