@@ -1,5 +1,5 @@
-// Jest runs three projects: node (fhir, client, server), dom (the React app under jsdom) and
-// e2e (a real server and Debian's Chromium, also for Medplum's React components). CommonJS config: see ../shared/TOOLCHAIN.md.
+// Jest runs three projects: node (fhir, client, server), dom (the React app under jsdom) and e2e (a real
+// server and Debian's Chromium, also for Medplum's React components). CommonJS config: see CONTRIBUTING.md.
 const swc = [
   '@swc/jest',
   {
@@ -44,7 +44,7 @@ module.exports = {
       ...common,
       displayName: 'node',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,mocks,conformance}/**/*.test.ts'],
+      testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,conformance}/**/*.test.ts'],
       // Medplum's React components run in Chromium: that suite belongs to the e2e project.
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/conformance/medplum-react/'],
       globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',

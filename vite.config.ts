@@ -1,4 +1,4 @@
-// Builds the React app (src/app) into dist/app, which the server's app host serves (issue #2 item 6).
+// Builds the React app (src/app) into dist/app, which the server's app host serves.
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
@@ -15,9 +15,9 @@ export default defineConfig({
     sourcemap: true,
     // React + MUI + React Router alone are ~540 kB (~170 kB gzipped); warn only beyond that.
     chunkSizeWarningLimit: 700,
-    // Route-level splitting (issue #7 budgets): React and the router, which every page needs, are one
-    // long-cached file; every other library (MUI parts, Apollo, charts) goes to the chunks of the routes
-    // that import it, so the landing page downloads only what it renders.
+    // Route-level splitting (for the per-screen JavaScript budgets): React and the router, which every page
+    // needs, are one long-cached file; every other library (MUI parts, Apollo, charts) goes to the chunks of
+    // the routes that import it, so the landing page downloads only what it renders.
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { buildServer } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { migrate, openDatabase } from '../src/server/db';
+import { openDatabase } from '../src/server/db';
+import { migrateServer } from '../src/server/migrations';
 import { systemContext } from '../src/server/repo';
 
 /** A patient of the demo clinic's shape: what the benchmark creates and reads. */
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     port: 0,
   };
   const db = await openDatabase(config);
-  await migrate(db);
+  await migrateServer(db);
   // The benchmark measures the REST layer itself: no token check.
   const api = await buildServer({ config, db, getContext: () => systemContext() });
   const apiAddress = await api.listen({ port: 0, host: '127.0.0.1' });

@@ -1,4 +1,4 @@
-// `npm run bench`: the figures issue #2 asks for, printed as a table and as one JSON line.
+// `npm run bench`: the project's performance figures, printed as a table and as one JSON line.
 // - the FHIR definitions index's load time (fresh process);
 // - REST read and create throughput against a bare Fastify route with a same-sized fixed body;
 // - cold and warm start-up of `npm start`;

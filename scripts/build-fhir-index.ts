@@ -184,7 +184,7 @@ function indexStructureDefinition(
       baseMax === '1' ? 0 : 1,
     ];
     parent.e[name] = compact;
-    if (element.isSummary) (parent.s ??= []).push(name); // _summary=true keeps these (issue #4)
+    if (element.isSummary) (parent.s ??= []).push(name); // _summary=true keeps these
     const valueSet = element.contentReference ? undefined : requiredCodeBinding(element);
     if (valueSet) pendingBindings.push({ element: compact, valueSet });
   }

@@ -5,7 +5,8 @@
 // data directory is locked by one process).
 import { getResourceTypes } from '../src/fhir';
 import { loadConfig } from '../src/server/config';
-import { migrate, openDatabase } from '../src/server/db';
+import { openDatabase } from '../src/server/db';
+import { migrateServer } from '../src/server/migrations';
 import { reindexAll } from '../src/server/search/reindex';
 
 async function main(): Promise<void> {
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await migrate(db);
+    await migrateServer(db);
     const started = Date.now();
     const done = await reindexAll(db, {
       resourceTypes: types.length > 0 ? types : undefined,

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Patient } from '@medplum/fhirtypes';
 import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { migrate, openDatabase } from '../../src/server/db';
+import { openDatabase } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 import { systemContext } from '../../src/server/repo';
 
 export interface BenchServer {
@@ -19,7 +20,7 @@ export async function startBenchServer(patients: number): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-client-'));
   const config = { ...loadConfig({ LOG_LEVEL: 'warn', DATA_DIR: dataDir }), port: 0 };
   const db = await openDatabase(config);
-  await migrate(db);
+  await migrateServer(db);
   const app = await buildServer({ config, db, getContext: () => systemContext() });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `${address}/`;

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { DiagnosticReport, Reference } from '@medplum/fhirtypes';
 import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { migrate, openDatabase } from '../../src/server/db';
+import { openDatabase } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 import { Repository, systemContext } from '../../src/server/repo';
 import { getGraphQLSchema } from '../../src/server/graphql/schema';
 import { seedDemoClinic } from '../../src/server/seed';
@@ -96,7 +97,7 @@ export async function measureGraphQLLabDetail(): Promise<LabDetailFigures> {
   const config = { ...loadConfig({ LOG_LEVEL: 'warn', DATA_DIR: dataDir }), port: 0 };
   const db = await openDatabase(config);
   try {
-    await migrate(db);
+    await migrateServer(db);
     const repo = new Repository(db, systemContext());
     await seedDemoClinic(repo);
     const app = await buildServer({ config, db, getContext: () => systemContext() });

@@ -17,7 +17,8 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { migrate, openDatabase, openPostgres } from '../../src/server/db';
+import { openDatabase, openPostgres } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 import type { Database } from '../../src/server/db';
 import { Repository, systemContext } from '../../src/server/repo';
 
@@ -57,7 +58,7 @@ async function openBenchDatabase(): Promise<{ db: Database; engine: string; clea
   if (url) {
     const schema = `bench_live_${crypto.randomBytes(3).toString('hex')}`;
     const db = await openPostgres({ connectionString: url, schema, maxConnections: 10 });
-    await migrate(db);
+    await migrateServer(db);
     return {
       db,
       engine: 'postgres',
@@ -71,7 +72,7 @@ async function openBenchDatabase(): Promise<{ db: Database; engine: string; clea
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-live-'));
   const db = await openDatabase({ ...loadConfig({ DATA_DIR: dataDir }), databaseUrl: undefined });
-  await migrate(db);
+  await migrateServer(db);
   return { db, engine: 'pglite', cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }
 

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../src/server/db';
-import { migrate, openPGlite, openPostgres } from '../../src/server/db';
+import { openPGlite, openPostgres } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 
 export type BenchEngine = 'pglite' | 'postgres';
 
@@ -49,7 +50,7 @@ export async function openBenchDatabase(
           schema: location.schema,
           maxConnections: 8,
         });
-  await migrate(db);
+  await migrateServer(db);
   return db;
 }
 

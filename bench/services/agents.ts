@@ -15,7 +15,8 @@ import { createMllpServer } from '../../src/agent/mllp';
 import { HL7_V2_CONTENT_TYPE } from '../../src/fhir/agent-protocol';
 import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { migrate, openDatabase } from '../../src/server/db';
+import { openDatabase } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 import { Repository, systemContext } from '../../src/server/repo';
 
 export interface AgentPushLatency {
@@ -35,7 +36,7 @@ export async function measureAgentPush(
 ): Promise<AgentPushLatency> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-agents-'));
   const db = await openDatabase({ ...loadConfig({ DATA_DIR: dataDir }), databaseUrl: undefined });
-  await migrate(db);
+  await migrateServer(db);
   const echo = createMllpServer((message) => buildAck(message));
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', () => resolve()));
   const echoUrl = `mllp://127.0.0.1:${(echo.address() as net.AddressInfo).port}`;

@@ -12,7 +12,8 @@ import { buildServer } from '../../src/server/app';
 import { MEDPLUM_CORE_BUNDLE_PATH } from '../../src/server/bots/medplum-core-exports';
 import { runInSandbox } from '../../src/server/bots/sandbox';
 import { loadConfig } from '../../src/server/config';
-import { migrate, openDatabase } from '../../src/server/db';
+import { openDatabase } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 import { Repository, systemContext } from '../../src/server/repo';
 
 export interface BotLatency {
@@ -36,7 +37,7 @@ export async function measureBotLatency(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-bots-'));
   const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), port: 0 };
   const db = await openDatabase({ ...config, databaseUrl: undefined });
-  await migrate(db);
+  await migrateServer(db);
   try {
     const project = await new Repository(db, systemContext()).createResource<Project>({
       resourceType: 'Project',

@@ -1,5 +1,5 @@
-// When the GraphQL subscription socket (re)connects (issue #8 "nothing missed across a dropped
-// connection"): events published while the socket was down are never replayed by graphql-ws, so a
+// When the GraphQL subscription socket (re)connects, so nothing is missed across a dropped
+// connection: events published while the socket was down are never replayed by graphql-ws, so a
 // screen that shows live data refetches whenever this fires. Kept apart from the socket code so the
 // app's main bundle carries only this small listener list, not graphql-ws.
 import { createContext, useContext } from 'react';

@@ -2,7 +2,7 @@
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from './config';
-import type { AuthDeps } from './auth/auth-deps';
+import type { ServerServices } from './services';
 import { contextFromRequest, decorateAuth, registerFhirAuthentication } from './auth/authenticate';
 import { createMailer } from './auth/mailer';
 import { authRoutes } from './auth/routes';
@@ -17,7 +17,7 @@ import { keyValueRoutes } from './keyvalue/routes';
 import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
 import { WebSocketPaths } from './websocket-paths';
-import { createBinaryUrlSigner } from './binary/attachment-urls';
+import { createBinaryUrlSigner, storedAttachmentUrlRewriter } from './binary/attachment-urls';
 import { binaryRoutes } from './binary/routes';
 import { botRoutes } from './bots/routes';
 import { cdsRoutes } from './cds/routes';
@@ -33,7 +33,7 @@ import type { ExportSettings } from './export/runner';
 import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
-import type { RepositoryContext } from './repo';
+import type { RepositoryContext, RepositorySettings } from './repo';
 import { registerRequestBodies } from './request-bodies';
 import { registerApiSecurity } from './security';
 
@@ -74,8 +74,8 @@ export async function buildServer({
   registerRequestBodies(app);
   await registerApiSecurity(app, config.appOrigins);
   await app.register(healthcheckRoutes, { db });
-  // Sign-in: the signing key is created on first use and shared by every instance.
-  const auth: AuthDeps = {
+  // What the plugins share; the signing key is created on first use and shared by every instance.
+  const services: ServerServices = {
     db,
     config,
     keys: new SigningKeys(db, config.baseUrl),
@@ -98,17 +98,22 @@ export async function buildServer({
   const binaryStorage = new FileBinaryStorage(config.binaryDir);
   // Attachment URLs of readable Binaries are answered signed by REST, $graphql, graphql-ws and
   // /ws/subscriptions-r4 notifications alike.
-  const binaryUrls = createBinaryUrlSigner(auth, fhirBase);
+  const binaryUrls = createBinaryUrlSigner(services, fhirBase);
+  // Writes through the API (REST, $graphql, graphql-ws) store this server's signed URLs as
+  // Binary/{id}, which never expires; the Repository itself knows nothing of Binary.
+  const repositorySettings: RepositorySettings = {
+    rewriteStoredUrls: storedAttachmentUrlRewriter(binaryUrls.storageBase),
+  };
   if (!getContext) {
-    registerFhirAuthentication(app, auth);
+    registerFhirAuthentication(app, services);
   }
   // A repeated POST with the same Idempotency-Key gets the first response (after auth).
-  registerIdempotency(app, { deps: auth, windowSeconds: config.idempotencyWindow });
+  registerIdempotency(app, { deps: services, windowSeconds: config.idempotencyWindow });
   // Bot resources are written by project admins only.
   registerBotWriteGuard(app);
-  await app.register(authRoutes, { prefix: '/auth', deps: auth });
-  await app.register(oauthRoutes, { prefix: '/oauth2', deps: auth });
-  await app.register(wellKnownRoutes, { prefix: '/.well-known', deps: auth });
+  await app.register(authRoutes, { prefix: '/auth', deps: services });
+  await app.register(oauthRoutes, { prefix: '/oauth2', deps: services });
+  await app.register(wellKnownRoutes, { prefix: '/.well-known', deps: services });
   await app.register(fhirRoutes, {
     prefix: '/fhir/R4',
     db,
@@ -116,6 +121,7 @@ export async function buildServer({
     bodyLimit: config.bodyLimit,
     getContext: requestContext,
     binaryUrls,
+    repositorySettings,
   });
   // $graphql and $graph, same base and same caller context as the REST API.
   await app.register(graphqlRoutes, {
@@ -123,6 +129,7 @@ export async function buildServer({
     db,
     getContext: requestContext,
     binaryUrls,
+    repositorySettings,
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
   });
@@ -140,18 +147,19 @@ export async function buildServer({
     botTriggerSettings,
   );
   await app.register(liveRoutes, {
-    deps: auth,
+    deps: services,
     fhirBase,
     getContext: requestContext,
     websockets,
     binaryUrls,
+    repositorySettings,
     engineUsers: [(engine) => botTrigger.start(engine)],
   });
   // FHIRcast hub at /fhircast/STU3 and /ws/fhircast/{endpoint id}.
-  await app.register(fhircastRoutes, { deps: auth, websockets, getContext });
+  await app.register(fhircastRoutes, { deps: services, websockets, getContext });
   // Binary upload and download, and signed storage URLs for attachments.
   await app.register(binaryRoutes, {
-    deps: auth,
+    deps: services,
     storage: binaryStorage,
     fhirBase,
     getContext: requestContext,
@@ -168,7 +176,7 @@ export async function buildServer({
   // CDS Hooks: /cds-services discovery and calls, answered by Bots with a cdsService.
   await app.register(cdsRoutes, {
     prefix: '/cds-services',
-    deps: auth,
+    deps: services,
     db,
     storage: binaryStorage,
     fhirBase,
@@ -186,13 +194,13 @@ export async function buildServer({
   });
   // Agents: /ws/agent and Agent $push.
   await app.register(agentRoutes, {
-    deps: auth,
+    deps: services,
     websockets,
     bots: { db, storage: binaryStorage, fhirBase },
     getContext: requestContext,
   });
-  await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: auth });
-  await app.register(adminRoutes, { prefix: '/admin', deps: auth });
-  await app.register(emailRoutes, { prefix: '/email/v1', deps: auth });
+  await app.register(keyValueRoutes, { prefix: '/keyvalue/v1', deps: services });
+  await app.register(adminRoutes, { prefix: '/admin', deps: services });
+  await app.register(emailRoutes, { prefix: '/email/v1', deps: services });
   return app;
 }

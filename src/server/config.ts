@@ -1,5 +1,7 @@
-// Server configuration from environment variables, each with a documented default (README copies
-// CONFIG_VARIABLES). Invalid values fail fast with a message naming the variable.
+// Server configuration from environment variables. CONFIG_VARIABLES is the one list of them: each
+// with the default the README shows, the parser that reads it and a description; the README's
+// configuration table is generated from it (`npm run docs:config`) and a test keeps them equal.
+// Invalid values fail fast at start-up with a message naming the variable.
 import path from 'node:path';
 
 export interface ServerConfig {
@@ -70,296 +72,79 @@ export interface SmtpConfig {
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export interface ConfigVariable {
-  name: string;
-  default: string;
-  description: string;
-}
-
-/** Every environment variable the server reads, with its default, in README table form. */
-export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
-  { name: 'PORT', default: '8103', description: 'Port of the FHIR API server (0 = any free port)' },
-  { name: 'HOST', default: 'localhost', description: 'Interface both servers listen on (0.0.0.0 for all)' },
-  {
-    name: 'APP_PORT',
-    default: '3000',
-    description: 'Port of the server for the built app (0 = any free port)',
-  },
-  {
-    name: 'DATA_DIR',
-    default: './data',
-    description: 'Directory for local data (the PGlite database lives in DATA_DIR/pglite)',
-  },
-  {
-    name: 'DATABASE_URL',
-    default: '(unset: embedded PGlite)',
-    description: 'PostgreSQL connection string, e.g. postgres://user:pass@host:5432/bloom',
-  },
-  {
-    name: 'BASE_URL',
-    default: 'http://localhost:PORT/',
-    description: 'Public URL of the API server, used in Location headers and links',
-  },
-  {
-    name: 'APP_ORIGINS',
-    default: 'http://localhost:APP_PORT,http://127.0.0.1:APP_PORT',
-    description: 'Comma-separated origins allowed by CORS',
-  },
-  {
-    name: 'BODY_LIMIT',
-    default: '16777216',
-    description: 'Maximum request body in bytes (larger bodies get 413)',
-  },
-  {
-    name: 'DEMO_PASSWORD',
-    default: 'bloom-demo',
-    description: 'Password of the demo accounts seeded on first start',
-  },
-  { name: 'SEED_DEMO', default: 'true', description: 'Seed the demo clinic on first start (true/false)' },
-  {
-    name: 'LOG_LEVEL',
-    default: 'info',
-    description: 'fatal, error, warn, info, debug (request logs), trace or silent',
-  },
-  {
-    name: 'ACCESS_TOKEN_LIFETIME',
-    default: '3600',
-    description: 'Lifetime of an access token in seconds',
-  },
-  {
-    name: 'REFRESH_TOKEN_LIFETIME',
-    default: '1209600',
-    description: 'Lifetime of a refresh token in seconds (14 days); each refresh issues a new one',
-  },
-  {
-    name: 'SMTP_HOST',
-    default: '(unset: emails go to DATA_DIR/outbox/)',
-    description: 'Mail server for password-reset emails; unset, each email is written to a file and logged',
-  },
-  { name: 'SMTP_PORT', default: '587', description: 'Mail server port (465 uses TLS from the start)' },
-  { name: 'SMTP_USER', default: '(unset)', description: 'Mail server user name, if it needs one' },
-  { name: 'SMTP_PASS', default: '(unset)', description: 'Mail server password, if it needs one' },
-  {
-    name: 'SMTP_FROM',
-    default: 'Bloom <no-reply@bloom.localhost>',
-    description: 'Sender address of the emails Bloom sends',
-  },
-  {
-    name: 'GOOGLE_CLIENT_IDS',
-    default: '(unset: Google sign-in off)',
-    description: 'Comma-separated Google OAuth client ids whose ID tokens POST auth/google accepts',
-  },
-  {
-    name: 'GOOGLE_JWKS_URL',
-    default: 'https://www.googleapis.com/oauth2/v3/certs',
-    description: "Google's signing keys, used to verify Google ID tokens",
-  },
-  {
-    name: 'RECAPTCHA_SITE_KEY',
-    default: '(unset: no reCAPTCHA in the app)',
-    description:
-      'reCAPTCHA v3 site key given to the app (registration runs the challenge, the CSP allows Google)',
-  },
-  {
-    name: 'RECAPTCHA_SECRET_KEY',
-    default: '(unset: registration unchecked)',
-    description: 'reCAPTCHA secret; when set, POST auth/newuser needs a recaptchaToken that Google accepts',
-  },
-  {
-    name: 'RECAPTCHA_VERIFY_URL',
-    default: 'https://www.google.com/recaptcha/api/siteverify',
-    description: 'Where reCAPTCHA tokens are verified',
-  },
-  {
-    name: 'IDEMPOTENCY_WINDOW',
-    default: '86400',
-    description:
-      'Seconds a POST with an Idempotency-Key is remembered: a repeat within it gets the first response',
-  },
-  {
-    name: 'GRAPHQL_INTROSPECTION',
-    default: 'true',
-    description: 'Whether POST $graphql answers introspection queries (__schema, __type) (true/false)',
-  },
-  {
-    name: 'GRAPHQL_MAX_COST',
-    default: '10000',
-    description:
-      'Cost budget of one GraphQL query, about the resources it may load (a search costs 1 + _count, multiplying what is nested in it)',
-  },
-  {
-    name: 'LIVE_HEARTBEAT_INTERVAL',
-    default: '10000',
-    description: 'Milliseconds between heartbeat Bundles on a bound /ws/subscriptions-r4 socket',
-  },
-  {
-    name: 'WEBSOCKET_PING_INTERVAL',
-    default: '30000',
-    description:
-      'Milliseconds between pings on every WebSocket; a peer that answers none of three pings in a row is closed (1008)',
-  },
-  {
-    name: 'LIVE_EVENT_LOG_SIZE',
-    default: '10000',
-    description:
-      'Recent write events kept per instance; a client re-binding with an older lastEventNumber gets a gap signal',
-  },
-  {
-    name: 'LIVE_BINDING_TOKEN_LIFETIME',
-    default: '3600',
-    description: 'Lifetime of a Subscription $get-ws-binding-token token in seconds',
-  },
-  {
-    name: 'BINARY_MAX_SIZE',
-    default: '33554432',
-    description: 'Largest POST Binary body in bytes (larger uploads get 413)',
-  },
-  {
-    name: 'BINARY_DIR',
-    default: 'DATA_DIR/binary',
-    description: 'Directory where Binary contents are stored',
-  },
-  {
-    name: 'BINARY_URL_LIFETIME',
-    default: '3600',
-    description: 'Seconds a signed Binary URL (an attachment in an <img>) stays valid',
-  },
-];
-
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): ServerConfig {
-  const port = readPort(env, 'PORT', 8103);
-  const appPort = readPort(env, 'APP_PORT', 3000);
-  const host = readString(env, 'HOST') ?? 'localhost';
-  const dataDir = path.resolve(readString(env, 'DATA_DIR') ?? './data');
-  const databaseUrl = readDatabaseUrl(env);
-  const baseUrl = readBaseUrl(env, port);
-  const appOrigins = readOrigins(env, appPort);
-  const bodyLimit = readPositiveInteger(env, 'BODY_LIMIT', 16 * 1024 * 1024);
-  const demoPassword = readString(env, 'DEMO_PASSWORD') ?? 'bloom-demo';
-  const seedDemo = readBoolean(env, 'SEED_DEMO', true);
-  const logLevel = readLogLevel(env);
-  const accessTokenLifetime = readPositiveInteger(env, 'ACCESS_TOKEN_LIFETIME', 3600, 'seconds');
-  const refreshTokenLifetime = readPositiveInteger(env, 'REFRESH_TOKEN_LIFETIME', 14 * 24 * 3600, 'seconds');
-  const smtp = readSmtp(env);
-  const mailFrom = readString(env, 'SMTP_FROM') ?? 'Bloom <no-reply@bloom.localhost>';
-  const googleClientIds = (readString(env, 'GOOGLE_CLIENT_IDS') ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  const recaptchaSecretKey = readString(env, 'RECAPTCHA_SECRET_KEY');
-  const recaptchaSiteKey = readString(env, 'RECAPTCHA_SITE_KEY');
-  const recaptchaVerifyUrl = readHttpUrl(
-    'RECAPTCHA_VERIFY_URL',
-    readString(env, 'RECAPTCHA_VERIFY_URL') ?? 'https://www.google.com/recaptcha/api/siteverify',
-  ).href;
-  const googleJwksUrl = readHttpUrl(
-    'GOOGLE_JWKS_URL',
-    readString(env, 'GOOGLE_JWKS_URL') ?? 'https://www.googleapis.com/oauth2/v3/certs',
-  ).href;
-  const idempotencyWindow = readPositiveInteger(env, 'IDEMPOTENCY_WINDOW', 24 * 3600, 'seconds');
-  const graphqlIntrospection = readBoolean(env, 'GRAPHQL_INTROSPECTION', true);
-  const graphqlMaxCost = readPositiveInteger(env, 'GRAPHQL_MAX_COST', 10000, 'resources');
-  const liveHeartbeatInterval = readPositiveInteger(env, 'LIVE_HEARTBEAT_INTERVAL', 10000, 'milliseconds');
-  const websocketPingInterval = readPositiveInteger(env, 'WEBSOCKET_PING_INTERVAL', 30000, 'milliseconds');
-  const liveEventLogSize = readPositiveInteger(env, 'LIVE_EVENT_LOG_SIZE', 10000, 'events');
-  const liveBindingTokenLifetime = readPositiveInteger(env, 'LIVE_BINDING_TOKEN_LIFETIME', 3600, 'seconds');
-  const binaryMaxSize = readPositiveInteger(env, 'BINARY_MAX_SIZE', 32 * 1024 * 1024);
-  const binaryDir = path.resolve(readString(env, 'BINARY_DIR') ?? path.join(dataDir, 'binary'));
-  const binaryUrlLifetime = readPositiveInteger(env, 'BINARY_URL_LIFETIME', 3600, 'seconds');
-  return {
-    port,
-    host,
-    appPort,
-    dataDir,
-    databaseUrl,
-    baseUrl,
-    appOrigins,
-    bodyLimit,
-    demoPassword,
-    seedDemo,
-    logLevel,
-    accessTokenLifetime,
-    refreshTokenLifetime,
-    smtp,
-    mailFrom,
-    googleClientIds,
-    googleJwksUrl,
-    recaptchaSecretKey,
-    recaptchaSiteKey,
-    recaptchaVerifyUrl,
-    idempotencyWindow,
-    graphqlIntrospection,
-    graphqlMaxCost,
-    liveHeartbeatInterval,
-    websocketPingInterval,
-    liveEventLogSize,
-    liveBindingTokenLifetime,
-    binaryMaxSize,
-    binaryDir,
-    binaryUrlLifetime,
+/** One environment variable: what the README says of it, and how the server reads it. */
+export interface ConfigVariable<T = unknown> {
+  name: string;
+  /** The default as the README shows it (a value, or what being unset means). */
+  default: string;
+  description: string;
+  /** Reads the raw value (undefined when unset or blank); a bad value throws a ConfigError. */
+  parse: (raw: string | undefined) => T;
+}
+
+function variable<T>(
+  name: string,
+  shownDefault: string,
+  description: string,
+  parse: (raw: string | undefined, name: string) => T,
+): ConfigVariable<T> {
+  return { name, default: shownDefault, description, parse: (raw) => parse(raw, name) };
+}
+
+// Parsers. Each takes the raw value (undefined when unset) and the variable's name for its message.
+
+const text =
+  (fallback: string) =>
+  (raw: string | undefined): string =>
+    raw ?? fallback;
+
+const optionalText = (raw: string | undefined): string | undefined => raw;
+
+const portNumber =
+  (fallback: number) =>
+  (raw: string | undefined, name: string): number => {
+    if (raw === undefined) {
+      return fallback;
+    }
+    if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+      throw new ConfigError(`${name} must be a port number from 0 to 65535, got '${raw}'`);
+    }
+    return Number(raw);
   };
-}
 
-function readSmtp(env: Env): SmtpConfig | undefined {
-  const host = readString(env, 'SMTP_HOST');
-  if (host === undefined) {
-    return undefined;
-  }
-  return {
-    host,
-    port: readPort(env, 'SMTP_PORT', 587),
-    user: readString(env, 'SMTP_USER'),
-    pass: readString(env, 'SMTP_PASS'),
+const positiveInteger =
+  (fallback: number, unit: string) =>
+  (raw: string | undefined, name: string): number => {
+    if (raw === undefined) {
+      return fallback;
+    }
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+      throw new ConfigError(`${name} must be a positive whole number of ${unit}, got '${raw}'`);
+    }
+    return Number(raw);
   };
-}
 
-/** Blank values count as unset, so `PORT= npm start` behaves like no PORT at all. */
-function readString(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
+const boolean =
+  (fallback: boolean) =>
+  (raw: string | undefined, name: string): boolean => {
+    const value = raw?.toLowerCase();
+    if (value === undefined) {
+      return fallback;
+    }
+    if (['true', '1', 'yes'].includes(value)) {
+      return true;
+    }
+    if (['false', '0', 'no'].includes(value)) {
+      return false;
+    }
+    throw new ConfigError(`${name} must be true or false, got '${value}'`);
+  };
 
-function readPort(env: Env, name: string, fallback: number): number {
-  const raw = readString(env, name);
-  if (raw === undefined) {
-    return fallback;
-  }
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(`${name} must be a port number from 0 to 65535, got '${raw}'`);
-  }
-  return Number(raw);
-}
-
-function readPositiveInteger(env: Env, name: string, fallback: number, unit = 'bytes'): number {
-  const raw = readString(env, name);
-  if (raw === undefined) {
-    return fallback;
-  }
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new ConfigError(`${name} must be a positive whole number of ${unit}, got '${raw}'`);
-  }
-  return Number(raw);
-}
-
-function readBoolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = readString(env, name)?.toLowerCase();
-  if (raw === undefined) {
-    return fallback;
-  }
-  if (['true', '1', 'yes'].includes(raw)) {
-    return true;
-  }
-  if (['false', '0', 'no'].includes(raw)) {
-    return false;
-  }
-  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
-}
-
-function readHttpUrl(name: string, raw: string): URL {
+function httpUrl(name: string, raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -372,44 +157,285 @@ function readHttpUrl(name: string, raw: string): URL {
   return url;
 }
 
-function readBaseUrl(env: Env, port: number): string {
-  const raw = readString(env, 'BASE_URL');
-  if (raw === undefined) {
-    return `http://localhost:${port}/`;
-  }
-  const url = readHttpUrl('BASE_URL', raw);
-  return url.href.endsWith('/') ? url.href : url.href + '/';
-}
+const urlWithDefault =
+  (fallback: string) =>
+  (raw: string | undefined, name: string): string =>
+    httpUrl(name, raw ?? fallback).href;
 
-function readOrigins(env: Env, appPort: number): string[] {
-  const raw = readString(env, 'APP_ORIGINS');
-  if (raw === undefined) {
-    return [`http://localhost:${appPort}`, `http://127.0.0.1:${appPort}`];
-  }
-  return raw
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean)
-    .map((origin) => readHttpUrl('APP_ORIGINS', origin).origin);
-}
-
-function readDatabaseUrl(env: Env): string | undefined {
-  const raw = readString(env, 'DATABASE_URL');
+/** Undefined when unset: the default depends on another variable (see loadConfig). */
+const optionalBaseUrl = (raw: string | undefined, name: string): string | undefined => {
   if (raw === undefined) {
     return undefined;
   }
-  if (!/^postgres(ql)?:\/\//.test(raw)) {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://`);
+  const href = httpUrl(name, raw).href;
+  return href.endsWith('/') ? href : href + '/';
+};
+
+const list = (raw: string | undefined): string[] =>
+  (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** Undefined when unset: the default origins follow APP_PORT (see loadConfig). */
+const optionalOrigins = (raw: string | undefined, name: string): string[] | undefined =>
+  raw === undefined ? undefined : list(raw).map((origin) => httpUrl(name, origin).origin);
+
+const databaseUrl = (raw: string | undefined, name: string): string | undefined => {
+  if (raw !== undefined && !/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError(`${name} must start with postgres:// or postgresql://`);
   }
   return raw;
+};
+
+const logLevel = (raw: string | undefined, name: string): LogLevel => {
+  const value = raw?.toLowerCase() ?? 'info';
+  if (!LOG_LEVELS.includes(value as LogLevel)) {
+    throw new ConfigError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got '${value}'`);
+  }
+  return value as LogLevel;
+};
+
+/** Every environment variable the server reads, in the README's order. */
+const VARIABLES = {
+  port: variable('PORT', '8103', 'Port of the FHIR API server (0 = any free port)', portNumber(8103)),
+  host: variable(
+    'HOST',
+    'localhost',
+    'Interface both servers listen on (0.0.0.0 for all)',
+    text('localhost'),
+  ),
+  appPort: variable(
+    'APP_PORT',
+    '3000',
+    'Port of the server for the built app (0 = any free port)',
+    portNumber(3000),
+  ),
+  dataDir: variable(
+    'DATA_DIR',
+    './data',
+    'Directory for local data (the PGlite database lives in DATA_DIR/pglite)',
+    text('./data'),
+  ),
+  databaseUrl: variable(
+    'DATABASE_URL',
+    '(unset: embedded PGlite)',
+    'PostgreSQL connection string, e.g. postgres://user:pass@host:5432/bloom',
+    databaseUrl,
+  ),
+  baseUrl: variable(
+    'BASE_URL',
+    'http://localhost:PORT/',
+    'Public URL of the API server, used in Location headers and links',
+    optionalBaseUrl,
+  ),
+  appOrigins: variable(
+    'APP_ORIGINS',
+    'http://localhost:APP_PORT,http://127.0.0.1:APP_PORT',
+    'Comma-separated origins allowed by CORS',
+    optionalOrigins,
+  ),
+  bodyLimit: variable(
+    'BODY_LIMIT',
+    '16777216',
+    'Maximum request body in bytes (larger bodies get 413)',
+    positiveInteger(16 * 1024 * 1024, 'bytes'),
+  ),
+  demoPassword: variable(
+    'DEMO_PASSWORD',
+    'bloom-demo',
+    'Password of the demo accounts seeded on first start',
+    text('bloom-demo'),
+  ),
+  seedDemo: variable('SEED_DEMO', 'true', 'Seed the demo clinic on first start (true/false)', boolean(true)),
+  logLevel: variable(
+    'LOG_LEVEL',
+    'info',
+    'fatal, error, warn, info, debug (request logs), trace or silent',
+    logLevel,
+  ),
+  accessTokenLifetime: variable(
+    'ACCESS_TOKEN_LIFETIME',
+    '3600',
+    'Lifetime of an access token in seconds',
+    positiveInteger(3600, 'seconds'),
+  ),
+  refreshTokenLifetime: variable(
+    'REFRESH_TOKEN_LIFETIME',
+    '1209600',
+    'Lifetime of a refresh token in seconds (14 days); each refresh issues a new one',
+    positiveInteger(14 * 24 * 3600, 'seconds'),
+  ),
+  smtpHost: variable(
+    'SMTP_HOST',
+    '(unset: emails go to DATA_DIR/outbox/)',
+    'Mail server for password-reset emails; unset, each email is written to a file and logged',
+    optionalText,
+  ),
+  smtpPort: variable('SMTP_PORT', '587', 'Mail server port (465 uses TLS from the start)', portNumber(587)),
+  smtpUser: variable('SMTP_USER', '(unset)', 'Mail server user name, if it needs one', optionalText),
+  smtpPass: variable('SMTP_PASS', '(unset)', 'Mail server password, if it needs one', optionalText),
+  mailFrom: variable(
+    'SMTP_FROM',
+    'Bloom <no-reply@bloom.localhost>',
+    'Sender address of the emails Bloom sends',
+    text('Bloom <no-reply@bloom.localhost>'),
+  ),
+  googleClientIds: variable(
+    'GOOGLE_CLIENT_IDS',
+    '(unset: Google sign-in off)',
+    'Comma-separated Google OAuth client ids whose ID tokens POST auth/google accepts',
+    list,
+  ),
+  googleJwksUrl: variable(
+    'GOOGLE_JWKS_URL',
+    'https://www.googleapis.com/oauth2/v3/certs',
+    "Google's signing keys, used to verify Google ID tokens",
+    urlWithDefault('https://www.googleapis.com/oauth2/v3/certs'),
+  ),
+  recaptchaSiteKey: variable(
+    'RECAPTCHA_SITE_KEY',
+    '(unset: no reCAPTCHA in the app)',
+    'reCAPTCHA v3 site key given to the app (registration runs the challenge, the CSP allows Google)',
+    optionalText,
+  ),
+  recaptchaSecretKey: variable(
+    'RECAPTCHA_SECRET_KEY',
+    '(unset: registration unchecked)',
+    'reCAPTCHA secret; when set, POST auth/newuser needs a recaptchaToken that Google accepts',
+    optionalText,
+  ),
+  recaptchaVerifyUrl: variable(
+    'RECAPTCHA_VERIFY_URL',
+    'https://www.google.com/recaptcha/api/siteverify',
+    'Where reCAPTCHA tokens are verified',
+    urlWithDefault('https://www.google.com/recaptcha/api/siteverify'),
+  ),
+  idempotencyWindow: variable(
+    'IDEMPOTENCY_WINDOW',
+    '86400',
+    'Seconds a POST with an Idempotency-Key is remembered: a repeat within it gets the first response',
+    positiveInteger(24 * 3600, 'seconds'),
+  ),
+  graphqlIntrospection: variable(
+    'GRAPHQL_INTROSPECTION',
+    'true',
+    'Whether POST $graphql answers introspection queries (__schema, __type) (true/false)',
+    boolean(true),
+  ),
+  graphqlMaxCost: variable(
+    'GRAPHQL_MAX_COST',
+    '10000',
+    'Cost budget of one GraphQL query, about the resources it may load (a search costs 1 + _count, multiplying what is nested in it)',
+    positiveInteger(10000, 'resources'),
+  ),
+  liveHeartbeatInterval: variable(
+    'LIVE_HEARTBEAT_INTERVAL',
+    '10000',
+    'Milliseconds between heartbeat Bundles on a bound /ws/subscriptions-r4 socket',
+    positiveInteger(10000, 'milliseconds'),
+  ),
+  websocketPingInterval: variable(
+    'WEBSOCKET_PING_INTERVAL',
+    '30000',
+    'Milliseconds between pings on every WebSocket; a peer that answers none of three pings in a row is closed (1008)',
+    positiveInteger(30000, 'milliseconds'),
+  ),
+  liveEventLogSize: variable(
+    'LIVE_EVENT_LOG_SIZE',
+    '10000',
+    'Recent write events kept per instance; a client re-binding with an older lastEventNumber gets a gap signal',
+    positiveInteger(10000, 'events'),
+  ),
+  liveBindingTokenLifetime: variable(
+    'LIVE_BINDING_TOKEN_LIFETIME',
+    '3600',
+    'Lifetime of a Subscription $get-ws-binding-token token in seconds',
+    positiveInteger(3600, 'seconds'),
+  ),
+  binaryMaxSize: variable(
+    'BINARY_MAX_SIZE',
+    '33554432',
+    'Largest POST Binary body in bytes (larger uploads get 413)',
+    positiveInteger(32 * 1024 * 1024, 'bytes'),
+  ),
+  binaryDir: variable(
+    'BINARY_DIR',
+    'DATA_DIR/binary',
+    'Directory where Binary contents are stored',
+    optionalText,
+  ),
+  binaryUrlLifetime: variable(
+    'BINARY_URL_LIFETIME',
+    '3600',
+    'Seconds a signed Binary URL (an attachment in an <img>) stays valid',
+    positiveInteger(3600, 'seconds'),
+  ),
+};
+
+type Values = { [K in keyof typeof VARIABLES]: ReturnType<(typeof VARIABLES)[K]['parse']> };
+
+/** Every environment variable the server reads, in the README's order. */
+export const CONFIG_VARIABLES: readonly ConfigVariable[] = Object.values(VARIABLES);
+
+/** Blank values count as unset, so `PORT= npm start` behaves like no PORT at all. */
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
 }
 
-function readLogLevel(env: Env): LogLevel {
-  const raw = readString(env, 'LOG_LEVEL')?.toLowerCase() ?? 'info';
-  if (!LOG_LEVELS.includes(raw as LogLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${raw}'`);
+/** Whether the variable has a value (blank counts as unset, as everywhere here). */
+export function isSet(env: Env, name: string): boolean {
+  return raw(env, name) !== undefined;
+}
+
+function readAll(env: Env): Values {
+  const values: Partial<Record<keyof Values, unknown>> = {};
+  for (const key of Object.keys(VARIABLES) as (keyof Values)[]) {
+    const spec: ConfigVariable = VARIABLES[key];
+    values[key] = spec.parse(raw(env, spec.name));
   }
-  return raw as LogLevel;
+  return values as Values;
+}
+
+export function loadConfig(env: Env = process.env): ServerConfig {
+  const v = readAll(env);
+  const dataDir = path.resolve(v.dataDir);
+  return {
+    port: v.port,
+    host: v.host,
+    appPort: v.appPort,
+    dataDir,
+    databaseUrl: v.databaseUrl,
+    baseUrl: v.baseUrl ?? `http://localhost:${v.port}/`,
+    appOrigins: v.appOrigins ?? [`http://localhost:${v.appPort}`, `http://127.0.0.1:${v.appPort}`],
+    bodyLimit: v.bodyLimit,
+    demoPassword: v.demoPassword,
+    seedDemo: v.seedDemo,
+    logLevel: v.logLevel,
+    accessTokenLifetime: v.accessTokenLifetime,
+    refreshTokenLifetime: v.refreshTokenLifetime,
+    smtp:
+      v.smtpHost === undefined
+        ? undefined
+        : { host: v.smtpHost, port: v.smtpPort, user: v.smtpUser, pass: v.smtpPass },
+    mailFrom: v.mailFrom,
+    googleClientIds: v.googleClientIds,
+    googleJwksUrl: v.googleJwksUrl,
+    recaptchaSecretKey: v.recaptchaSecretKey,
+    recaptchaSiteKey: v.recaptchaSiteKey,
+    recaptchaVerifyUrl: v.recaptchaVerifyUrl,
+    idempotencyWindow: v.idempotencyWindow,
+    graphqlIntrospection: v.graphqlIntrospection,
+    graphqlMaxCost: v.graphqlMaxCost,
+    liveHeartbeatInterval: v.liveHeartbeatInterval,
+    websocketPingInterval: v.websocketPingInterval,
+    liveEventLogSize: v.liveEventLogSize,
+    liveBindingTokenLifetime: v.liveBindingTokenLifetime,
+    binaryMaxSize: v.binaryMaxSize,
+    binaryDir: path.resolve(v.binaryDir ?? path.join(dataDir, 'binary')),
+    binaryUrlLifetime: v.binaryUrlLifetime,
+  };
 }
 
 /**
@@ -417,7 +443,7 @@ function readLogLevel(env: Env): LogLevel {
  * follows the real port so Location headers and the app's config.json stay correct.
  */
 export function withActualPort(config: ServerConfig, env: Env, actualPort: number): ServerConfig {
-  if (readString(env, 'BASE_URL') !== undefined) {
+  if (isSet(env, 'BASE_URL')) {
     return config;
   }
   return { ...config, port: actualPort, baseUrl: `http://localhost:${actualPort}/` };

@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildAppHost } from './app-host';
 import { buildServer, FHIR_PATH } from './app';
-import { ConfigError, loadConfig, withActualPort } from './config';
+import { ConfigError, isSet, loadConfig, withActualPort } from './config';
 import type { ServerConfig } from './config';
-import { DataDirInUseError, migrate, openDatabase } from './db';
+import { DataDirInUseError, openDatabase } from './db';
+import { migrateServer } from './migrations';
 import { findFreePort } from './free-port';
 import { installProcessGuards } from './process-guards';
 import type { Database } from './db';
@@ -28,7 +29,7 @@ async function resolvePorts(config: ServerConfig): Promise<ServerConfig> {
   if (config.appPort === 0) {
     const appPort = await findFreePort(config.host);
     resolved = { ...resolved, appPort };
-    if (!process.env.APP_ORIGINS?.trim()) {
+    if (!isSet(process.env, 'APP_ORIGINS')) {
       resolved.appOrigins.splice(
         0,
         resolved.appOrigins.length,
@@ -63,7 +64,7 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await migrate(db);
+  await migrateServer(db);
   let registrationProjectId: string | undefined;
   let appClientId: string | undefined;
   if (config.seedDemo) {
@@ -115,7 +116,9 @@ async function start(): Promise<void> {
     `  FHIR API:   ${config.baseUrl}${FHIR_PATH}`,
   ];
   if (config.seedDemo) {
-    const password = process.env.DEMO_PASSWORD?.trim() ? '(the DEMO_PASSWORD you set)' : config.demoPassword;
+    const password = isSet(process.env, 'DEMO_PASSWORD')
+      ? '(the DEMO_PASSWORD you set)'
+      : config.demoPassword;
     lines.push('  Demo sign-ins (password ' + password + '):');
     for (const [who, email] of DEMO_ACCOUNTS) {
       lines.push(`    ${email.padEnd(24)} ${who}`);

@@ -1,4 +1,4 @@
-// The server's one HTTP upgrade listener (issues #8, #10, #11): live updates, graphql-ws, FHIRcast
+// The server's one HTTP upgrade listener: live updates, graphql-ws, FHIRcast
 // and agents each add their WebSocket path here, in any order, and the listener hands an upgrade to
 // the path's handler; an upgrade no handler serves is answered 404. Before, each plugin wrapped the
 // listeners registered before it, so the order of registration in app.ts mattered.

@@ -1,4 +1,4 @@
-// The signed-in frame of issue #7 (SPEC §2 Navigation; §9 768 px): header main navigation, the Health
+// The signed-in frame (SPEC §2 Navigation; §9 768 px): header main navigation, the Health
 // Record side menu with the Vitals sub-items, the footer's copyright year, health-record/* → lab-results,
 // lazily loaded screens behind the real router and Apollo provider, and a page title per route.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// Renders one issue #7 screen signed in as Maria, with Apollo's MockedProvider answering its one
+// Renders one patient screen signed in as Maria, with Apollo's MockedProvider answering its one
 // GraphQL operation, on an in-memory router (the route pattern gives the screen its params); REST writes
 // go to the fake API it returns, and Apollo's cache follows them as the app's does (resource-writes.ts).
 import type { MockLink } from '@apollo/client/testing';

@@ -1,4 +1,4 @@
-// Shared components of issue #7: status badge colours (SPEC §4), resource links (SPEC §2 Links),
+// Shared components: status badge colours (SPEC §4), resource links (SPEC §2 Links),
 // attachment viewer (SPEC §2, §9 PDF frame 400), date display, side menu collapse (SPEC §9 768 px).
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';

@@ -7,7 +7,7 @@ import { BloomClient } from '../../src/client';
 import { HL7_V2_CONTENT_TYPE } from '../../src/fhir/agent-protocol';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import type { BloomAgent } from '../../src/agent/agent';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
 import { databases } from '../server/support/test-databases';

@@ -1,5 +1,5 @@
 // SPEC §3 autoBatchTime, §4 "Batches: an entry whose outcome is not ok rejects that entry's
-// caller"; issue #5 "a failed auto-batch request settles every caller in it".
+// caller"; a failed auto-batch request settles every caller in it.
 import type { Bundle } from '@medplum/fhirtypes';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import { AutoBatcher } from '../../src/client/auto-batcher';

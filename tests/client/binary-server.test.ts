@@ -1,22 +1,22 @@
-// createBinary and createAttachment through the REAL platform client against the real server's
-// Binary endpoint (issue #5 "every call the server has"; SPEC §7 "POST Binary?_filename with raw
-// body"): the bytes and content type arrive, Node upload progress is reported, the Attachment points
-// at a signed URL that serves the bytes without a header, and a refused upload rejects with the
-// server's outcome. Signed in as the demo practitioner: patients may not create Binary yet (issue #8
-// messages with attachments needs it). PGlite always, PostgreSQL too with TEST_DATABASE_URL.
+// createBinary and createAttachment through the REAL platform client against the real server's Binary
+// endpoint (SPEC §7 "POST Binary?_filename with raw body"): the bytes and content type arrive, Node upload
+// progress is reported, the Attachment points at a signed URL that serves the bytes without a header, and a
+// refused upload rejects with the server's outcome. Signed in as the demo practitioner (a patient's own
+// uploads are tested in tests/server/binary/message-attachments.test.ts). PGlite always, PostgreSQL too with
+// TEST_DATABASE_URL.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BloomClient } from '../../src/client';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
+import type { BloomClient } from '../../src/client';
 import { getStatus, OperationOutcomeError } from '../../src/fhir/outcomes';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 const LIMIT = 64 * 1024;
 
@@ -33,12 +33,7 @@ describe.each(databases())('BloomClient Binary calls against the real server on 
       { requireAuth: true },
     );
     await seedDemoClinic(new Repository(server.db, systemContext()), { demoPassword: DEFAULT_DEMO_PASSWORD });
-    client = new BloomClient({ baseUrl: server.baseUrl, storage: new PrefixedStorage(new MemoryStorage()) });
-    const { code } = await client.startLogin({
-      email: 'dr.chen@bloom.example',
-      password: DEFAULT_DEMO_PASSWORD,
-    });
-    await client.processCode(code as string);
+    client = await signedInClient(server.baseUrl, 'dr.chen@bloom.example');
   });
 
   afterAll(async () => {

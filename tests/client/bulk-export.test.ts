@@ -5,12 +5,12 @@
 // Medplum apps work too. PGlite and PostgreSQL.
 import type { Group, Resource, ResourceType } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
-import { BloomClient } from '../../src/client';
+import type { BloomClient } from '../../src/client';
 import type { BulkDataExport } from '../../src/client/platform-client';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { DEMO_PASSWORD, startExportClinic } from '../server/export-clinic';
 import type { ExportClinic } from '../server/export-clinic';
 import { databases } from '../server/support/test-databases';
+import { signedInClient } from './support/server-sign-in';
 
 describe.each(databases())(
   'BloomClient bulkExport against the real server on %s (issue #10)',
@@ -19,15 +19,8 @@ describe.each(databases())(
     let chen: BloomClient;
     let maria: BloomClient;
 
-    async function signIn(email: string): Promise<BloomClient> {
-      const client = new BloomClient({
-        baseUrl: clinic.config.baseUrl,
-        storage: new PrefixedStorage(new MemoryStorage()),
-      });
-      const { code } = await client.startLogin({ email, password: DEMO_PASSWORD });
-      await client.processCode(code as string);
-      return client;
-    }
+    const signIn = (email: string): Promise<BloomClient> =>
+      signedInClient(clinic.config.baseUrl, email, {}, DEMO_PASSWORD);
 
     /** Each output file read through `client`: one resource per line, of the file's type. */
     async function readFiles(client: BloomClient, manifest: Partial<BulkDataExport>): Promise<Resource[]> {

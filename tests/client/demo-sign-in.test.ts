@@ -4,7 +4,7 @@ import { BloomClient } from '../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD, DEMO_PROJECT_NAME } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD, DEMO_PROJECT_NAME } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';

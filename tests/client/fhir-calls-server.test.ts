@@ -1,5 +1,5 @@
-// The platform client's FHIR and platform calls against the REAL server in-process (issue #5;
-// SPEC §4, §5, §7): the demo clinic seeded as `npm start` seeds it, sign-ins through BloomClient,
+// The platform client's FHIR and platform calls against the REAL server in-process (SPEC §4, §5,
+// §7): the demo clinic seeded as `npm start` seeds it, sign-ins through BloomClient,
 // then every call the server has, over HTTP, with no fakes between client and server (a wrapped
 // fetch only loses a response on purpose, to show the Idempotency-Key retry). PGlite always,
 // PostgreSQL too with TEST_DATABASE_URL.
@@ -12,7 +12,7 @@ import { Operator } from '../../src/fhir/search/types';
 import { Repository, systemContext } from '../../src/server/repo';
 import { findFreePort } from '../../src/server/free-port';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';

@@ -3,17 +3,17 @@
 // (the `ws` package: Node 20 has no global WebSocket), publish and read the context; acknowledgements
 // come from FhircastConnection, so no syncerror follows; the hub refuses what the client would.
 import WebSocket from 'ws';
-import { BloomClient } from '../../src/client';
+import type { BloomClient } from '../../src/client';
 import type { WebSocketFactory, WebSocketLike } from '../../src/client/fhircast';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import type { FhircastMessage } from '../../src/fhir/fhircast';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 const createSocket: WebSocketFactory = (url) => new WebSocket(url) as unknown as WebSocketLike;
 
@@ -29,18 +29,7 @@ describe.each(databases())('issue #11 BloomClient FHIRcast against the real hub 
     await server?.close();
   });
 
-  async function drChen(): Promise<BloomClient> {
-    const client = new BloomClient({
-      baseUrl: server.baseUrl,
-      storage: new PrefixedStorage(new MemoryStorage()),
-    });
-    const { code } = await client.startLogin({
-      email: 'dr.chen@bloom.example',
-      password: DEFAULT_DEMO_PASSWORD,
-    });
-    await client.processCode(code as string);
-    return client;
-  }
+  const drChen = (): Promise<BloomClient> => signedInClient(server.baseUrl, 'dr.chen@bloom.example');
 
   test('subscribe, connect, publish from another client, receive, read the context, unsubscribe', async () => {
     const [viewer, publisher] = [await drChen(), await drChen()];

@@ -1,4 +1,4 @@
-// BloomClient's JWT sign-ins against the REAL server in-process (issue #3 client; SPEC §6 sign-in
+// BloomClient's JWT sign-ins against the REAL server in-process (SPEC §6 sign-in
 // methods JWT bearer, JWT client assertion, token exchange; SPEC §7 token URL): a ClientApplication
 // whose JWKS we generate and serve on loopback, assertions signed with jose, an external provider's
 // userinfo on loopback for the token exchange. No fakes between client and server.

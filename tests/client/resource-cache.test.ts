@@ -1,5 +1,5 @@
 // SPEC §9 "Request cache: 60000 ms default in a browser, 0 elsewhere; 1000 entries,
-// least-recently-used"; issue #5 "error responses are never cached".
+// least-recently-used"; error responses are never cached.
 import { ReadablePromise } from '../../src/client/readable-promise';
 import { ResourceCache } from '../../src/client/resource-cache';
 import { DEFAULT_RESOURCE_CACHE_SIZE } from '../../src/client/settings';

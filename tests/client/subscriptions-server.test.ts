@@ -6,17 +6,17 @@
 // delivered; unsubscribing closes the socket. Her Subscription is hers: another patient cannot read it.
 import type { Bundle, Communication, Subscription } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
-import { BloomClient } from '../../src/client';
+import type { BloomClient } from '../../src/client';
 import type { WebSocketLike } from '../../src/client/fhircast';
 import type { SubscriptionEmitter, SubscriptionEvent } from '../../src/client/subscriptions';
-import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
+import { signedInClient } from './support/server-sign-in';
 
 jest.setTimeout(60_000);
 
@@ -76,9 +76,7 @@ describe.each(databases())(
     });
 
     async function signIn(email: string, reconnectAfterMs = 1500): Promise<BloomClient> {
-      const client = new BloomClient({
-        baseUrl: server.baseUrl,
-        storage: new PrefixedStorage(new MemoryStorage()),
+      const client = await signedInClient(server.baseUrl, email, {
         subscriptions: {
           createSocket: (url) => {
             const ws = new WebSocket(url);
@@ -90,8 +88,6 @@ describe.each(databases())(
           pingIntervalMs: 0,
         },
       });
-      const { code } = await client.startLogin({ email, password: DEFAULT_DEMO_PASSWORD });
-      await client.processCode(code as string);
       clients.push(client);
       return client;
     }

@@ -1,5 +1,5 @@
-// SPEC §2 signed-out routes in a real browser against a real server (issue #2 "Tests": an e2e test in
-// Chromium that opens the landing page, follows Log in and Sign up, and checks an unknown path lands on /).
+// SPEC §2 signed-out routes in a real browser against a real server: Chromium opens the landing page, follows
+// Log in and Sign up, and checks an unknown path lands on /).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue #9's "beyond the established table" promises in Chromium against the real API with the demo
+// The search table's features beyond the established table, in Chromium against the real API with the demo
 // clinic, as Dr. Chen: rows are real links (Ctrl/Cmd-click and middle-click open a new tab); the
 // selection clears when the search changes; a dragged column width is saved in the key-value store
 // and comes back in a new sign-in; the exported Transaction Bundle is accepted by a FHIR server (this

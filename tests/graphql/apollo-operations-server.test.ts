@@ -19,7 +19,7 @@ import {
 } from '../../src/graphql';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';

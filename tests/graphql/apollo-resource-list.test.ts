@@ -1,4 +1,4 @@
-// The generic table's typed rows (operations/ResourceList.graphql, issue #6; SPEC §2 generic resource
+// The generic table's typed rows (operations/ResourceList.graphql; SPEC §2 generic resource
 // search table): one flag per request, the chosen type's page read back with its total, bad inputs.
 import {
   isResourceListType,

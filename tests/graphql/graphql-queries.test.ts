@@ -1,5 +1,5 @@
-// POST/GET $graphql against the demo clinic over real HTTP (issue #6 Tests "each kind of field",
-// reverse lookups, Medplum compatibility; SPEC §7 "POST $graphql {query, operationName, variables}").
+// POST/GET $graphql against the demo clinic over real HTTP (each kind of field, reverse lookups,
+// Medplum compatibility; SPEC §7 "POST $graphql {query, operationName, variables}").
 import { databases } from '../server/support/test-databases';
 import { getGraphQL, idOf, postGraphQL, startDemoClinic } from './support/graphql-fixtures';
 import type { DemoClinic } from './support/graphql-fixtures';

@@ -1,5 +1,5 @@
-// The committed schema snapshot must be what the server builds (issue #6 "a test fails when the
-// committed snapshot differs"); `npm run schema` rewrites it. Also checks that building is
+// The committed schema snapshot must be what the server builds (this test fails when they differ);
+// `npm run schema` rewrites it. Also checks that building is
 // deterministic and that the snapshot keeps the Medplum names the app's operations rely on.
 import fs from 'node:fs';
 import { buildSchema } from 'graphql';

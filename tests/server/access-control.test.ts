@@ -1,9 +1,8 @@
-// Access control in the Repository (issue #3 "Access control in the repository, on every path";
-// SPEC §6): a matrix of callers built as Repository contexts — patient A (Maria), patient B (Aisha),
-// a practitioner, a project admin, another project's admin, a super admin and the server itself —
-// against read, vread, history, list, create, update, patch, delete, batch and transaction. Another
-// project's or another patient's resource answers 404 'Not found' exactly as a missing one would;
-// refused writes the caller knowingly asked for answer 403.
+// Access control in the Repository, on every path (SPEC §6): a matrix of callers built as Repository contexts
+// — patient A (Maria), patient B (Aisha), a practitioner, a project admin, another project's admin, a super
+// admin and the server itself — against read, vread, history, list, create, update, patch, delete, batch and
+// transaction. Another project's or another patient's resource answers 404 'Not found' exactly as a missing
+// one would; refused writes the caller knowingly asked for answer 403.
 import type {
   AccessPolicy,
   Bundle,

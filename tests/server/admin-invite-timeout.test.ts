@@ -3,7 +3,7 @@
 // with a fake Mailer (the only fake) over a real database.
 import type { ProjectMembership, User } from '@medplum/fhirtypes';
 import { inviteUser } from '../../src/server/admin/invite';
-import type { AuthDeps } from '../../src/server/auth/auth-deps';
+import type { ServerServices } from '../../src/server/services';
 import { buildAuthState } from '../../src/server/auth/authenticate';
 import type { Mailer } from '../../src/server/auth/mailer';
 import { SigningKeys } from '../../src/server/auth/signing-key';
@@ -33,7 +33,7 @@ describe('inviteUser email timeout', () => {
         return new Promise(() => undefined);
       },
     };
-    const deps: AuthDeps = {
+    const deps: ServerServices = {
       db,
       config,
       keys: new SigningKeys(db, config.baseUrl),
@@ -68,7 +68,7 @@ describe('inviteUser email timeout', () => {
     );
     expect(rows[0].n).toBe(0);
     // With a mailer that answers, the same invite goes through.
-    const working: AuthDeps = { ...deps, mailer: { send: async () => undefined } };
+    const working: ServerServices = { ...deps, mailer: { send: async () => undefined } };
     const created = await inviteUser(working, auth, project.id as string, invite, 200);
     expect(created.profile.reference).toMatch(/^Practitioner\//);
   });

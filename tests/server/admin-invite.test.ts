@@ -1,4 +1,4 @@
-// POST admin/projects/{projectId}/invite over real HTTP (issue #5 server endpoints; SPEC §6 admins
+// POST admin/projects/{projectId}/invite over real HTTP (SPEC §6 admins
 // only, §7 invite): new or existing User, profile and membership, the invitation email in the
 // outbox with a working set-password link; refusals create nothing; a failed email undoes it all.
 import fs from 'node:fs';

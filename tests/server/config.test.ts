@@ -1,4 +1,7 @@
 // Server configuration from the environment: defaults and clear errors.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_VARIABLES, ConfigError, loadConfig, withActualPort } from '../../src/server/config';
 
@@ -127,6 +130,8 @@ describe('loadConfig', () => {
     [{ ACCESS_TOKEN_LIFETIME: '1h' }, /ACCESS_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ REFRESH_TOKEN_LIFETIME: '0' }, /REFRESH_TOKEN_LIFETIME must be a positive whole number of seconds/],
     [{ SMTP_HOST: 'mail', SMTP_PORT: 'x' }, /SMTP_PORT must be a port number/],
+    [{ SMTP_PORT: '99999' }, /SMTP_PORT must be a port number/],
+    [{ BINARY_MAX_SIZE: '32MB' }, /BINARY_MAX_SIZE must be a positive whole number of bytes/],
     [{ GOOGLE_JWKS_URL: 'file:///etc/keys' }, /GOOGLE_JWKS_URL must be an http or https URL/],
   ])('bad value %j is a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -140,6 +145,16 @@ describe('loadConfig', () => {
     expect(withActualPort(fixed, { PORT: '0', BASE_URL: 'https://api.example/' }, 41234).baseUrl).toBe(
       'https://api.example/',
     );
+  });
+
+  test('each default the README shows is what the parser gives when the variable is unset', () => {
+    const shownAsValue = CONFIG_VARIABLES.filter(
+      (v) => v.parse(undefined) !== undefined && !v.default.startsWith('('),
+    );
+    expect(shownAsValue.length).toBeGreaterThan(20);
+    for (const v of shownAsValue) {
+      expect([v.name, String(v.parse(undefined))]).toEqual([v.name, v.default]);
+    }
   });
 
   test('the documented table names every variable loadConfig reads', () => {
@@ -178,5 +193,25 @@ describe('loadConfig', () => {
       'BINARY_DIR',
       'BINARY_URL_LIFETIME',
     ]);
+  });
+
+  test('a bad value stops the real server at start-up: one line naming it, exit 1, no database opened', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-config-error-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', BODY_LIMIT: '16MB' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe(
+        "Configuration error: BODY_LIMIT must be a positive whole number of bytes, got '16MB'",
+      );
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

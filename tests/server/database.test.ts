@@ -1,6 +1,7 @@
 // The SQL layer on each engine: migrations, queries, transactions.
-import { MIGRATIONS, migrate } from '../../src/server/db';
-import type { Database } from '../../src/server/db';
+import { migrate } from '../../src/server/db';
+import type { Database, Migration } from '../../src/server/db';
+import { SERVER_MIGRATIONS } from '../../src/server/migrations';
 import { databases } from './support/test-databases';
 
 describe.each(databases())('database on %s', (engine, kind) => {
@@ -28,23 +29,23 @@ describe.each(databases())('database on %s', (engine, kind) => {
   });
 
   test('every migration is recorded once, and migrating again applies nothing', async () => {
-    expect(await migrate(db)).toEqual([]);
+    expect(await migrate(db, SERVER_MIGRATIONS)).toEqual([]);
     const { rows } = await db.query<{ version: number }>(
       'SELECT version FROM schema_migrations ORDER BY version',
     );
-    expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(rows.map((row) => row.version)).toEqual(SERVER_MIGRATIONS.map((m) => m.version));
   });
 
   test('a new migration is applied in order and recorded', async () => {
     const extra = {
       version: 9001,
       name: 'test table',
-      async up(tx: Parameters<(typeof MIGRATIONS)[number]['up']>[0]) {
+      async up(tx: Parameters<Migration['up']>[0]) {
         await tx.query('CREATE TABLE migration_probe (x integer)');
       },
     };
-    expect(await migrate(db, [...MIGRATIONS, extra])).toEqual([9001]);
-    expect(await migrate(db, [...MIGRATIONS, extra])).toEqual([]);
+    expect(await migrate(db, [...SERVER_MIGRATIONS, extra])).toEqual([9001]);
+    expect(await migrate(db, [...SERVER_MIGRATIONS, extra])).toEqual([]);
     const { rows } = await db.query('SELECT count(*)::int AS n FROM migration_probe');
     expect(rows[0]).toEqual({ n: 0 });
   });
@@ -53,12 +54,12 @@ describe.each(databases())('database on %s', (engine, kind) => {
     const failing = {
       version: 9002,
       name: 'fails halfway',
-      async up(tx: Parameters<(typeof MIGRATIONS)[number]['up']>[0]) {
+      async up(tx: Parameters<Migration['up']>[0]) {
         await tx.query('CREATE TABLE half_done (x integer)');
         await tx.query('SELECT * FROM no_such_table');
       },
     };
-    await expect(migrate(db, [...MIGRATIONS, failing])).rejects.toThrow(/no_such_table/);
+    await expect(migrate(db, [...SERVER_MIGRATIONS, failing])).rejects.toThrow(/no_such_table/);
     const { rows } = await db.query(
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'half_done'",
     );

@@ -1,5 +1,5 @@
-// A bulk export job outlives its server (issue #10 Bulk export: "a job interrupted by a restart is
-// resumed or marked failed, never left pending for ever"): a server stopped mid-export gives its
+// A bulk export job outlives its server (a job interrupted by a restart is resumed or marked failed,
+// never left pending for ever): a server stopped mid-export gives its
 // job back and the next server on the same database finishes it from the last stored file; a job
 // held by a crashed server is taken over once its lease runs out; a job interrupted too often
 // fails with an OperationOutcome. Real HTTP, PGlite and PostgreSQL.

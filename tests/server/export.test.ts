@@ -1,4 +1,4 @@
-// Bulk export over real HTTP (issue #10 Bulk export; SPEC §7 "POST {type}/$export or {group}/$export
+// Bulk export over real HTTP (SPEC §7 "POST {type}/$export or {group}/$export
 // with _type, _since, Prefer respond-async"): every kick-off form, the status URL's 202 progress and
 // 200 manifest, NDJSON files holding each visible resource exactly once, the requester's access
 // rules (a patient exports her own record only), refusals as OperationOutcomes, and cancel. Small

@@ -1,6 +1,6 @@
-// Idempotency-Key over real HTTP (issue #5 "Beyond the anchor": writes are never duplicated by a
-// retry; SPEC §4 client retries): a repeated POST with the same key and body gets the first
-// response and writes nothing; another body is 422; keys are per caller and expire.
+// Idempotency-Key over real HTTP (writes are never duplicated by a retry; SPEC §4 client retries): a repeated
+// POST with the same key and body gets the first response and writes nothing; another body is 422; keys are
+// per caller and expire.
 import crypto from 'node:crypto';
 import type { Bundle, Observation } from '@medplum/fhirtypes';
 import { databases } from './support/test-databases';

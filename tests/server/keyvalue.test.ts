@@ -6,7 +6,7 @@ import { databases } from './support/test-databases';
 import { call, startClinic } from './operations/support/clinic';
 import type { Clinic } from './operations/support/clinic';
 import type { Tokens } from './auth/support/auth-fixtures';
-import { keyValueMedplumKeysMigration } from '../../src/server/keyvalue/migration';
+import { keyValueMedplumKeysMigration } from '../../src/server/keyvalue/migrations';
 import { MAX_BODY_BYTES } from '../../src/server/keyvalue/routes';
 import { MAX_KEY_LENGTH, MAX_KEYS_PER_OWNER, MAX_VALUE_LENGTH } from '../../src/server/keyvalue/store';
 

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Patient } from '@medplum/fhirtypes';
-import { DataDirInUseError, lockDataDir, migrate, openDatabase } from '../../src/server/db';
+import { DataDirInUseError, lockDataDir, openDatabase } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
 import { Repository, systemContext } from '../../src/server/repo';
 
 describe('openDatabase with PGlite in DATA_DIR', () => {
@@ -22,7 +23,7 @@ describe('openDatabase with PGlite in DATA_DIR', () => {
     const first = await openDatabase({ dataDir });
     expect(first.engine).toBe('pglite');
     expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(true);
-    await migrate(first);
+    await migrateServer(first);
     const created = await new Repository(first, systemContext()).createResource<Patient>({
       resourceType: 'Patient',
       gender: 'female',
@@ -31,7 +32,7 @@ describe('openDatabase with PGlite in DATA_DIR', () => {
 
     const second = await openDatabase({ dataDir });
     try {
-      expect(await migrate(second)).toEqual([]);
+      expect(await migrateServer(second)).toEqual([]);
       expect(await new Repository(second, systemContext()).readResource('Patient', created.id!)).toEqual(
         created,
       );

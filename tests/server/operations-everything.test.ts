@@ -1,4 +1,4 @@
-// Patient/{id}/$everything over real HTTP (issue #5 server endpoints; SPEC §6 access, §7
+// Patient/{id}/$everything over real HTTP (SPEC §6 access, §7
 // readPatientEverything): the Patient first, then its compartment as the caller may read it, paged.
 import type { Bundle, Observation, Resource } from '@medplum/fhirtypes';
 import { databases } from './support/test-databases';

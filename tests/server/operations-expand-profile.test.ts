@@ -1,4 +1,4 @@
-// StructureDefinition/$expand-profile over real HTTP (issue #5 server endpoints; SPEC §7
+// StructureDefinition/$expand-profile over real HTTP (SPEC §7
 // requestProfileSchema; Medplum's operation): the profile and the profiles its element types name,
 // recursively and each once; the project's stored profiles for its members only.
 import type { Bundle, StructureDefinition } from '@medplum/fhirtypes';

@@ -12,7 +12,7 @@ import type {
   User,
 } from '@medplum/fhirtypes';
 import { verifyPassword } from '../../src/server/auth/passwords';
-import { buildDemoClinic, DEMO_ACCOUNTS } from '../../mocks/demo';
+import { buildDemoClinic, DEMO_ACCOUNTS } from '../../src/server/seed/demo';
 import type { Database, Queryable, SqlValue } from '../../src/server/db';
 import { Repository, systemContext } from '../../src/server/repo';
 import { findMembershipsByUser, findUserByEmail } from '../../src/server/repo/lookups';

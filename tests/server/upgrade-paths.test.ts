@@ -1,4 +1,4 @@
-// The server's one upgrade listener (issues #8, #10, #11): WebSocket paths added by each plugin in
+// The server's one upgrade listener: WebSocket paths added by each plugin in
 // any order, exact paths before prefixes, the longest prefix first, 404 for paths nobody serves.
 // Unit test with fake requests and sockets; the real sockets of each plugin are tested in
 // tests/server/live, tests/server/fhircast-hub.test.ts and tests/server/agents.test.ts.

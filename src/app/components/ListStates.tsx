@@ -1,5 +1,4 @@
-// Loading, empty and error states shared by every list and detail screen (issue #7 "loading and empty
-// states on every list").
+// Loading, empty and error states shared by every list and detail screen, so every list has them.
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';

@@ -15,7 +15,7 @@ export function NotFoundPanel({ what }: NotFoundPanelProps) {
   const headingId = useId();
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ py: 6, px: 2, textAlign: 'center' }}>
-      {/* Issue #7 page titles per route: an unknown route has its own. */}
+      {/* Every route has its page title: an unknown route has its own. */}
       <title>Not found · Bloom</title>
       <Typography id={headingId} variant="h4" component="h1" gutterBottom>
         Not found

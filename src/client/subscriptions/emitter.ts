@@ -1,7 +1,7 @@
-// What a live subscription tells its listeners (SPEC §4 live subscriptions, §7 live updates; issue
-// #8), with @medplum/core's SubscriptionEmitter event names and payloads so Medplum apps run
-// unchanged, plus 'gap': the server's log no longer reaches back to the last event this client saw,
-// so events may have been missed and the app should refetch.
+// What a live subscription tells its listeners (SPEC §4 live subscriptions, §7 live updates), with
+// @medplum/core's SubscriptionEmitter event names and payloads so Medplum apps run unchanged, plus 'gap': the
+// server's log no longer reaches back to the last event this client saw, so events may have been missed and
+// the app should refetch.
 import type { Bundle } from '@medplum/fhirtypes';
 
 export interface SubscriptionEventMap {

@@ -13,8 +13,8 @@ import type {
   UserSecurityRequest,
 } from '@medplum/fhirtypes';
 import { conflict, forbidden, notFound, OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { AuthState } from '../auth/authenticate';
 import type { Email } from '../auth/mailer';
 import { compact } from '../auth/compact';
@@ -91,12 +91,12 @@ export function readInviteRequest(fields: Fields): InviteRequest {
   };
 }
 
-function appOrigin(deps: AuthDeps): string {
+function appOrigin(deps: ServerServices): string {
   return deps.config.appOrigins[0] ?? deps.config.baseUrl.replace(/\/$/, '');
 }
 
 function invitationText(
-  deps: AuthDeps,
+  deps: ServerServices,
   invite: InviteRequest,
   project: Project,
   link: string | undefined,
@@ -120,7 +120,7 @@ function invitationText(
 }
 
 /** Sends, or fails once `ms` have passed (the send itself may still finish later; its result is ignored). */
-async function sendWithin(deps: AuthDeps, email: Email, ms: number): Promise<void> {
+async function sendWithin(deps: ServerServices, email: Email, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`The invitation email was not sent within ${ms} ms`)), ms);
@@ -133,7 +133,7 @@ async function sendWithin(deps: AuthDeps, email: Email, ms: number): Promise<voi
 }
 
 export async function inviteUser(
-  deps: AuthDeps,
+  deps: ServerServices,
   auth: AuthState,
   projectId: string,
   invite: InviteRequest,

@@ -1,12 +1,12 @@
-// The admin API of issue #5 under /admin: invite a person to a project.
+// The admin API under /admin: invite a person to a project.
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import { readFields } from '../auth/request-fields';
 import { checkMayInvite, inviteUser, readInviteRequest } from './invite';
 
 export interface AdminRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
 }
 
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, { deps }) => {

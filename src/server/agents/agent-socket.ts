@@ -11,7 +11,7 @@ import { tokenExpiresAt } from '../../client/jwt';
 import type { WebSocket } from 'ws';
 import { parseAgentMessage } from '../../fhir/agent-protocol';
 import type { AgentConnectRequest, AgentMessage } from '../../fhir/agent-protocol';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { AuthState } from '../auth/authenticate';
 import { authenticateBearer } from '../auth/authenticate';
 import type { BotExecutionDeps } from '../bots/execute';
@@ -45,7 +45,7 @@ export class AgentSocket implements AgentConnection {
   constructor(
     private readonly ws: WebSocket,
     private readonly hub: AgentHub,
-    private readonly deps: AuthDeps,
+    private readonly deps: ServerServices,
     private readonly bots: BotExecutionDeps,
   ) {
     this.connectTimer = setTimeout(() => {

@@ -7,30 +7,9 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentDestination, AgentTransmitRequest } from '../../fhir/agent-protocol';
 import type { Database } from '../db';
-import type { Migration } from '../db/migrations';
 import type { AgentReply } from './agent-hub';
 
 export const AGENT_RELAY_CHANNEL_PREFIX = 'bloom_agent_';
-
-export const agentRelayMigration: Migration = {
-  version: 86,
-  name: 'agent connections and relay',
-  async up(tx) {
-    await tx.query(`
-      CREATE TABLE agent_connection (
-        agent_id text PRIMARY KEY,
-        instance_id text NOT NULL,
-        destinations jsonb,
-        heartbeat_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    await tx.query(`
-      CREATE TABLE agent_relay (
-        id bigserial PRIMARY KEY,
-        payload jsonb NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now()
-      )`);
-  },
-};
 
 /** What one instance asks of another, and the answers. */
 export type RelayMessage =

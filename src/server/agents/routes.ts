@@ -14,7 +14,7 @@ import type { WebSocket } from 'ws';
 import { AGENT_WS_PATH } from '../../fhir/agent-protocol';
 import type { AgentTransmitRequest } from '../../fhir/agent-protocol';
 import { allOk, badRequest, notFound, OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BotExecutionDeps } from '../bots/execute';
 import { FHIR_JSON } from '../fhir/media-types';
 import { Repository } from '../repo';
@@ -30,7 +30,7 @@ import type { WebSocketPaths } from '../websocket-paths';
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface AgentRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   /** Inbound channel messages run bots (Agent.channel.targetReference). */
   bots: BotExecutionDeps;
   getContext: (request: FastifyRequest) => RepositoryContext;

@@ -18,8 +18,8 @@ import { OperationOutcomeError } from '../../fhir';
 import type { Database } from '../db';
 import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { guardPlatformResources } from './platform-guard';
 
 export interface AuthState {
@@ -95,7 +95,7 @@ export async function buildAuthState(
 }
 
 /** A verified access token's Login, or 401. Refresh and ID tokens are not access tokens. */
-export async function verifyAccessToken(deps: AuthDeps, token: string): Promise<Login> {
+export async function verifyAccessToken(deps: ServerServices, token: string): Promise<Login> {
   let payload: Record<string, unknown>;
   try {
     payload = (await deps.keys.verify(token)).payload;
@@ -116,7 +116,7 @@ export async function verifyAccessToken(deps: AuthDeps, token: string): Promise<
   return login;
 }
 
-export async function authenticateBearer(deps: AuthDeps, token: string): Promise<AuthState> {
+export async function authenticateBearer(deps: ServerServices, token: string): Promise<AuthState> {
   const login = await verifyAccessToken(deps, token);
   const membership = await readOrFail<ProjectMembership>(deps.db, login.membership?.reference);
   const principal = login.user.reference ?? '';
@@ -170,7 +170,7 @@ export function parseBasicAuth(header: string): { username: string; password: st
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-async function authenticateBasic(deps: AuthDeps, header: string): Promise<AuthState> {
+async function authenticateBasic(deps: ServerServices, header: string): Promise<AuthState> {
   const credentials = parseBasicAuth(header);
   const client =
     credentials && (await findClientBySecret(deps.db, credentials.username, credentials.password));
@@ -182,7 +182,7 @@ async function authenticateBasic(deps: AuthDeps, header: string): Promise<AuthSt
 }
 
 /** The caller of this request, or a 401 OperationOutcomeError. */
-export async function authenticateRequest(deps: AuthDeps, request: FastifyRequest): Promise<AuthState> {
+export async function authenticateRequest(deps: ServerServices, request: FastifyRequest): Promise<AuthState> {
   const header = request.headers.authorization ?? '';
   if (header.startsWith('Bearer ')) {
     return authenticateBearer(deps, header.slice('Bearer '.length).trim());
@@ -194,7 +194,7 @@ export async function authenticateRequest(deps: AuthDeps, request: FastifyReques
 }
 
 /** The authenticated caller of a route, authenticating on first use. */
-export async function requireAuth(deps: AuthDeps, request: FastifyRequest): Promise<AuthState> {
+export async function requireAuth(deps: ServerServices, request: FastifyRequest): Promise<AuthState> {
   request.bloomAuth ??= await authenticateRequest(deps, request);
   return request.bloomAuth;
 }
@@ -206,7 +206,7 @@ const PUBLIC_FHIR_PATHS = new Set(['/fhir/R4/metadata']);
  * Every FHIR request must be authenticated: the hook runs before routing's handlers, so even a 404
  * route under /fhir/R4 answers 401 to an anonymous caller and never tells what exists.
  */
-export function registerFhirAuthentication(app: FastifyInstance, deps: AuthDeps): void {
+export function registerFhirAuthentication(app: FastifyInstance, deps: ServerServices): void {
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0].replace(/\/+$/, '');
     if (!path.startsWith('/fhir/R4') || PUBLIC_FHIR_PATHS.has(path) || request.method === 'OPTIONS') {

@@ -13,8 +13,8 @@
 import type { ClientApplication, Login, User } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { findMembershipsByUser, findUserByEmail, findUserByExternalId } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { CompleteIdentityProvider } from './external-provider';
 import {
   exchangeProviderCode,
@@ -63,7 +63,11 @@ function registeredRedirectUris(client: ClientApplication): string[] {
  * The app's address must be one the client registered, or, without a client, an address of one of
  * the app origins this server serves (APP_ORIGINS): never anywhere else.
  */
-function checkRedirectUri(deps: AuthDeps, client: ClientApplication | undefined, redirectUri: string): void {
+function checkRedirectUri(
+  deps: ServerServices,
+  client: ClientApplication | undefined,
+  redirectUri: string,
+): void {
   let url: URL;
   try {
     url = new URL(redirectUri);
@@ -145,7 +149,7 @@ interface ResolvedRequest {
 }
 
 /** The client, provider and project of a login request, each checked. */
-async function resolveRequest(deps: AuthDeps, request: ExternalLoginRequest): Promise<ResolvedRequest> {
+async function resolveRequest(deps: ServerServices, request: ExternalLoginRequest): Promise<ResolvedRequest> {
   let client: ClientApplication | undefined;
   if (request.clientId) {
     client = await readActiveClient(deps.db, request.clientId);
@@ -174,7 +178,7 @@ async function resolveRequest(deps: AuthDeps, request: ExternalLoginRequest): Pr
 }
 
 /** GET auth/external/authorize: the provider's authorize URL for the app's login request. */
-export async function externalAuthorizeRedirect(deps: AuthDeps, query: Query): Promise<string> {
+export async function externalAuthorizeRedirect(deps: ServerServices, query: Query): Promise<string> {
   const request = readLoginRequest(query);
   const { idp, projectId } = await resolveRequest(deps, request);
   const { token, nonce } = await signExternalState(deps, { ...request, projectId });
@@ -193,7 +197,7 @@ export async function externalAuthorizeRedirect(deps: AuthDeps, query: Query): P
 
 /** Our User for the provider's account: by subject (User.externalId) when useSubject, else by verified email. */
 async function matchUser(
-  deps: AuthDeps,
+  deps: ServerServices,
   idp: CompleteIdentityProvider,
   state: ExternalState,
   info: Record<string, unknown>,
@@ -230,7 +234,7 @@ async function matchUser(
 }
 
 async function signInUser(
-  deps: AuthDeps,
+  deps: ServerServices,
   state: ExternalState,
   resolved: ResolvedRequest,
   user: User,
@@ -268,7 +272,11 @@ function appRedirect(redirectUri: string, params: Record<string, string | undefi
 }
 
 /** GET auth/external: the provider's answer. Returns where the browser goes next. */
-export async function externalCallback(deps: AuthDeps, query: Query, info: RequestInfo): Promise<string> {
+export async function externalCallback(
+  deps: ServerServices,
+  query: Query,
+  info: RequestInfo,
+): Promise<string> {
   const state = await verifyExternalState(deps, query.state);
   // The client's registered addresses may have changed since the start: checked again.
   const resolved = await resolveRequest(deps, state);

@@ -3,7 +3,7 @@
 // authorizeUrl answered is this server's auth/external/authorize: the app sends the browser there
 // with a state carrying its login request (SPEC §4), and the server goes on to the provider with
 // its own signed state and PKCE (external-login.ts).
-import type { AuthDeps } from './auth-deps';
+import type { ServerServices } from '../services';
 import { findIdentityProvider, readActiveClient } from './external-provider';
 import type { Fields } from './request-fields';
 import { optionalString, requiredEmail } from './request-fields';
@@ -13,11 +13,11 @@ export interface MethodResponse {
   authorizeUrl?: string;
 }
 
-export function externalAuthorizeUrl(deps: AuthDeps): string {
+export function externalAuthorizeUrl(deps: ServerServices): string {
   return `${deps.config.baseUrl}auth/external/authorize`;
 }
 
-export async function authMethod(deps: AuthDeps, fields: Fields): Promise<MethodResponse> {
+export async function authMethod(deps: ServerServices, fields: Fields): Promise<MethodResponse> {
   const email = requiredEmail(fields);
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
   const clientId = optionalString(fields, 'clientId', 64);

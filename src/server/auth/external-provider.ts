@@ -5,7 +5,7 @@
 import type { ClientApplication, IdentityProvider } from '@medplum/fhirtypes';
 import type { Database } from '../db';
 import { findDomainConfiguration } from '../repo/lookups';
-import { systemRepo } from './auth-deps';
+import { systemRepo } from '../services';
 
 /** An IdentityProvider with every field a sign-in needs. */
 export type CompleteIdentityProvider = IdentityProvider &

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { errors as joseErrors } from 'jose';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { findActiveJsonWebKeys } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
+import type { ServerServices } from '../services';
 
 /** The login request of SPEC §4 "the browser is sent there with a state carrying a code challenge and domain". */
 export interface ExternalLoginRequest {
@@ -32,13 +32,13 @@ function invalidState(message = 'Invalid state'): OperationOutcomeError {
   return new OperationOutcomeError(badRequest(message, 'state'));
 }
 
-export function externalCallbackUrl(deps: AuthDeps): string {
+export function externalCallbackUrl(deps: ServerServices): string {
   return `${deps.config.baseUrl}auth/external`;
 }
 
 /** The signed state for the provider, and its nonce (from which the provider's PKCE verifier derives). */
 export async function signExternalState(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: ExternalLoginRequest,
 ): Promise<{ token: string; nonce: string }> {
   const state: ExternalState = { ...request, nonce: crypto.randomBytes(16).toString('base64url') };
@@ -55,7 +55,10 @@ function optionalClaim(payload: Record<string, unknown>, name: string): string |
 }
 
 /** The state back from the provider: our signature, not expired, meant for this callback. */
-export async function verifyExternalState(deps: AuthDeps, token: string | undefined): Promise<ExternalState> {
+export async function verifyExternalState(
+  deps: ServerServices,
+  token: string | undefined,
+): Promise<ExternalState> {
   if (!token) {
     throw invalidState('Missing state');
   }
@@ -98,7 +101,7 @@ export async function verifyExternalState(deps: AuthDeps, token: string | undefi
  * nonce under a key derived (HKDF) from the server's private signing key, so every instance on the
  * database derives the same one and nobody who only sees the browser's URLs can.
  */
-export async function providerCodeVerifier(deps: AuthDeps, nonce: string): Promise<string> {
+export async function providerCodeVerifier(deps: ServerServices, nonce: string): Promise<string> {
   await deps.keys.publicKeys(); // creates the signing key on first use
   const [key] = await findActiveJsonWebKeys(deps.db);
   if (!key?.d) {

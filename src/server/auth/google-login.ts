@@ -5,8 +5,8 @@ import type { Login, User } from '@medplum/fhirtypes';
 import { jwtVerify } from 'jose';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { findUserByEmail, lockName } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { LoginResponse } from './logins';
 import { buildLogin, checkClientId, nextLoginStep } from './logins';
 import type { RequestInfo } from './registration';
@@ -29,7 +29,11 @@ interface GoogleClaims {
   family_name?: unknown;
 }
 
-export async function googleLogin(deps: AuthDeps, fields: Fields, info: RequestInfo): Promise<LoginResponse> {
+export async function googleLogin(
+  deps: ServerServices,
+  fields: Fields,
+  info: RequestInfo,
+): Promise<LoginResponse> {
   const googleClientId = requiredString(fields, 'googleClientId', 'Google client id');
   const credential = requiredString(fields, 'googleCredential', 'Google credential', 4096);
   const createUser = optionalBoolean(fields, 'createUser') ?? false;

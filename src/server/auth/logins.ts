@@ -6,7 +6,7 @@ import type { ClientApplication, Login, ProjectMembership, Reference, User } fro
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { Database, Queryable } from '../db';
 import { findMembershipsByUser } from '../repo/lookups';
-import { systemRepo } from './auth-deps';
+import { systemRepo } from '../services';
 import { compact } from './compact';
 
 /** SPEC §3 "Login response". */

@@ -3,8 +3,8 @@
 import type { Login, User } from '@medplum/fhirtypes';
 import { Secret, TOTP } from 'otpauth';
 import { badRequest, OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { LoginResponse } from './logins';
 import { nextLoginStep, readPendingLogin } from './logins';
 import type { Fields } from './request-fields';
@@ -24,7 +24,7 @@ export interface MfaStatus {
 }
 
 /** The user's MFA state; a user not enrolled yet gets a pending secret (kept until enrolment). */
-export async function mfaStatus(deps: AuthDeps, user: User): Promise<MfaStatus> {
+export async function mfaStatus(deps: ServerServices, user: User): Promise<MfaStatus> {
   if (user.mfaEnrolled) {
     return { enrolled: true };
   }
@@ -39,7 +39,7 @@ export async function mfaStatus(deps: AuthDeps, user: User): Promise<MfaStatus> 
   return { enrolled: false, secret, enrollUri: totpFor(user, secret).toString() };
 }
 
-async function checkToken(deps: AuthDeps, user: User, token: string): Promise<void> {
+async function checkToken(deps: ServerServices, user: User, token: string): Promise<void> {
   const key = `User/${user.id}`;
   await deps.throttles.mfa.check(deps.db, key, 'MFA');
   const valid = !!user.mfaSecret && totpFor(user, user.mfaSecret).validate({ token, window: 1 }) !== null;
@@ -59,7 +59,7 @@ function readToken(fields: Fields): string {
 }
 
 /** POST auth/mfa/enroll: without a token, the pending secret; with one, verifies it and enrols. */
-export async function mfaEnroll(deps: AuthDeps, user: User, fields: Fields): Promise<MfaStatus> {
+export async function mfaEnroll(deps: ServerServices, user: User, fields: Fields): Promise<MfaStatus> {
   if (user.mfaEnrolled) {
     throw new OperationOutcomeError(badRequest('MFA is already enrolled'));
   }
@@ -79,7 +79,7 @@ export async function mfaEnroll(deps: AuthDeps, user: User, fields: Fields): Pro
 }
 
 /** POST auth/mfa/verify {login, token}: the MFA step of a sign-in. */
-export async function mfaVerify(deps: AuthDeps, fields: Fields): Promise<LoginResponse> {
+export async function mfaVerify(deps: ServerServices, fields: Fields): Promise<LoginResponse> {
   const login = await readPendingLogin(deps.db, requiredString(fields, 'login', 'Login', 64));
   const token = readToken(fields);
   const repo = systemRepo(deps.db);

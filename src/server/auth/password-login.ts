@@ -4,8 +4,8 @@
 import type { Login } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { findUserByEmail } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { LoginResponse } from './logins';
 import { assertMemberOfProject, buildLogin, checkClientId, nextLoginStep } from './logins';
 import { getDecoyHash, verifyPassword } from './passwords';
@@ -16,7 +16,7 @@ import { optionalString, readCodeChallenge, requiredEmail, requiredPassword } fr
 export const INVALID_CREDENTIALS = 'Email or password is invalid';
 
 export async function passwordLogin(
-  deps: AuthDeps,
+  deps: ServerServices,
   fields: Fields,
   info: RequestInfo,
 ): Promise<LoginResponse> {

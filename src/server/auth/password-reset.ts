@@ -4,8 +4,8 @@
 import type { User, UserSecurityRequest } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { findUserByEmail } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { secretsEqual } from './authenticate';
 import { randomSecret } from './logins';
 import { checkNewPassword, hashPassword } from './passwords';
@@ -14,7 +14,7 @@ import { fieldError, requiredEmail, requiredPassword, requiredString } from './r
 
 export const RESET_LIFETIME_MS = 60 * 60_000;
 
-export async function requestPasswordReset(deps: AuthDeps, fields: Fields): Promise<void> {
+export async function requestPasswordReset(deps: ServerServices, fields: Fields): Promise<void> {
   const email = requiredEmail(fields);
   const user = await findUserByEmail(deps.db, email);
   if (!user?.email) {
@@ -45,7 +45,7 @@ export async function requestPasswordReset(deps: AuthDeps, fields: Fields): Prom
 
 const INVALID_LINK = 'This password reset link is invalid or has expired';
 
-export async function setPassword(deps: AuthDeps, fields: Fields): Promise<void> {
+export async function setPassword(deps: ServerServices, fields: Fields): Promise<void> {
   const id = requiredString(fields, 'id', 'Request id', 64);
   const secret = requiredString(fields, 'secret', 'Secret', 128);
   const password = requiredPassword(fields);

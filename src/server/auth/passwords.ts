@@ -1,5 +1,5 @@
 // Password hashing (Node's scrypt, salted, parameters in the stored string, constant-time compare)
-// and the password rules of issue #3: 8 to 72 bytes, and none of the most common passwords.
+// and the password rules: 8 to 72 bytes, and none of the most common passwords.
 import crypto from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
 

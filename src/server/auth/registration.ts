@@ -14,8 +14,8 @@ import type {
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { Repository } from '../repo';
 import { findMembershipsByUser, findUserByEmail, lockName } from '../repo/lookups';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { compact } from './compact';
 import type { LoginResponse, NewLogin } from './logins';
 import { assertMfaDone, buildLogin, checkClientId, grantCode, readPendingLogin } from './logins';
@@ -40,7 +40,7 @@ export interface RequestInfo {
  * A projectId at auth/newuser names the project the user registers in (then auth/newpatient), or
  * "new" (then auth/newproject): an unknown project is refused before a User exists.
  */
-async function checkRegistrationProject(deps: AuthDeps, projectId: string | undefined): Promise<void> {
+async function checkRegistrationProject(deps: ServerServices, projectId: string | undefined): Promise<void> {
   if (!projectId || projectId === 'new') {
     return;
   }
@@ -52,7 +52,11 @@ async function checkRegistrationProject(deps: AuthDeps, projectId: string | unde
   }
 }
 
-export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo): Promise<LoginResponse> {
+export async function newUser(
+  deps: ServerServices,
+  fields: Fields,
+  info: RequestInfo,
+): Promise<LoginResponse> {
   const firstName = requiredString(fields, 'firstName', 'First name', 128);
   const lastName = requiredString(fields, 'lastName', 'Last name', 128);
   const email = requiredEmail(fields);
@@ -98,11 +102,11 @@ export async function newUser(deps: AuthDeps, fields: Fields, info: RequestInfo)
   return { login: login.id as string };
 }
 
-async function readLoginUser(deps: AuthDeps, login: Login): Promise<User> {
+async function readLoginUser(deps: ServerServices, login: Login): Promise<User> {
   return systemRepo(deps.db).readResource<User>('User', login.user.reference?.split('/')[1] as string);
 }
 
-export async function newPatient(deps: AuthDeps, fields: Fields): Promise<LoginResponse> {
+export async function newPatient(deps: ServerServices, fields: Fields): Promise<LoginResponse> {
   const login = await readPendingLogin(deps.db, requiredString(fields, 'login', 'Login', 64));
   const projectId = requiredString(fields, 'projectId', 'Project', 64);
   let project: Project;
@@ -153,7 +157,7 @@ function projectNameRequired(): OperationOutcomeError {
   return new OperationOutcomeError(outcome);
 }
 
-export async function newProject(deps: AuthDeps, fields: Fields): Promise<LoginResponse> {
+export async function newProject(deps: ServerServices, fields: Fields): Promise<LoginResponse> {
   const login = await readPendingLogin(deps.db, requiredString(fields, 'login', 'Login', 64));
   const rawName = optionalString(fields, 'projectName', 128);
   if (!rawName?.trim()) {

@@ -3,8 +3,8 @@
 import type { Login, User } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { AuthState } from './authenticate';
 import { requireAuth, unauthenticated } from './authenticate';
 import { externalAuthorizeRedirect, externalCallback } from './external-login';
@@ -21,7 +21,7 @@ import { readFields, requiredString } from './request-fields';
 import { changePassword, sessionDetails } from './session';
 
 export interface AuthRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
 }
 
 function requestInfo(request: FastifyRequest): RequestInfo {
@@ -36,7 +36,7 @@ function requireUser(auth: AuthState): User {
   return auth.user;
 }
 
-async function readLoginUser(deps: AuthDeps, login: Login): Promise<User> {
+async function readLoginUser(deps: ServerServices, login: Login): Promise<User> {
   return systemRepo(deps.db).readResource<User>('User', login.user.reference?.split('/')[1] as string);
 }
 

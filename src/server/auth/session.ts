@@ -1,8 +1,8 @@
 // GET auth/me (SPEC §3 "Session details") and POST auth/changepassword for a signed-in user.
 import type { Project, Resource, User, UserConfiguration } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from './auth-deps';
-import { systemRepo } from './auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import type { AuthState } from './authenticate';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords';
 import type { Fields } from './request-fields';
@@ -43,7 +43,7 @@ export interface SessionDetails {
   accessPolicy?: AuthState['accessPolicy'];
 }
 
-export async function sessionDetails(deps: AuthDeps, auth: AuthState): Promise<SessionDetails> {
+export async function sessionDetails(deps: ServerServices, auth: AuthState): Promise<SessionDetails> {
   const repo = systemRepo(deps.db);
   const [type, id] = (auth.profile.reference ?? '').split('/');
   const profile = await repo.readResource<Resource>(type, id);
@@ -72,7 +72,7 @@ export async function sessionDetails(deps: AuthDeps, auth: AuthState): Promise<S
   return details;
 }
 
-export async function changePassword(deps: AuthDeps, user: User, fields: Fields): Promise<void> {
+export async function changePassword(deps: ServerServices, user: User, fields: Fields): Promise<void> {
   const oldPassword = requiredPassword(fields, 'oldPassword');
   const newPassword = requiredPassword(fields, 'newPassword');
   const problem = checkNewPassword(newPassword);

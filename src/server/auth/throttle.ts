@@ -1,8 +1,9 @@
 // Throttling of failed attempts (passwords, MFA codes) per key: per account and per remote address.
-// The counts live in the database (table auth_failure, migration 4), not in this process, so every
-// server instance behind a load balancer sees the same count (ARCHITECTURE: no state but the database).
+// The counts live in the database (table auth_failure, auth/migrations.ts), not in this process, so
+// every server instance behind a load balancer sees the same count (ARCHITECTURE: no state but the
+// database).
 import { tooManyRequests } from '../../fhir';
-import type { Migration, Queryable } from '../db';
+import type { Queryable } from '../db';
 import { RetryAfterError } from '../retry-after';
 
 export interface ThrottleRule {
@@ -83,20 +84,3 @@ export function createAuthThrottles(now?: () => number): AuthThrottles {
     mfa: new FailureThrottle('mfa', { maxFailures: 5, windowMs: FIFTEEN_MINUTES }, now),
   };
 }
-
-/** Migration 4: the failure counts of the throttles above. */
-export const authFailureMigration: Migration = {
-  version: 4,
-  name: 'sign-in failure counts',
-  async up(tx) {
-    await tx.query(`
-      CREATE TABLE auth_failure (
-        scope text NOT NULL,
-        key text NOT NULL,
-        failures integer NOT NULL,
-        reset_at timestamptz NOT NULL,
-        PRIMARY KEY (scope, key)
-      )`);
-    await tx.query('CREATE INDEX auth_failure_reset_idx ON auth_failure (reset_at)');
-  },
-};

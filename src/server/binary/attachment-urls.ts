@@ -6,7 +6,8 @@
 // answered into its Communication) is stored as the reference again, as Medplum does, so it never
 // goes stale; another server's URL is stored as written.
 import { decodeJwt } from 'jose';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { StoredUrlRewriter } from '../repo';
+import type { ServerServices } from '../services';
 import { BINARY_URL_PURPOSE, signBinaryUrl, STORAGE_PATH } from './signed-url';
 
 export interface BinaryUrlSigner {
@@ -19,7 +20,7 @@ export interface BinaryUrlSigner {
 }
 
 export function createBinaryUrlSigner(
-  deps: Pick<AuthDeps, 'keys' | 'config'>,
+  deps: Pick<ServerServices, 'keys' | 'config'>,
   fhirBase: string,
 ): BinaryUrlSigner {
   return {
@@ -105,4 +106,12 @@ function withReferences(value: unknown, storageBase: string): unknown {
  */
 export function storedAttachmentUrls<T>(resource: T, storageBase: string | undefined): T {
   return storageBase && mentionsStorage(resource) ? (withReferences(resource, storageBase) as T) : resource;
+}
+
+/**
+ * The Repository setting (RepositorySettings.rewriteStoredUrls) the server gives writes from the
+ * API: this server's signed storage URLs (under `storageBase`) are stored as 'Binary/{id}'.
+ */
+export function storedAttachmentUrlRewriter(storageBase: string): StoredUrlRewriter {
+  return (resource) => storedAttachmentUrls(resource, storageBase);
 }

@@ -8,8 +8,8 @@ import { Readable } from 'node:stream';
 import type { Binary, Coding, Reference } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { FHIR_JSON } from '../fhir/media-types';
 import { acceptRawBodies } from '../request-bodies';
 import { Repository } from '../repo';
@@ -21,7 +21,7 @@ import type { BinaryStorage } from './storage';
 export const FILENAME_TAG_SYSTEM = 'https://bloom.example/fhir/CodeSystem/binary-filename';
 
 export interface BinaryRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   storage: BinaryStorage;
   fhirBase: string;
   getContext: (request: FastifyRequest) => RepositoryContext;

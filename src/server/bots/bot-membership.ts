@@ -5,7 +5,7 @@ import type { Bot, ProjectMembership } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { Database } from '../db';
 import { buildAuthState } from '../auth/authenticate';
-import { systemRepo } from '../auth/auth-deps';
+import { systemRepo } from '../services';
 import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
 

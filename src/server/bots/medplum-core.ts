@@ -1,5 +1,5 @@
-// `require('@medplum/core')` and `import ... from '@medplum/core'` inside the bot sandbox (issue #10
-// Bots: existing Medplum bots run unchanged). The answer is the real @medplum/core, bundled at build
+// `require('@medplum/core')` and `import ... from '@medplum/core'` inside the bot sandbox, so
+// existing Medplum bots run unchanged. The answer is the real @medplum/core, bundled at build
 // time (scripts/build-bot-core.ts) and evaluated in the bot's own QuickJS runtime the first time the
 // bot asks for it, so bots that never do pay nothing. Its Hl7Message is also what HL7 v2 input
 // arrives as, as in Medplum. Any other module name fails with an error that says what there is.

@@ -1,10 +1,10 @@
-// Migration 85 and the job rows of Subscription → Bot executions ("runs the bot on
-// each matching write ... with retries"). Every instance hears every write, so the first instance
-// to insert (subscription, event) owns it (the unique key drops the others' copies); a job is then
-// claimed with a lease (FOR UPDATE SKIP LOCKED), so one instance runs each attempt, and a job whose
-// instance stopped is taken over when its lease runs out. Failed attempts wait a doubling delay;
-// after the last one the job stays 'failed' with its error (the AuditEvents tell the details).
-import type { Migration } from '../db/migrations';
+// The job rows of Subscription → Bot executions ("runs the bot on each matching write ... with
+// retries"; table bot_subscription_job, bots/migrations.ts). Every instance hears every write, so
+// the first instance to insert (subscription, event) owns it (the unique key drops the others'
+// copies); a job is then claimed with a lease (FOR UPDATE SKIP LOCKED), so one instance runs each
+// attempt, and a job whose instance stopped is taken over when its lease runs out. Failed attempts
+// wait a doubling delay; after the last one the job stays 'failed' with its error (the AuditEvents
+// tell the details).
 import type { Queryable } from '../db';
 
 export type BotJobStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -47,33 +47,6 @@ function toJob(row: JobRow): BotJob {
 
 const COLUMNS =
   'id::text AS id, subscription_id, event_seq::text AS event_seq, deleted, status, attempts, max_attempts, last_error';
-
-export const botSubscriptionJobMigration: Migration = {
-  version: 85,
-  name: 'bot subscription jobs',
-  async up(tx) {
-    await tx.query(`
-      CREATE TABLE bot_subscription_job (
-        id bigserial PRIMARY KEY,
-        subscription_id text NOT NULL,
-        event_seq bigint NOT NULL,
-        deleted boolean NOT NULL DEFAULT false,
-        status text NOT NULL DEFAULT 'pending',
-        attempts integer NOT NULL DEFAULT 0,
-        max_attempts integer NOT NULL,
-        next_attempt_at timestamptz NOT NULL DEFAULT now(),
-        locked_until timestamptz,
-        last_error text,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
-        UNIQUE (subscription_id, event_seq)
-      )`);
-    await tx.query(
-      `CREATE INDEX bot_subscription_job_due_idx ON bot_subscription_job (next_attempt_at)
-       WHERE status IN ('pending', 'running')`,
-    );
-  },
-};
 
 export class BotJobStore {
   constructor(private readonly db: Queryable) {}

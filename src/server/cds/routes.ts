@@ -16,7 +16,7 @@
 import type { Bot } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { allOk, badRequest, notFound, OperationOutcomeError, unsupportedMediaType } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import type { BinaryStorage } from '../binary/storage';
 import { executeBot } from '../bots/execute';
@@ -25,7 +25,7 @@ import { Repository, systemContext } from '../repo';
 import type { RepositoryContext } from '../repo';
 
 export interface CdsRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   db: Database;
   storage: BinaryStorage;
   fhirBase: string;

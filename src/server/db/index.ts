@@ -1,5 +1,5 @@
 export type { Database, DatabaseEngine, QueryResult, Queryable, SqlValue } from './database';
-export { MIGRATIONS, migrate } from './migrations';
+export { migrate } from './migrations';
 export type { Migration } from './migrations';
 export { openDatabase } from './open-database';
 export { PGliteDatabase, openPGlite } from './pglite-database';

@@ -1,12 +1,12 @@
-// The email API of issue #5 under /email/v1.
+// The email API under /email/v1.
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import { readFields } from '../auth/request-fields';
 import { checkMaySendEmail, sendEmail } from './send';
 
 export interface EmailRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
 }
 
 export const emailRoutes: FastifyPluginAsync<EmailRoutesOptions> = async (app, { deps }) => {

@@ -2,7 +2,7 @@
 // through the server's mailer (SMTP when configured, else DATA_DIR/outbox/). Every field checked.
 import { allOk, forbidden, OperationOutcomeError } from '../../fhir';
 import type { OperationOutcome } from '@medplum/fhirtypes';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { AuthState } from '../auth/authenticate';
 import type { Fields } from '../auth/request-fields';
 import { fieldError, requiredEmail, requiredString } from '../auth/request-fields';
@@ -47,7 +47,11 @@ export function readEmail(fields: Fields): Email {
   };
 }
 
-export async function sendEmail(deps: AuthDeps, auth: AuthState, fields: Fields): Promise<OperationOutcome> {
+export async function sendEmail(
+  deps: ServerServices,
+  auth: AuthState,
+  fields: Fields,
+): Promise<OperationOutcome> {
   checkMaySendEmail(auth);
   await deps.mailer.send(readEmail(fields));
   return allOk;

@@ -5,7 +5,7 @@ import { OperationOutcomeError, unsupportedMediaType } from '../../fhir';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { registerAttachmentSigning } from '../binary/signed-responses';
 import type { Database } from '../db';
-import type { RepositoryContext } from '../repo';
+import type { RepositoryContext, RepositorySettings } from '../repo';
 import { parseJsonPatch, Repository, systemContext } from '../repo';
 import { processBatch } from './batch';
 import { conditionalDeleteInteraction, conditionalUpdateInteraction } from './conditional';
@@ -47,6 +47,8 @@ export interface FhirRoutesOptions {
   getContext?: (request: FastifyRequest) => RepositoryContext;
   /** Signs attachment URLs of readable Binaries in answers; without it they stay as stored. */
   binaryUrls?: BinaryUrlSigner;
+  /** Given to every Repository the routes build (e.g. how writes store this server's Binary URLs). */
+  repositorySettings?: RepositorySettings;
 }
 
 interface TypeParams {
@@ -104,10 +106,8 @@ const PATCH_TYPES = [JSON_PATCH, 'application/json'];
 export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: FastifyInstance, options) => {
   const { db, fhirBase } = options;
   const getContext = options.getContext ?? (() => systemContext());
-  // Writes (create, update, patch, conditional, batch) store this server's signed URLs as Binary/{id}.
-  const settings = { storageBase: options.binaryUrls?.storageBase };
   const repoFor = (request: FastifyRequest): Repository =>
-    new Repository(db, getContext(request), undefined, settings);
+    new Repository(db, getContext(request), undefined, options.repositorySettings);
   if (options.binaryUrls) {
     registerAttachmentSigning(app, options.binaryUrls, mayReadBinary(repoFor));
   }

@@ -20,7 +20,7 @@ import {
 } from '../../fhir/fhircast';
 import type { FhircastMessage } from '../../fhir/fhircast';
 import { badRequest, notFound, OperationOutcomeError } from '../../fhir/outcomes';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import type { RepositoryContext } from '../repo';
 import { upgradePath } from '../upgrade-paths';
@@ -34,7 +34,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
 export interface FhircastRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   /** The server's WebSocket paths: the subscription sockets are served below FHIRCAST_WS_PATH. */
   websockets: WebSocketPaths;
   /** Tests only (as buildServer's): the caller without a token. */

@@ -7,7 +7,7 @@ import type { Database, Queryable } from '../db';
 import type { FhircastEvent, FhircastMessage } from '../../fhir/fhircast';
 import { applyEvent, EMPTY_CONTEXT } from './current-context';
 import type { CurrentContext } from './current-context';
-import { FHIRCAST_CHANNEL_PREFIX } from './migration';
+import { FHIRCAST_CHANNEL_PREFIX } from './migrations';
 
 /** How long a message row is kept for instances to load it after its NOTIFY. */
 const MESSAGE_RETENTION = '1 hour';

@@ -8,7 +8,7 @@ import type { Database } from '../db';
 import { checkUrlResourceType } from '../fhir/interactions';
 import { FHIR_JSON } from '../fhir/media-types';
 import { Repository } from '../repo';
-import type { RepositoryContext } from '../repo';
+import type { RepositoryContext, RepositorySettings } from '../repo';
 import type { GraphQLContext } from './context';
 import { executeGraphQL } from './execute';
 import type { GraphQLOptions, GraphQLRequestInput } from './execute';
@@ -19,17 +19,20 @@ import { getGraphQLSchema } from './schema';
 export interface GraphQLRoutesOptions extends GraphQLOptions {
   db: Database;
   getContext: (request: FastifyRequest) => RepositoryContext;
-  /** Signs attachment URLs of Binaries in answers; writes keep its signed URLs as Binary/{id}. */
+  /** Signs attachment URLs of Binaries in answers. */
   binaryUrls?: BinaryUrlSigner;
+  /** Given to every Repository a request builds (e.g. how mutations store this server's Binary URLs). */
+  repositorySettings?: RepositorySettings;
 }
 
 export function createGraphQLContext(
   db: Database,
   context: RepositoryContext,
   binaryUrls?: BinaryUrlSigner,
+  repositorySettings?: RepositorySettings,
 ): GraphQLContext {
-  // Mutations store this server's signed URLs as Binary/{id}, as REST writes do.
-  const repo = new Repository(db, context, undefined, { storageBase: binaryUrls?.storageBase });
+  // Mutations write with the same settings as REST writes.
+  const repo = new Repository(db, context, undefined, repositorySettings);
   return {
     repo,
     search: (request) => repo.search(request),
@@ -42,13 +45,13 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
   app: FastifyInstance,
   options,
 ) => {
-  const { db, getContext, binaryUrls } = options;
+  const { db, getContext, binaryUrls, repositorySettings } = options;
   const limits: GraphQLOptions = { introspection: options.introspection, maxCost: options.maxCost };
 
   let buildLogged = false;
 
   async function handle(request: FastifyRequest, input: GraphQLRequestInput, method: 'GET' | 'POST') {
-    const context = createGraphQLContext(db, getContext(request), binaryUrls);
+    const context = createGraphQLContext(db, getContext(request), binaryUrls, repositorySettings);
     const result = await executeGraphQL(input, method, context, limits, (err) =>
       request.log.error({ err }, 'GraphQL resolver failed'),
     );

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, conflict, OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import { FHIR_JSON } from '../fhir/media-types';
 import { claimKey, deleteExpiredKeys, recordResponse, releaseKey } from './store';
@@ -28,7 +28,7 @@ const NOT_KEPT = new Set([401, 408, 429]);
 const SWEEP_INTERVAL_MS = 60_000;
 
 export interface IdempotencyOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   /** How long a key is remembered, in seconds (IDEMPOTENCY_WINDOW). */
   windowSeconds: number;
 }
@@ -86,7 +86,7 @@ function hashRequest(request: FastifyRequest): string {
 }
 
 /** The caller a key belongs to: one membership (a person in one project, or a client application). */
-async function ownerOf(deps: AuthDeps, request: FastifyRequest): Promise<string | undefined> {
+async function ownerOf(deps: ServerServices, request: FastifyRequest): Promise<string | undefined> {
   const auth =
     request.bloomAuth ?? (request.headers.authorization ? await requireAuth(deps, request) : undefined);
   // Anonymous requests are refused by their routes; tests' system context has no caller to key by.

@@ -11,7 +11,7 @@
 // 100 KiB is a 413 while it is read, like Express's default text limit.
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { AuthState } from '../auth/authenticate';
 import { requireAuth } from '../auth/authenticate';
 import { mediaTypeOf, TEXT_PLAIN } from '../fhir/media-types';
@@ -19,7 +19,7 @@ import { acceptTextValueBodies } from '../request-bodies';
 import { checkKey, checkValue, deleteValue, getValue, setValue } from './store';
 
 export interface KeyValueRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
 }
 
 /** The most a PUT body may be before it is refused unread (Express's default text body limit). */

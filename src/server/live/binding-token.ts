@@ -3,8 +3,8 @@
 // token (no login_id or username, verifyAccessToken refuses it) and an access token is not a
 // binding token (no purpose claim). Any instance on the database can verify it: the key is shared.
 import type { ProjectMembership } from '@medplum/fhirtypes';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { buildAuthState } from '../auth/authenticate';
 import type { RepositoryContext } from '../repo';
 import { systemContext } from '../repo';
@@ -17,7 +17,7 @@ export interface BindingClaims {
 }
 
 export async function issueBindingToken(
-  deps: AuthDeps,
+  deps: ServerServices,
   subscriptionId: string,
   context: RepositoryContext,
   lifetimeSeconds: number,
@@ -36,7 +36,7 @@ export async function issueBindingToken(
 }
 
 /** The token's subscription and caller, rebuilt from the database; throws a plain Error when invalid. */
-export async function verifyBindingToken(deps: AuthDeps, token: string): Promise<BindingClaims> {
+export async function verifyBindingToken(deps: ServerServices, token: string): Promise<BindingClaims> {
   let payload: Record<string, unknown>;
   try {
     payload = (await deps.keys.verify(token)).payload;

@@ -9,14 +9,14 @@ import type { ProjectMembership, Resource } from '@medplum/fhirtypes';
 import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
-import { systemRepo } from '../auth/auth-deps';
+import { systemRepo } from '../services';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
 import { createGraphQLContext } from '../graphql/routes';
 import { getGraphQLSchema } from '../graphql/schema';
-import type { RepositoryContext } from '../repo';
+import type { RepositoryContext, RepositorySettings } from '../repo';
 import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
 import { criteriaFromArgs } from './criteria';
@@ -100,7 +100,7 @@ export function getLiveGraphQLSchema(): GraphQLSchema {
 }
 
 /** The caller of an access token (as the REST API's Bearer authentication), or a thrown 401. */
-async function callerOf(deps: AuthDeps, token: string): Promise<RepositoryContext> {
+async function callerOf(deps: ServerServices, token: string): Promise<RepositoryContext> {
   const login = await verifyAccessToken(deps, token);
   const membershipId = login.membership?.reference?.split('/')[1] ?? '';
   const membership = await systemRepo(deps.db).readResource<ProjectMembership>(
@@ -120,10 +120,12 @@ function tokenOf(params: Readonly<Record<string, unknown>> | undefined): string 
 /** Serves graphql-ws (protocol graphql-transport-ws) on `wss`; returns the function that stops it. */
 export function serveGraphQLSubscriptions(
   wss: WebSocketServer,
-  deps: AuthDeps,
+  deps: ServerServices,
   engine: LiveEngine,
   /** Signs attachment URLs of Binaries in the events, as $graphql does. */
   binaryUrls?: BinaryUrlSigner,
+  /** As $graphql's Repository settings. */
+  repositorySettings?: RepositorySettings,
 ): () => Promise<void> {
   const callers = new WeakMap<object, RepositoryContext>();
   const server = useServer<Record<string, unknown>>(
@@ -142,7 +144,10 @@ export function serveGraphQLSubscriptions(
       },
       context: (ctx): LiveGraphQLContext => {
         const caller = callers.get(ctx.extra.socket) as RepositoryContext;
-        return { ...createGraphQLContext(deps.db, caller, binaryUrls), live: { engine, caller } };
+        return {
+          ...createGraphQLContext(deps.db, caller, binaryUrls, repositorySettings),
+          live: { engine, caller },
+        };
       },
     },
     wss,

@@ -1,5 +1,5 @@
 // The subscription engine's core: hears every committed write through LISTEN/NOTIFY
-// (migration.ts), keeps the recent events in a bounded log, loads each new version once and hands
+// (migrations.ts), keeps the recent events in a bounded log, loads each new version once and hands
 // it to the listeners interested in its resource type. Matching and access control are the
 // listeners' business (audience.ts), so one write costs one query however many sockets. A delete
 // is handed over with the version it deleted (the last one with content), so a listener decides
@@ -12,7 +12,7 @@ import type { IndexRows } from '../search/index-rows';
 import type { MatchTarget } from './criteria-match';
 import { EventLog } from './event-log';
 import type { WriteEvent } from './event-log';
-import { LIVE_CHANNEL_PREFIX } from './migration';
+import { LIVE_CHANNEL_PREFIX } from './migrations';
 import { eventRoutingKeys } from './routing-keys';
 
 export type LiveListener = (event: WriteEvent, target: MatchTarget) => void;

@@ -1,6 +1,6 @@
 // A socket's messages leave in the order they were made, though some are ready later than others:
-// an event notification naming a Binary waits for its attachment URLs to be signed (issue #8, SPEC
-// §7 live updates), and the heartbeats and events after it must not overtake it (a client re-binds
+// an event notification naming a Binary waits for its attachment URLs to be signed (SPEC §7 live
+// updates), and the heartbeats and events after it must not overtake it (a client re-binds
 // with the last event number it saw). Messages ready at once with nothing waiting go out at once.
 export class OrderedOutbox {
   private tail: Promise<void> = Promise.resolve();

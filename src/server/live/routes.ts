@@ -4,12 +4,12 @@
 // graphql-ws subscriptions (graphql-subscriptions.ts) are served at /ws/graphql on the same engine.
 import type { Parameters, Subscription } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { FHIR_JSON } from '../fhir/media-types';
 import { Repository } from '../repo';
-import type { RepositoryContext } from '../repo';
+import type { RepositoryContext, RepositorySettings } from '../repo';
 import { issueBindingToken } from './binding-token';
 import { parseCriteria } from './criteria';
 import { serveGraphQLSubscriptions } from './graphql-subscriptions';
@@ -23,13 +23,15 @@ export const GRAPHQL_WS_PATH = '/ws/graphql';
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
 export interface LiveRoutesOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   fhirBase: string;
   getContext: (request: FastifyRequest) => RepositoryContext;
   /** The server's WebSocket paths: this socket and graphql-ws add theirs. */
   websockets: WebSocketPaths;
   /** Signs attachment URLs of readable Binaries in notifications and graphql-ws events. */
   binaryUrls?: BinaryUrlSigner;
+  /** Given to the Repository of each graphql-ws operation, as $graphql's. */
+  repositorySettings?: RepositorySettings;
   /** Other users of the engine (Subscription → Bot), started with it; each returns its stop. */
   engineUsers?: ((engine: LiveEngine) => Promise<() => Promise<void>>)[];
 }
@@ -57,7 +59,13 @@ export const liveRoutes: FastifyPluginAsync<LiveRoutesOptions> = async (app, opt
   // graphql-ws: same engine, its own protocol (graphql-transport-ws) and message size.
   const graphql = websockets.serve(GRAPHQL_WS_PATH, { maxPayload: MAX_MESSAGE_BYTES });
   const graphqlWss = graphql.server;
-  const stopGraphQL = serveGraphQLSubscriptions(graphqlWss, deps, engine, binaryUrls);
+  const stopGraphQL = serveGraphQLSubscriptions(
+    graphqlWss,
+    deps,
+    engine,
+    binaryUrls,
+    options.repositorySettings,
+  );
   const stopServing = [live.stop, graphql.stop];
 
   const heartbeat = setInterval(() => {

@@ -1,4 +1,4 @@
-// Which listeners an event can concern, without asking each of them (issue #8 benchmark: 1,000
+// Which listeners an event can concern, without asking each of them (in the live benchmark, 1,000
 // sockets on distinct patients made every event cost 1,000 matches). A criteria string with an
 // equality on a reference to Type/id ('subject=Patient/1') can only match a version that has that
 // reference row, so its listener is filed under 'subject=Patient/1' and an event visits only the

@@ -9,12 +9,12 @@
 // extension narrows them (interactions.ts). Bad input (not JSON, unknown type, bad token, unknown or foreign Subscription, bad criteria)
 // is answered with {"type":"error","payload":OperationOutcome} and the socket stays open, as
 // Medplum's does; only a client too slow to read its messages is closed. An attachment URL naming
-// a Binary the subscription's owner may read goes out freshly signed, as in REST answers (issue #8,
-// SPEC §3 Attachment, §7 Binary); messages still leave in order.
+// a Binary the subscription's owner may read goes out freshly signed, as in REST answers (SPEC §3
+// Attachment, §7 Binary); messages still leave in order.
 import type { Bundle, Subscription } from '@medplum/fhirtypes';
 import type { WebSocket } from 'ws';
 import { badRequest } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayNameBinary, readableThrough, signAttachmentUrls } from '../binary/signed-responses';
 import { Repository } from '../repo';
@@ -48,7 +48,7 @@ interface Binding {
 }
 
 export interface SubscriptionSocketOptions {
-  deps: AuthDeps;
+  deps: ServerServices;
   engine: LiveEngine;
   fhirBase: string;
   /** Signs attachment URLs of Binaries the owner may read; without it they go out as stored. */

@@ -6,7 +6,7 @@ import type { ClientApplication } from '@medplum/fhirtypes';
 import { decodeJwt, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 import type { Database } from '../db';
-import { systemRepo } from '../auth/auth-deps';
+import { systemRepo } from '../services';
 import { remoteKeySet } from '../auth/remote-jwks';
 import { OAuthError } from './oauth-error';
 import { recordAssertionUse } from './used-assertions';

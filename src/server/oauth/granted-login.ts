@@ -2,8 +2,8 @@
 // all record one already-granted Login and issue tokens for it.
 import type { Login, ProjectMembership } from '@medplum/fhirtypes';
 import type { FastifyRequest } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { OAuthError } from './oauth-error';
 import type { TokenResponse } from './tokens';
 import { issueTokens } from './tokens';
@@ -21,7 +21,7 @@ export interface GrantedLoginRequest {
 }
 
 export async function issueGrantedLogin(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: FastifyRequest,
   grant: GrantedLoginRequest,
 ): Promise<TokenResponse> {

@@ -5,8 +5,8 @@ import crypto from 'node:crypto';
 import type { ClientApplication, Login, ProjectMembership } from '@medplum/fhirtypes';
 import type { FastifyRequest } from 'fastify';
 import { OperationOutcomeError } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { clientMembership, secretsEqual } from '../auth/authenticate';
 import { randomSecret } from '../auth/logins';
 import { findLoginByCode, findMembershipsByUser, findUserByEmail } from '../repo/lookups';
@@ -22,7 +22,7 @@ export const CODE_LIFETIME_MS = 10 * 60_000;
 
 type Form = Record<string, string>;
 
-function tokenUrl(deps: AuthDeps): string {
+function tokenUrl(deps: ServerServices): string {
   return `${deps.config.baseUrl}oauth2/token`;
 }
 
@@ -37,7 +37,7 @@ function required(form: Form, name: string): string {
   return value;
 }
 
-async function readClient(deps: AuthDeps, login: Login): Promise<ClientApplication | undefined> {
+async function readClient(deps: ServerServices, login: Login): Promise<ClientApplication | undefined> {
   const id = login.client?.reference?.split('/')[1];
   if (!id) {
     return undefined;
@@ -49,7 +49,7 @@ async function readClient(deps: AuthDeps, login: Login): Promise<ClientApplicati
     });
 }
 
-async function readMembership(deps: AuthDeps, login: Login): Promise<ProjectMembership> {
+async function readMembership(deps: ServerServices, login: Login): Promise<ProjectMembership> {
   const id = login.membership?.reference?.split('/')[1];
   const membership = id
     ? await systemRepo(deps.db)
@@ -63,7 +63,7 @@ async function readMembership(deps: AuthDeps, login: Login): Promise<ProjectMemb
 }
 
 /** Writes the next version of a Login only if nobody else wrote it since it was read. */
-async function compareAndSet(deps: AuthDeps, login: Login, conflictMessage: string): Promise<Login> {
+async function compareAndSet(deps: ServerServices, login: Login, conflictMessage: string): Promise<Login> {
   try {
     const { resource } = await systemRepo(deps.db).updateResource(login, { ifMatch: login.meta?.versionId });
     return resource;
@@ -75,7 +75,7 @@ async function compareAndSet(deps: AuthDeps, login: Login, conflictMessage: stri
   }
 }
 
-export async function revokeLogin(deps: AuthDeps, loginId: string): Promise<void> {
+export async function revokeLogin(deps: ServerServices, loginId: string): Promise<void> {
   const repo = systemRepo(deps.db);
   await repo.withTransaction(async (txRepo) => {
     const login = await txRepo.readResource<Login>('Login', loginId);
@@ -90,7 +90,7 @@ function s256(verifier: string): string {
 }
 
 export async function authorizationCodeGrant(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: FastifyRequest,
   form: Form,
 ): Promise<TokenResponse> {
@@ -156,7 +156,7 @@ export async function authorizationCodeGrant(
 }
 
 export async function refreshTokenGrant(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: FastifyRequest,
   form: Form,
 ): Promise<TokenResponse> {
@@ -209,7 +209,7 @@ export async function refreshTokenGrant(
 }
 
 export async function clientCredentialsGrant(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: FastifyRequest,
   form: Form,
 ): Promise<TokenResponse> {
@@ -233,7 +233,7 @@ export async function clientCredentialsGrant(
  * in the client's project. No refresh token: the client signs a new assertion instead.
  */
 export async function jwtBearerGrant(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: FastifyRequest,
   form: Form,
 ): Promise<TokenResponse> {

@@ -2,8 +2,8 @@
 import type { ClientApplication, User } from '@medplum/fhirtypes';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { allOk } from '../../fhir';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import { FHIR_JSON } from '../fhir/media-types';
 import {
@@ -41,7 +41,7 @@ function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
 }
 
-export const oauthRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, { deps }) => {
+export const oauthRoutes: FastifyPluginAsync<{ deps: ServerServices }> = async (app, { deps }) => {
   registerOAuthErrorHandler(app);
   // Token requests are forms (RFC 6749 §4.1.3); logout takes the JSON every route takes.
   acceptFormBodies(app, FORM_BODY_LIMIT);

@@ -4,8 +4,8 @@
 // project.
 import type { ClientApplication, ProjectMembership, User } from '@medplum/fhirtypes';
 import type { FastifyRequest } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
-import { systemRepo } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
+import { systemRepo } from '../services';
 import { findMembershipsByUser, findUserByEmail, findUserByExternalId } from '../repo/lookups';
 import { issueGrantedLogin } from './granted-login';
 import { OAuthError } from './oauth-error';
@@ -40,7 +40,7 @@ async function fetchUserInfo(url: string, token: string): Promise<UserInfo> {
 }
 
 export async function tokenExchangeGrant(
-  deps: AuthDeps,
+  deps: ServerServices,
   request: FastifyRequest,
   form: Record<string, string>,
 ): Promise<TokenResponse> {

@@ -3,7 +3,7 @@
 // for `openid`, an ID token.
 import type { Login, ProjectMembership, Reference } from '@medplum/fhirtypes';
 import type { JWTPayload } from 'jose';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 
 /** The token response of SPEC §7 / identity.md. */
 export interface TokenResponse {
@@ -37,7 +37,7 @@ function idOf(ref: Reference | undefined): string | undefined {
 }
 
 export async function issueTokens(
-  deps: AuthDeps,
+  deps: ServerServices,
   login: Login,
   membership: ProjectMembership,
   /** Present when the grant issues a refresh token: the login's current (new) refresh secret. */

@@ -1,7 +1,8 @@
 // Replay protection for client-signed assertions (RFC 7523 §3 item 7): each `jti` a client uses is
-// remembered in the database until the assertion could no longer be accepted anyway, so a captured
-// assertion cannot be presented again within its validity window, on this instance or any other.
-import type { Migration, Queryable } from '../db';
+// remembered in the database (table used_assertion, oauth/migrations.ts) until the assertion could
+// no longer be accepted anyway, so a captured assertion cannot be presented again within its
+// validity window, on this instance or any other.
+import type { Queryable } from '../db';
 
 /**
  * Records that `issuer` used `jti`; false when it was used before and is still remembered. One
@@ -24,19 +25,3 @@ export async function recordAssertionUse(
   await db.query('DELETE FROM used_assertion WHERE expires_at <= $1', [now]);
   return inserted.rows.length === 1;
 }
-
-/** Migration 3: the table of used assertion ids. */
-export const usedAssertionMigration: Migration = {
-  version: 3,
-  name: 'used client assertion ids',
-  async up(tx) {
-    await tx.query(`
-      CREATE TABLE used_assertion (
-        issuer text NOT NULL,
-        jti text NOT NULL,
-        expires_at timestamptz NOT NULL,
-        PRIMARY KEY (issuer, jti)
-      )`);
-    await tx.query('CREATE INDEX used_assertion_expires_idx ON used_assertion (expires_at)');
-  },
-};

@@ -1,6 +1,6 @@
 // Discovery documents: OpenID Connect, SMART App Launch, and the public signing keys.
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthDeps } from '../auth/auth-deps';
+import type { ServerServices } from '../services';
 import { SIGNING_ALGORITHM } from '../auth/signing-key';
 
 export const SUPPORTED_GRANTS = [
@@ -11,7 +11,7 @@ export const SUPPORTED_GRANTS = [
   'urn:ietf:params:oauth:grant-type:token-exchange',
 ];
 
-export const wellKnownRoutes: FastifyPluginAsync<{ deps: AuthDeps }> = async (app, { deps }) => {
+export const wellKnownRoutes: FastifyPluginAsync<{ deps: ServerServices }> = async (app, { deps }) => {
   const base = deps.config.baseUrl;
   const endpoints = {
     issuer: base,

@@ -1,4 +1,4 @@
-// Reading the query parameters of the FHIR operations of issue #5: each given at most once, known by
+// Reading the query parameters of the FHIR operations: each given at most once, known by
 // name (an unknown one is a 400, never silently ignored), numbers as whole numbers.
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { QueryParams } from '../fhir/paging';

@@ -44,7 +44,6 @@ import { lockName } from './lookups';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
 import { compartmentStrings, writeVersions } from './version-writer';
-import { storedAttachmentUrls } from '../binary/attachment-urls';
 import { writeConstraintsHold } from './write-constraints';
 
 export interface WriteResult<T extends Resource> {
@@ -127,13 +126,17 @@ interface HistoryRow {
   first: boolean;
 }
 
-/** What a Repository knows of the server it serves, beyond who is writing (RepositoryContext). */
+/** A resource as it is to be stored: the same object when nothing changes. */
+export type StoredUrlRewriter = <T extends Resource>(resource: T) => T;
+
+/** What the server gives a Repository, beyond who is writing (RepositoryContext). */
 export interface RepositorySettings {
   /**
-   * This server's signed storage URLs start here (BinaryUrlSigner.storageBase): such a URL written
-   * into a resource is stored as 'Binary/{id}'. Unset, no URL is rewritten.
+   * Rewrites URLs in every resource written, before it is validated and stored. The server gives
+   * Binary's (binary/attachment-urls.ts: its own signed storage URLs become 'Binary/{id}').
+   * Unset (the seed, system work, tests), resources are stored as written.
    */
-  storageBase?: string;
+  rewriteStoredUrls?: StoredUrlRewriter;
 }
 
 export class Repository {
@@ -640,7 +643,7 @@ export class Repository {
       return;
     }
     // A patient writes about herself only: in her compartment and in no other patient's (a
-    // Communication whose subject is another patient names two compartments, issue #8).
+    // Communication whose subject is another patient names two compartments).
     const compartments = compartmentStrings(stored);
     if (
       access.patientCompartment &&
@@ -731,9 +734,9 @@ export class Repository {
     if (project) {
       meta.project = project;
     }
-    // A signed Binary URL of this server (what createAttachment answers) is kept as 'Binary/{id}',
-    // which never expires.
-    const candidate = { ...storedAttachmentUrls(resource, this.settings.storageBase), id, meta } as T;
+    // URLs the server stores differently than written (its own signed Binary URLs: as 'Binary/{id}').
+    const rewrite = this.settings.rewriteStoredUrls;
+    const candidate = { ...(rewrite ? rewrite(resource) : resource), id, meta } as T;
     if (access) {
       keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
     }

@@ -1,4 +1,4 @@
-// The searchset Bundle of a search (issue #4, SPEC §3 Bundle, §7 "search bundles carry entry and
+// The searchset Bundle of a search (SPEC §3 Bundle, §7 "search bundles carry entry and
 // link (relation next)"): matches then includes, `total` when known, and paging links built with
 // formatSearchQuery so a client following them sends exactly the request it would have built.
 import type { Bundle, BundleEntry, BundleLink, Resource } from '@medplum/fhirtypes';

@@ -1,5 +1,5 @@
-// Which element paths a search parameter's FHIRPath expression can read (issue #4 Benchmark:
-// load rate). Most expressions are plain paths (`Observation.code | Observation.component.code`,
+// Which element paths a search parameter's FHIRPath expression can read, for the load rate of
+// indexing. Most expressions are plain paths (`Observation.code | Observation.component.code`,
 // `Observation.subject.where(resolve() is Patient)`, `Patient.meta.tag`): when a resource has none
 // of their elements they evaluate to nothing, so indexing skips the FHIRPath run, which dominated
 // the write path's CPU time. Anything not provably a plain path (iif, exists(), operators, `%vars`,

@@ -12,8 +12,8 @@ import type {
   Resource,
   User,
 } from '@medplum/fhirtypes';
-import { DEMO_ACCOUNTS, DEMO_PROJECT_NAME, getDemoPassword } from '../../../mocks/demo';
-import type { DemoAccount } from '../../../mocks/demo';
+import { DEMO_ACCOUNTS, DEMO_PROJECT_NAME, getDemoPassword } from './demo';
+import type { DemoAccount } from './demo';
 import { hashPassword } from '../auth/passwords';
 import type { Repository } from '../repo';
 import { APP_CLIENT_NAME } from './app-client';

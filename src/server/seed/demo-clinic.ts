@@ -1,11 +1,11 @@
-// Seeds the demo clinic of issue #2 item 5 on first start. The whole clinic (the Project and the
-// transaction Bundle of mocks/demo) is written in one database transaction through the same
+// Seeds the demo clinic on first start. The whole clinic (the Project and the
+// transaction Bundle of ./demo) is written in one database transaction through the same
 // transaction processing as POST /fhir/R4 with a transaction Bundle, so it passes the same
 // validation as any write and either all of it is stored or none. Idempotent: when the demo Project
 // exists already, nothing is written but the Project features it has gained since.
 import crypto from 'node:crypto';
 import type { Project } from '@medplum/fhirtypes';
-import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from '../../../mocks/demo';
+import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from './demo';
 import { processBatch } from '../fhir/batch';
 import type { Repository } from '../repo';
 import { seedDemoAccounts } from './demo-accounts';

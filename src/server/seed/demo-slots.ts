@@ -11,7 +11,7 @@ import {
   DemoCalendar,
   getDemoAccount,
   SLOT_DAYS_AHEAD,
-} from '../../../mocks/demo';
+} from './demo';
 import type { Repository } from '../repo';
 
 export interface TopUpOptions {

@@ -1,6 +1,6 @@
 // A BloomClient signed in to a real test server as an app signs in (startLogin, then processCode),
 // with its login kept in memory.
-import { DEFAULT_DEMO_PASSWORD } from '../../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../../src/server/seed/demo';
 import { BloomClient } from '../../../src/client';
 import type { BloomClientOptions } from '../../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../../src/client/storage';

@@ -4,7 +4,7 @@
 // any of them saw fail it. A demo account signs in through the real screens until home greets it.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Database } from '../../../src/server/db';
-import { getDemoAccount, type DemoAccount } from '../../../mocks/demo';
+import { getDemoAccount, type DemoAccount } from '../../../src/server/seed/demo';
 import { launchChromium } from './browser';
 import { signInAsDemo } from './demo-sign-in';
 import { collectPageProblems } from './page-problems';

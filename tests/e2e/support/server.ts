@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildAppHost } from '../../../src/server/app-host';
 import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
-import { migrate, openPGlite, type Database } from '../../../src/server/db';
+import { openPGlite, type Database } from '../../../src/server/db';
+import { migrateServer } from '../../../src/server/migrations';
 import { findFreePort } from '../../../src/server/free-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { findAppClientId, seedDemoClinic, topUpDemoSlots } from '../../../src/server/seed';
@@ -70,7 +71,7 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
   let clinicProjectId: string | undefined;
   let appClientId: string | undefined;
   try {
-    await migrate(db);
+    await migrateServer(db);
     if (options.seed) {
       const seeded = await seedDemoClinic(systemRepo, { appOrigins: config.appOrigins });
       // As npm start: the demo's free slots are topped up to 45 days ahead after seeding.

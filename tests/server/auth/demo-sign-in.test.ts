@@ -1,6 +1,6 @@
 // identity.md: the demo accounts sign in after seeding, each as its profile, over real HTTP.
 import type { ProjectMembership } from '@medplum/fhirtypes';
-import { DEMO_ACCOUNTS, DEMO_PROJECT_NAME } from '../../../mocks/demo';
+import { DEMO_ACCOUNTS, DEMO_PROJECT_NAME } from '../../../src/server/seed/demo';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { seedDemoClinic } from '../../../src/server/seed';
 import { databases } from '../support/test-databases';

@@ -1,5 +1,5 @@
-// Sign-in throttling counts live in the database, not in the server's memory (issue #3;
-// ARCHITECTURE "no state but the database"): FailureThrottle on a real database with a controlled
+// Sign-in throttling counts live in the database, not in the server's memory (the architecture's
+// rule "no state but the database"): FailureThrottle on a real database with a controlled
 // clock, and two server instances on one database sharing the per-account and per-address counts.
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app';

@@ -1,4 +1,4 @@
-// Replay protection of client-signed assertions (issue #3, SPEC §6 JWT client assertion and JWT
+// Replay protection of client-signed assertions (SPEC §6 JWT client assertion and JWT
 // bearer; RFC 7523 §3 jti): every assertion needs a jti, usable once, remembered in the database so
 // that a second server instance on the same database refuses the replay too.
 import type { FastifyInstance } from 'fastify';

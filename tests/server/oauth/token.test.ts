@@ -1,4 +1,4 @@
-// SPEC §7 token call and issue #3's OAuth2 over real HTTP: every grant with its failures, rotation
+// SPEC §7 token call and OAuth2 over real HTTP: every grant with its failures, rotation
 // and reuse detection of refresh tokens, logout, userinfo, authorize, discovery, and the FHIR API's
 // token check (tampered, foreign-signed, expired, revoked).
 import type { JsonWebKey as JsonWebKeyResource, Login, Patient, Project } from '@medplum/fhirtypes';

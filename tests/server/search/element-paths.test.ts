@@ -1,6 +1,6 @@
-// Unit: skipping search parameters whose element paths a resource lacks (issue #4 Benchmark, load
-// rate). The skip must never change the index: extractIndexRows with and without it must agree on
-// the bench clinic, definition resources and hand-built edge cases.
+// Unit: skipping search parameters whose element paths a resource lacks (for the load rate). The skip must
+// never change the index: extractIndexRows with and without it must agree on the bench clinic, definition
+// resources and hand-built edge cases.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Bundle, Resource } from '@medplum/fhirtypes';

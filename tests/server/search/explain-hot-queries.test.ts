@@ -1,7 +1,6 @@
-// The app's hot searches must use indexes (issue #4 "every hot query of the app must use an
-// index"): a large table is filled in bulk, ANALYZEd, and every SQL statement a search runs is
-// EXPLAINed; a sequential scan of a large table fails the test. Runs on each engine (the planner is
-// PostgreSQL's in both).
+// The app's hot searches must use indexes, every one of them: a large table is filled in bulk, ANALYZEd, and
+// every SQL statement a search runs is EXPLAINed; a sequential scan of a large table fails the test. Runs on
+// each engine (the planner is PostgreSQL's in both).
 import type { Resource } from '@medplum/fhirtypes';
 import { parseSearchRequest } from '../../../src/fhir/search';
 import type { Database, Queryable, SqlValue } from '../../../src/server/db';

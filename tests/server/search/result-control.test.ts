@@ -1,4 +1,4 @@
-// FHIR search result control and links (issue #4, SPEC §3 search state: sortRules, offset, count,
+// FHIR search result control and links (SPEC §3 search state: sortRules, offset, count,
 // total, include/revInclude) on each engine: _sort on several keys, paging, _total modes,
 // _include/_revinclude with :iterate, chains and _has; reindex after index rows are lost.
 import type {

@@ -4,7 +4,7 @@
 // old data by migration 16; near by great-circle distance; each with matching and non-matching
 // resources and 400s for bad input.
 import type { Communication, Location, Observation } from '@medplum/fhirtypes';
-import { migrate } from '../../../src/server/db';
+import { migrateServer } from '../../../src/server/migrations';
 import type { Database } from '../../../src/server/db';
 import { processBatch } from '../../../src/server/fhir/batch';
 import { Repository, systemContext } from '../../../src/server/repo';
@@ -175,7 +175,7 @@ describe.each(databases())('search: _text, _content and near on %s', (_engine, k
   test('migration 16 fills the text index of resources stored before it', async () => {
     await db.query('DROP TABLE search_text');
     await db.query('DELETE FROM schema_migrations WHERE version = 16');
-    expect(await migrate(db)).toEqual([16]);
+    expect(await migrateServer(db)).toEqual([16]);
     expect(await idSet(repo, 'Observation?_text=sickness')).toEqual(sorted([sickness.id]));
     expect(await idSet(repo, 'Communication?_content=tuesday')).toEqual(sorted([message.id]));
   });

@@ -1,5 +1,5 @@
-// The per-type search table (issue #4 "Design the storage for speed at scale";
-// src/server/search/typed-tables.ts): every search it answers must return what the generic SQL
+// The per-type search table (src/server/search/typed-tables.ts, the storage designed for speed at
+// scale): every search it answers must return what the generic SQL
 // returns, in the same order and with the same total, and the writer, the migration's backfill and
 // deletes must keep it equal to what the generic tables say.
 import type { Observation, Patient } from '@medplum/fhirtypes';

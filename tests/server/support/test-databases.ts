@@ -3,7 +3,8 @@
 // workers never see each other's rows.
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { migrate, openPGlite, openPostgres } from '../../../src/server/db';
+import { openPGlite, openPostgres } from '../../../src/server/db';
+import { migrateServer } from '../../../src/server/migrations';
 import type { Database, DatabaseEngine, Queryable, SqlValue } from '../../../src/server/db';
 import { migratedTemplate } from './pglite-template';
 
@@ -32,15 +33,15 @@ export async function openTestPGlite(): Promise<Database> {
     );
   }
   const db = await openPGlite({ loadDataDir: template });
-  // The template is already migrated; this proves migrate() is idempotent on every open.
-  await migrate(db);
+  // The template is already migrated; this proves migrateServer() is idempotent on every open.
+  await migrateServer(db);
   return db;
 }
 
 export async function openTestPostgres(connectionString: string): Promise<Database> {
   const schema = `test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   const db = await openPostgres({ connectionString, schema, maxConnections: 4 });
-  await migrate(db);
+  await migrateServer(db);
   return {
     engine: db.engine,
     query<Row>(sql: string, params?: readonly SqlValue[]) {

@@ -1,5 +1,5 @@
-// Two server instances on one database, as two processes behind one load balancer would run (issues #8
-// and #11: live updates and FHIRcast fan out through the database and LISTEN/NOTIFY). With
+// Two server instances on one database, as two processes behind one load balancer would run (live
+// updates and FHIRcast fan out through the database and LISTEN/NOTIFY). With
 // TEST_DATABASE_URL: two PostgreSQL pools on a schema of their own (dropped on stop); otherwise one
 // PGlite shared by two servers.
 import crypto from 'node:crypto';
@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildServer, type BuildServerOptions } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
-import { migrate, openPostgres } from '../../../src/server/db';
+import { openPostgres } from '../../../src/server/db';
+import { migrateServer } from '../../../src/server/migrations';
 import type { Database } from '../../../src/server/db';
 import { findFreePort } from '../../../src/server/free-port';
 import { openTestPGlite } from './test-databases';
@@ -68,7 +69,7 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
       for (let i = 0; i < 2; i++) {
         const db = await openPostgres({ connectionString: url, schema, maxConnections: 4 });
         opened.push(db);
-        await migrate(db);
+        await migrateServer(db);
         await startOn(db);
       }
     } else {

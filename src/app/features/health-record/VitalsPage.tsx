@@ -45,7 +45,7 @@ function VitalsChart({
   return (
     <Box role="img" aria-label={summary} sx={{ width: '100%', height: 320 }}>
       {/* LineChart's parts without its tooltip (and the tooltip's popper library): the text alternative
-          and the table carry the values, and the screen stays within its JavaScript budget (issue #7). */}
+          and the table carry the values, and the screen stays within its JavaScript budget. */}
       <ChartsDataProvider
         height={320}
         xAxis={[

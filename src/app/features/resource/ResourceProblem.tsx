@@ -1,5 +1,5 @@
-// Why a resource cannot be shown, as a readable panel (issue #9 "a patient opening another patient's
-// resource gets the server's 404/403 shown as a readable panel"): a title by HTTP status, the
+// Why a resource cannot be shown, as a readable panel (a patient opening another patient's resource
+// gets the server's 404/403 shown this way): a title by HTTP status, the
 // server's own outcome text (SPEC §8: issues joined with '; '), and a way on.
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';

@@ -1,5 +1,5 @@
-// The pure half of the new-resource form (issue #9 "New... opens a form for a new resource of that
-// type, validated by the server with errors shown under their fields"): which top-level elements get
+// The pure half of the new-resource form (New... opens a form for a new resource of that type,
+// validated by the server with errors shown under their fields): which top-level elements get
 // an input of their own, how the inputs and the JSON of the other fields become one resource, and
 // which field each of the server's issues belongs under (SPEC §5, §8 issues by expression).
 import type { ElementDefinition, OperationOutcome, Resource } from '@medplum/fhirtypes';

@@ -1,5 +1,5 @@
-// Readable text of the FHIR data types a generic resource page shows (issue #9 "CodeableConcept,
-// Quantity, Reference, Period, HumanName, Address… shown readably"). Pure: one function per type.
+// Readable text of the FHIR data types a generic resource page shows (CodeableConcept, Quantity,
+// Reference, Period, HumanName, Address…). Pure: one function per type.
 import type {
   Address,
   Annotation,

@@ -2,7 +2,7 @@
 // serves every topic: subscriptions (the endpoint id is the WebSocket's capability), the current
 // context per project and topic, and the messages published, which instances hear of through
 // LISTEN/NOTIFY (store.ts) as live updates do.
-import type { Migration } from '../db/migrations';
+import type { Migration } from '../db';
 
 export const FHIRCAST_CHANNEL_PREFIX = 'bloom_fhircast_';
 
@@ -41,3 +41,6 @@ export const fhircastMigration: Migration = {
     await tx.query('CREATE INDEX fhircast_message_created ON fhircast_message (created)');
   },
 };
+
+/** The FHIRcast hub's migrations, collected by src/server/migrations.ts. */
+export const fhircastMigrations: readonly Migration[] = [fhircastMigration];

@@ -5,10 +5,10 @@ import {
   DEMO_ACCOUNTS,
   getDemoAccount,
   getDemoPassword,
-} from '../../mocks/demo/accounts';
-import { DemoCalendar } from '../../mocks/demo/calendar';
-import { buildTextPdf } from '../../mocks/demo/pdf-document';
-import { TransactionBuilder, uuidFromKey } from '../../mocks/demo/transaction-builder';
+} from '../../../src/server/seed/demo/accounts';
+import { DemoCalendar } from '../../../src/server/seed/demo/calendar';
+import { buildTextPdf } from '../../../src/server/seed/demo/pdf-document';
+import { TransactionBuilder, uuidFromKey } from '../../../src/server/seed/demo/transaction-builder';
 
 describe('DemoCalendar', () => {
   // Wednesday 2026-03-11, late evening: day zero is still that Wednesday (UTC).

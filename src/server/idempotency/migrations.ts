@@ -1,6 +1,6 @@
 // Migration 21: the first response to each
 // Idempotency-Key, per caller, so a retried POST answers the same without writing again.
-import type { Migration } from '../db/migrations';
+import type { Migration } from '../db';
 
 export const idempotencyMigration: Migration = {
   version: 21,
@@ -21,3 +21,6 @@ export const idempotencyMigration: Migration = {
     await tx.query('CREATE INDEX idempotency_key_created_idx ON idempotency_key (created_at)');
   },
 };
+
+/** The idempotency module's migrations, collected by src/server/migrations.ts. */
+export const idempotencyMigrations: readonly Migration[] = [idempotencyMigration];

@@ -1,5 +1,5 @@
 // Migration 20: the per-user key-value store behind keyvalue/v1/{key}.
-import type { Migration } from '../db/migrations';
+import type { Migration } from '../db';
 
 export const keyValueMigration: Migration = {
   version: 20,
@@ -49,3 +49,6 @@ export const keyValueMedplumKeysMigration: Migration = {
     await tx.query(`UPDATE key_value SET key = ${RENAMED_KEY} WHERE key !~ ${VALID_KEY}`);
   },
 };
+
+/** The key-value store's migrations, collected by src/server/migrations.ts. */
+export const keyValueMigrations: readonly Migration[] = [keyValueMigration, keyValueMedplumKeysMigration];

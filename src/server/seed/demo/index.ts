@@ -1,4 +1,4 @@
-// The demo clinic of issue #2 item 5, built for a given seeding day: the "Bloom Clinic" Project and
+// The demo clinic, built for a given seeding day: the "Bloom Clinic" Project and
 // one FHIR transaction Bundle holding everything else, with `urn:uuid:` references between its
 // entries. Every date is relative to `today` (see calendar.ts), so the demo never goes stale.
 import type { Bundle, Project } from '@medplum/fhirtypes';

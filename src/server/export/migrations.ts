@@ -1,7 +1,7 @@
 // Migration 80: one row per $export job, so a job outlives the process that
 // started it. The runner holding a job renews its lease while it works; a job whose lease ran out
 // (its server stopped or crashed) is taken up again by any instance from its last checkpoint.
-import type { Migration } from '../db/migrations';
+import type { Migration } from '../db';
 
 export const exportJobMigration: Migration = {
   version: 80,
@@ -40,3 +40,6 @@ export const exportJobMigration: Migration = {
     );
   },
 };
+
+/** Bulk export's migrations, collected by src/server/migrations.ts. */
+export const exportMigrations: readonly Migration[] = [exportJobMigration];

@@ -1,4 +1,4 @@
-// The demo clinic data of issue #2 item 5: valid FHIR, self-contained references, dates relative to
+// The demo clinic data: valid FHIR, self-contained references, dates relative to
 // the seeding day, vitals coded as SPEC §3 says, critical interpretations (SPEC §4/§9), slots and
 // the past/upcoming splits of SPEC §4.
 import type {
@@ -15,9 +15,9 @@ import type {
   Slot,
   Specimen,
 } from '@medplum/fhirtypes';
-import { DEMO_ACCOUNTS, MARIA_VITAL_WEEKS, buildDemoClinic } from '../../mocks/demo';
-import { pregnancyProgress } from '../../src/app/features/home/pregnancyProgress';
-import { validateResource } from '../../src/fhir';
+import { DEMO_ACCOUNTS, MARIA_VITAL_WEEKS, buildDemoClinic } from '../../../src/server/seed/demo';
+import { pregnancyProgress } from '../../../src/app/features/home/pregnancyProgress';
+import { validateResource } from '../../../src/fhir';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // A Tuesday, mid-morning: any time of day must give the same clinic as midnight.

@@ -1,4 +1,4 @@
-// Relative dates for the demo clinic. Every date in mocks/demo is written as "N days from the day
+// Relative dates for the demo clinic. Every date in this folder is written as "N days from the day
 // of seeding at hh:mm", so a clinic seeded today has last week's vitals and next week's
 // appointments, whenever today is. Clinic times are UTC ('Z'): the data is identical on every
 // machine and the app shows times in the viewer's own zone.

@@ -3,7 +3,7 @@
 // it is a delete. PostgreSQL delivers a NOTIFY only when its transaction commits, so listeners never
 // hear of a rolled-back write, and every instance listening on the database hears every write.
 // The channel carries the schema name, so databases sharing one server (test schemas) stay apart.
-import type { Migration } from '../db/migrations';
+import type { Migration } from '../db';
 
 export const LIVE_CHANNEL_PREFIX = 'bloom_live_';
 
@@ -24,3 +24,6 @@ export const liveNotifyMigration: Migration = {
       FOR EACH ROW EXECUTE FUNCTION bloom_live_notify()`);
   },
 };
+
+/** Live updates' migrations, collected by src/server/migrations.ts. */
+export const liveMigrations: readonly Migration[] = [liveNotifyMigration];

@@ -1,5 +1,5 @@
-// The demo sign-ins of issue #2 item 5. Documentation, tests and the identity issue rely on these
-// names and emails: change them only together with README and the tests.
+// The demo sign-ins. Documentation, tests and the sign-in code rely on these names and emails: change them
+// only together with README and the tests.
 
 /** Password of every demo account unless DEMO_PASSWORD is set. */
 export const DEFAULT_DEMO_PASSWORD = 'bloom-demo';
