@@ -21,7 +21,7 @@ import { createGraphqlClient } from '../../src/graphql/apollo-client';
 import { sharedGraphqlClient } from '../../src/graphql/shared-client';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
-import { DEFAULT_DEMO_PASSWORD } from '../../mocks/demo';
+import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { signedInClient } from '../client/support/server-sign-in';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
