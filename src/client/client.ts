@@ -107,7 +107,12 @@ export class BloomClient extends PlatformClient {
       onUnauthenticated: options.onUnauthenticated,
     });
     // The FHIR and platform calls, cache, batcher and request pipeline (platform-client.ts, fhir-client.ts).
-    super(settings, tokens, { createPdf: options.createPdf, createXhr: options.createXhr, now: options.now });
+    super(settings, tokens, {
+      createPdf: options.createPdf,
+      createXhr: options.createXhr,
+      now: options.now,
+      hooks: options.hooks,
+    });
     this.storage = storage;
     this.tokens = tokens;
     this.subscriptionOptions = options.subscriptions;
@@ -189,27 +194,12 @@ export class BloomClient extends PlatformClient {
     return this.tokens.getRefreshToken();
   }
 
-  // For transports outside the request pipeline (the Apollo link in src/graphql): the same
-  // session rules as every other request (SPEC §4), one refresh at a time shared with the pipeline.
-
-  /** Renews the session when the access token is about to expire, or waits for a renewal in flight. */
+  /**
+   * MedplumClient's refreshIfExpired: renews the session when the access token is about to expire,
+   * or waits for a renewal in flight (the GraphQL socket calls it before it connects).
+   */
   refreshIfExpired(): Promise<void> {
     return this.tokens.refreshIfExpiring();
-  }
-
-  /**
-   * After a 401 to a request sent with `usedAccessToken`: resolves once the request may be sent again
-   * with the renewed token; rejects with 'Unauthenticated' when the session cannot be renewed.
-   */
-  handleUnauthorized(usedAccessToken: string | undefined): Promise<void> {
-    return this.tokens.handleUnauthorized(
-      usedAccessToken === undefined ? undefined : `Bearer ${usedAccessToken}`,
-    );
-  }
-
-  /** A second 401 right after a renewal: ends the session ('Unauthenticated', SPEC §8) instead of looping. */
-  unauthenticatedAfterRetry(): Error {
-    return this.tokens.rejectAfterRetry();
   }
 
   /** Signed in with a token that has not expired (or whose expiry cannot be read). */

@@ -1,11 +1,18 @@
-// The client's events: 'change' when the login changes, 'profileRefreshed' when the
-// session details are reloaded; 'offline' arrives with the full request pipeline.
+// The client's events: 'change' when the login changes, 'profileRefreshed' when the session
+// details are reloaded, 'offline' when a request fails to reach the server twice, and
+// 'resourceChanged' after each write through the client, so caches kept elsewhere (Apollo's) follow it.
 
-export type ClientEventType = 'change' | 'profileRefreshed' | 'offline';
+export type ClientEventType = 'change' | 'profileRefreshed' | 'offline' | 'resourceChanged';
 
-export interface ClientEvent {
-  type: ClientEventType;
+/** A write through the client: the type written and, when one resource was named, its id. */
+export interface ResourceChangedEvent {
+  type: 'resourceChanged';
+  resourceType: string;
+  /** Absent for a create (nothing held names it yet) and a batch, which touch the type's lists. */
+  id?: string;
 }
+
+export type ClientEvent = { type: Exclude<ClientEventType, 'resourceChanged'> } | ResourceChangedEvent;
 
 export type ClientEventListener = (event: ClientEvent) => void;
 

@@ -23,6 +23,8 @@ import { AutoBatcher } from './auto-batcher';
 import { ClientEventEmitter } from './events';
 import { KeyValueClient } from './key-value';
 import { ReadablePromise } from './readable-promise';
+import type { PipelineFetch } from './pipeline-fetch';
+import type { PipelineHooks } from './pipeline-hooks';
 import { FHIR_JSON, RequestPipeline } from './request';
 import type { HttpMethod, RequestOptions } from './request';
 import { ResourceCache } from './resource-cache';
@@ -54,6 +56,8 @@ export interface FhirClientOptions {
   /** XMLHttpRequest for uploads with progress; the environment's by default. */
   createXhr?: XhrFactory;
   now?: () => number;
+  /** Request pipeline hooks from the start (more with addRequestHooks). */
+  hooks?: PipelineHooks;
 }
 
 export interface JsonPatchOperation {
@@ -85,6 +89,11 @@ export class FhirClient extends ClientEventEmitter {
   >();
   /** Per-user key-value storage (SPEC §7 keyvalue/v1). */
   readonly keyValue: KeyValueClient;
+  /**
+   * fetch's signature through this client's request pipeline (auth, refresh, retries, abort,
+   * offline): what Apollo's HttpLink sends with. Callable detached.
+   */
+  readonly fetch: PipelineFetch;
 
   constructor(settings: ClientSettings, tokens: TokenManager, options: FhirClientOptions = {}) {
     super();
@@ -97,7 +106,9 @@ export class FhirClient extends ClientEventEmitter {
       onOffline: () => this.dispatchEvent({ type: 'offline' }),
       createXhr: options.createXhr,
       now: options.now,
+      hooks: options.hooks,
     });
+    this.fetch = this.pipeline.fetch;
     this.cache = new ResourceCache({
       maxSize: settings.resourceCacheSize,
       ttl: settings.cacheTime,
@@ -136,6 +147,11 @@ export class FhirClient extends ClientEventEmitter {
   }
 
   // ---- plain requests ----
+
+  /** Hooks into every request's life (pipeline-hooks.ts); returns the function that removes them. */
+  addRequestHooks(hooks: PipelineHooks): () => void {
+    return this.pipeline.addHooks(hooks);
+  }
 
   /** One request through the pipeline, no cache (writes through here invalidate nothing). */
   request<T>(method: HttpMethod, url: string, options?: RequestOptions): Promise<T> {
@@ -247,8 +263,16 @@ export class FhirClient extends ClientEventEmitter {
     );
   }
 
-  /** After a write to `resourceType`: its searches, and compartment views ($everything, $graph). */
+  /**
+   * After a write to `resourceType`: its searches, and compartment views ($everything, $graph); then
+   * 'resourceChanged' tells caches outside the client (Apollo's) to drop what they hold of it.
+   */
   private invalidateAfterWrite(resourceType: string, id?: string): void {
+    this.forgetAfterWrite(resourceType, id);
+    this.dispatchEvent({ type: 'resourceChanged', resourceType, ...(id ? { id } : {}) });
+  }
+
+  private forgetAfterWrite(resourceType: string, id?: string): void {
     this.invalidateSearches(resourceType);
     if (id) {
       const instance = this.fhirUrl(resourceType, id);
@@ -386,7 +410,7 @@ export class FhirClient extends ClientEventEmitter {
    * POST Appointment/$book with the proposed Slots (from findScheduleSlots) and the patient: the
    * booked Appointment first, then its busy Slots. A time taken meanwhile rejects (409).
    */
-  bookAppointment(
+  async bookAppointment(
     slots: readonly Slot[],
     patient?: Reference<Patient>,
     options?: RequestOptions,
@@ -398,12 +422,16 @@ export class FhirClient extends ClientEventEmitter {
         ...(patient ? [{ name: 'patient-reference', valueReference: patient }] : []),
       ],
     };
-    return this.post<Bundle<Appointment | Slot>>(
+    const booked = await this.post<Bundle<Appointment | Slot>>(
       this.fhirUrl('Appointment', '$book'),
       parameters,
       undefined,
       options,
     );
+    // A new Appointment and busy Slots: the lists that show them are out of date.
+    this.invalidateAfterWrite('Appointment');
+    this.invalidateAfterWrite('Slot');
+    return booked;
   }
 
   // ---- search ----
@@ -576,7 +604,7 @@ export class FhirClient extends ClientEventEmitter {
     if (!id) {
       throw missingField('id');
     }
-    this.invalidateAfterWrite(resourceType, id);
+    this.forgetAfterWrite(resourceType, id);
     await this.delete(this.fhirUrl(resourceType, id), options);
     // Reads that were in flight during the delete must not bring it back.
     this.invalidateAfterWrite(resourceType, id);
@@ -601,13 +629,17 @@ export class FhirClient extends ClientEventEmitter {
       return await this.post<Bundle>(this.settings.fhirBaseUrl, bundle, FHIR_JSON, options);
     } finally {
       // Also on failure: a batch may have written some entries before an error.
+      const written = new Set<string>();
       for (const entry of bundle.entry ?? []) {
         const method = entry.request?.method;
         const type = (entry.request?.url ?? '').split(/[/?]/)[0] || entry.resource?.resourceType;
         if (method && WRITE_METHODS.has(method) && type) {
-          this.invalidateAfterWrite(type);
-          this.cache.deleteWhere((key) => key.startsWith(this.fhirUrl(type) + '/'));
+          written.add(type);
         }
+      }
+      for (const type of written) {
+        this.invalidateAfterWrite(type);
+        this.cache.deleteWhere((key) => key.startsWith(this.fhirUrl(type) + '/'));
       }
     }
   }

@@ -3,7 +3,7 @@ export { BloomClient, SUBSCRIPTIONS_WS_PATH } from './client';
 export type { BloomClientOptions, NavigationLike } from './client';
 export type * from './auth-types';
 export { ClientEventEmitter } from './events';
-export type { ClientEvent, ClientEventListener, ClientEventType } from './events';
+export type { ClientEvent, ClientEventListener, ClientEventType, ResourceChangedEvent } from './events';
 export { checkToken, isJwt, parseJwtPayload, tokenExpiresAt } from './jwt';
 export type { JwtPayload, TokenCheckOptions } from './jwt';
 export {
@@ -16,6 +16,16 @@ export {
 export type { CodeChallengeMethod, PkcePair } from './pkce';
 export { RequestPipeline, FHIR_JSON, JSON_CONTENT_TYPE, DEFAULT_POLL_STATUS_PERIOD } from './request';
 export type { CacheMode, HttpMethod, RequestOptions } from './request';
+export type { PipelineFetch, PipelineFetchInit } from './pipeline-fetch';
+export { loggingHooks } from './pipeline-hooks';
+export type {
+  AfterResponseHook,
+  BeforeRequestHook,
+  BeforeRetryHook,
+  OutgoingRequest,
+  PipelineHooks,
+  RetryInfo,
+} from './pipeline-hooks';
 export { FhirClient, JSON_PATCH_CONTENT_TYPE } from './fhir-client';
 export type { FhirClientOptions, JsonPatchOperation, ScheduleFindQuery } from './fhir-client';
 export { PlatformClient } from './platform-client';

@@ -3,11 +3,16 @@
 // policy (status ≥ 500, 429 after Retry-After, network errors with backoff; offline event) → poll
 // a 202 → follow Content-Location/Location when asked → decode, turning error responses into the
 // OperationOutcomeError of src/fhir (SPEC §8). A download lives the same life and ends
-// with the body as a Blob instead. The cache and the auto-batcher sit above it (fhir-client.ts); the
-// token logic lives in the token manager.
+// with the body as a Blob instead, and `fetch` (fetch's signature, for Apollo's HttpLink) ends with
+// the Response. Hooks (pipeline-hooks.ts) let other code see and change each attempt. The cache and
+// the auto-batcher sit above it (fhir-client.ts); the token logic lives in the token manager.
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import { OperationOutcomeError, badRequest, isOperationOutcome, notFound } from '../fhir/outcomes';
 import { REQUEST_ABORTED, isAbortError, requestAbortedError, sleep, throwIfAborted } from './abort';
+import { fetchRequest } from './pipeline-fetch';
+import type { PipelineFetch, PipelineFetchInit } from './pipeline-fetch';
+import { HookList, loggingHooks } from './pipeline-hooks';
+import type { OutgoingRequest, PipelineHooks } from './pipeline-hooks';
 import {
   IDEMPOTENCY_KEY_HEADER,
   isRetrySafe,
@@ -51,6 +56,8 @@ export interface RequestOptions {
   pollStatusPeriod?: number;
   /** Sent as the Idempotency-Key header; makes a POST safe to retry. */
   idempotencyKey?: string;
+  /** A read sent as POST (a GraphQL query): safe to retry without an Idempotency-Key. */
+  idempotent?: boolean;
   /** Upload progress: the body goes through XMLHttpRequest in a browser, a counted stream in Node. */
   onUploadProgress?: UploadProgressListener;
   /** fetch's keepalive: the request outlives the page (a close published as the tab goes away). */
@@ -68,6 +75,8 @@ export interface RequestPipelineOptions {
   /** XMLHttpRequest for uploads with progress (default: the environment's, when it has one). */
   createXhr?: XhrFactory;
   now?: () => number;
+  /** Hooks from the start (more with addHooks). */
+  hooks?: PipelineHooks;
 }
 
 interface Sent {
@@ -84,6 +93,23 @@ function isReadyBody(body: unknown): body is BodyInit {
     body instanceof ArrayBuffer ||
     ArrayBuffer.isView(body)
   );
+}
+
+/** Sets `name` unless `headers` has it in any letter case (fetch callers write 'accept'). */
+function setDefaultHeader(headers: Record<string, string>, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  if (!Object.keys(headers).some((key) => key.toLowerCase() === lower)) {
+    headers[name] = value;
+  }
+}
+
+/** Sets `name`, replacing any entry of it in another letter case. */
+function replaceHeader(headers: Record<string, string>, name: string, value: string): void {
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === lower) delete headers[key];
+  }
+  headers[name] = value;
 }
 
 function isJsonResponse(response: Response): boolean {
@@ -136,22 +162,45 @@ function isPlainMessage(body: unknown): body is string {
 
 export class RequestPipeline {
   private readonly baseUrl: string;
-  private readonly fetch: FetchLike;
+  private readonly transport: FetchLike;
   private readonly tokens: TokenManager;
-  private readonly verbose: boolean;
+  private readonly hooks = new HookList();
   private readonly onOffline: (() => void) | undefined;
   private readonly createXhr: XhrFactory | undefined;
   private readonly now: () => number;
 
   constructor(options: RequestPipelineOptions) {
     this.baseUrl = options.baseUrl;
-    this.fetch = options.fetch;
+    this.transport = options.fetch;
     this.tokens = options.tokens;
-    this.verbose = options.verbose ?? false;
+    if (options.verbose) {
+      this.hooks.add(loggingHooks());
+    }
+    if (options.hooks) {
+      this.hooks.add(options.hooks);
+    }
     this.onOffline = options.onOffline;
     this.createXhr = options.createXhr ?? defaultXhrFactory();
     this.now = options.now ?? Date.now;
   }
+
+  /** Adds hooks to every later request's life; returns the function that removes them. */
+  addHooks(hooks: PipelineHooks): () => void {
+    return this.hooks.add(hooks);
+  }
+
+  /**
+   * fetch's signature over the pipeline (for Apollo's HttpLink and other fetch-taking libraries):
+   * the session's Authorization, refresh before expiry, one renewal on a 401, the retry policy
+   * (5xx, 429 after Retry-After, network backoff, the offline event) and abort. Resolves with the
+   * final Response, error statuses included, as fetch does; rejects on abort, on a network failure
+   * past the retries, and with 'Unauthenticated' when the session cannot be renewed. A POST is
+   * retried after a 5xx or a network error only with an Idempotency-Key header or `idempotent`.
+   */
+  readonly fetch: PipelineFetch = async (input, init?: PipelineFetchInit) => {
+    const { method, url, options } = await fetchRequest(input, init);
+    return this.sendAuthorized(method, this.url(url), options);
+  };
 
   /** A path relative to the base URL ('auth/me'), or an absolute URL. */
   url(pathOrUrl: string): string {
@@ -207,15 +256,17 @@ export class RequestPipeline {
   }
 
   private async sendWithRetry(method: HttpMethod, url: string, options: RequestOptions): Promise<Sent> {
-    const retrySafe = isRetrySafe(method, options.idempotencyKey);
+    const retrySafe = options.idempotent === true || isRetrySafe(method, options.idempotencyKey);
     let keyInFlight = false;
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(options.signal);
       let delay: number | undefined;
+      let status: number | undefined;
+      let error: unknown;
       try {
-        const sent = await this.send(method, url, options);
-        const { status, headers } = sent.response;
-        const retryAfter = headers.get('retry-after');
+        const sent = await this.send(method, url, options, attempt);
+        status = sent.response.status;
+        const retryAfter = sent.response.headers.get('retry-after');
         delay = retryDelayForStatus(status, retryAfter, attempt, retrySafe, this.now(), keyInFlight);
         if (delay === undefined) {
           return sent;
@@ -233,27 +284,29 @@ export class RequestPipeline {
         if (delay === undefined) {
           throw err;
         }
+        error = err;
         keyInFlight = options.idempotencyKey !== undefined;
       }
-      if (this.verbose) {
-        console.log(`${method} ${url}: retrying in ${delay} ms`);
-      }
+      await this.hooks.beforeRetry({ method, url, attempt, delay, status, error });
       await sleep(delay, options.signal);
     }
   }
 
-  /** One HTTP exchange. */
-  private async send(method: HttpMethod, url: string, options: RequestOptions): Promise<Sent> {
-    const headers: Record<string, string> = {
-      Accept: `${FHIR_JSON}, ${JSON_CONTENT_TYPE}`,
-      ...options.headers,
-    };
-    const authorization = this.tokens.getAuthorizationHeader();
-    if (authorization) {
-      headers.Authorization = authorization;
+  /** One HTTP exchange: attempt number `attempt` of a request. */
+  private async send(
+    method: HttpMethod,
+    url: string,
+    options: RequestOptions,
+    attempt: number,
+  ): Promise<Sent> {
+    const headers: Record<string, string> = { ...options.headers };
+    setDefaultHeader(headers, 'Accept', `${FHIR_JSON}, ${JSON_CONTENT_TYPE}`);
+    const token = this.tokens.getAuthorizationHeader();
+    if (token) {
+      replaceHeader(headers, 'Authorization', token);
     }
     if (options.idempotencyKey) {
-      headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
+      replaceHeader(headers, IDEMPOTENCY_KEY_HEADER, options.idempotencyKey);
     }
     let body: BodyInit | undefined;
     if (options.body !== undefined) {
@@ -267,6 +320,12 @@ export class RequestPipeline {
         headers['Content-Type'] = options.contentType ?? FHIR_JSON;
       }
     }
+    const outgoing: OutgoingRequest = { method, url, headers, attempt };
+    await this.hooks.beforeRequest(outgoing);
+    // What was really sent: a 401 renews the session only when it refused the session's token.
+    const authorization = Object.entries(headers).find(
+      ([name]) => name.toLowerCase() === 'authorization',
+    )?.[1];
     const init = {
       method,
       headers,
@@ -274,20 +333,15 @@ export class RequestPipeline {
       signal: options.signal,
       ...(options.keepalive ? { keepalive: true } : {}),
     };
-    if (this.verbose) {
-      console.log(`> ${method} ${url}`);
-    }
     let response: Response;
     if (options.onUploadProgress) {
       response = this.createXhr
         ? await uploadWithXhr(this.createXhr, url, init, options.onUploadProgress)
-        : await uploadWithStream(this.fetch, url, init, options.onUploadProgress);
+        : await uploadWithStream(this.transport, url, init, options.onUploadProgress);
     } else {
-      response = await this.fetch(url, init);
+      response = await this.transport(url, init);
     }
-    if (this.verbose) {
-      console.log(`< ${response.status} ${method} ${url}`);
-    }
+    response = await this.hooks.afterResponse(response, outgoing);
     return { response, authorization };
   }
 

@@ -1,23 +1,22 @@
-// The app's Apollo Client (SPEC Design card): outcome errors ← session ← retries ← HTTP to
-// POST {fhir base}$graphql, with the resourceType/id cache; subscription operations split off to
-// graphql-ws at /ws/graphql, loaded on first use.
+// The app's Apollo Client (SPEC Design card): outcome errors ← HTTP to POST {fhir base}$graphql through
+// the platform client's fetch, so GraphQL is authorised, renewed, retried and aborted exactly as REST
+// is (one transport policy, src/client/request.ts); the resourceType/id cache; subscription
+// operations split off to graphql-ws at /ws/graphql, loaded on first use.
 import { ApolloClient } from '@apollo/client';
 import { ApolloLink } from '@apollo/client/link';
 import { HttpLink } from '@apollo/client/link/http';
-import { AuthLink } from './auth-link';
+import { OperationTypeNode } from 'graphql';
 import { createResourceCache } from './cache';
 import { isSubscriptionOperation, LazyWsLink } from './lazy-ws-link';
 import { LiveConnection } from './live-connection';
 import { OutcomeLink } from './outcome-link';
-import { createRetryLink } from './retry-link';
 import type { GraphqlSession } from './session';
 
 export interface GraphqlClientOptions {
   /** The FHIR base URL ending in '/', e.g. https://api.example/fhir/R4/. */
   fhirBaseUrl: string;
+  /** The platform client: its fetch carries every query and mutation. */
   session: GraphqlSession;
-  /** The transport (default: the global fetch); tests pass a fake. */
-  fetch?: typeof fetch;
   /** Told of every (re)connection of the subscription socket (default: a private one). */
   live?: LiveConnection;
   /** The WebSocket class for subscriptions (default: the global one); Node tests pass `ws`. */
@@ -39,19 +38,24 @@ export function createGraphqlLink(options: GraphqlClientOptions): ApolloLink {
   return ApolloLink.split(isSubscriptionOperation, socket, createHttpLink(options));
 }
 
-/** Queries and mutations: outcome errors ← session ← retries ← HTTP. */
+function isMutation(operation: ApolloLink.Operation): boolean {
+  return operation.operationType === OperationTypeNode.MUTATION;
+}
+
+/**
+ * Queries and mutations over HTTP. A query is a read sent as POST: the pipeline may send it again
+ * after a 5xx or a network error. A mutation is not (a lost answer may hide a write that happened,
+ * and $graphql takes no Idempotency-Key); a 429 is retried either way, as for REST.
+ */
 function createHttpLink(options: GraphqlClientOptions): ApolloLink {
-  return ApolloLink.from([
-    new OutcomeLink(),
-    new AuthLink(options.session),
-    createRetryLink(),
+  const { session } = options;
+  const http = (idempotent: boolean) =>
     new HttpLink({
       uri: graphqlUrl(options.fhirBaseUrl),
-      // Resolved per request so a fetch replaced after start-up (tests, polyfills) is used.
-      fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init),
+      fetch: (input, init) => session.fetch(input, { ...init, idempotent }),
       headers: { accept: 'application/json' },
-    }),
-  ]);
+    });
+  return ApolloLink.from([new OutcomeLink(), ApolloLink.split(isMutation, http(false), http(true))]);
 }
 
 export function createGraphqlClient(options: GraphqlClientOptions): ApolloClient {

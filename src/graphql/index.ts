@@ -1,18 +1,13 @@
 // The app's GraphQL layer: Apollo Client, its link chain and cache, the typed documents.
 export { createGraphqlClient, createGraphqlLink, graphqlUrl } from './apollo-client';
 export type { GraphqlClientOptions } from './apollo-client';
-export { AuthLink } from './auth-link';
 export { graphqlWsUrl, isSubscriptionOperation, LazyWsLink } from './lazy-ws-link';
 export { LiveConnection, LiveConnectionContext, useLiveConnection } from './live-connection';
 export type { LiveConnectionListener } from './live-connection';
 export { createResourceCache, resourceCacheId } from './cache';
 export { OutcomeLink, outcomeErrorOf } from './outcome-link';
-export {
-  createRetryLink,
-  GRAPHQL_MAX_ATTEMPTS,
-  GRAPHQL_RETRY_DELAY_MS,
-  isRetryableError,
-} from './retry-link';
+export { evictChangedResource, followResourceWrites } from './resource-writes';
+export type { ResourceChangeSource } from './resource-writes';
 export type { GraphqlSession } from './session';
 export * from './generated/operations';
 export { GraphqlProvider } from './GraphqlProvider';

@@ -1,12 +1,12 @@
-// What the Apollo link needs from the platform client (SPEC §4): the access token for each request and
-// the session's renewal rules. BloomClient has these methods; tests pass a fake.
+// What the GraphQL layer needs from the platform client (BloomClient has these): its fetch, which
+// sends through the client's request pipeline (auth header, refresh, retries, abort, offline), and
+// for the subscription socket, which is no HTTP request, the access token renewed before it connects.
+import type { PipelineFetch } from '../client/pipeline-fetch';
 
 export interface GraphqlSession {
+  /** The client's fetch (BloomClient.fetch): every query and mutation goes through it. */
+  readonly fetch: PipelineFetch;
   getAccessToken(): string | undefined;
   /** Renews the token when it is about to expire, or waits for a renewal in flight. */
   refreshIfExpired(): Promise<void>;
-  /** After a 401 to a request sent with `usedAccessToken`: renew (or reject with 'Unauthenticated'). */
-  handleUnauthorized(usedAccessToken: string | undefined): Promise<void>;
-  /** A second 401 right after a renewal: the error that ends the session. */
-  unauthenticatedAfterRetry(): Error;
 }

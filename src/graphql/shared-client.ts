@@ -1,9 +1,11 @@
 // One Apollo Client per platform client for the page's lifetime: every place that provides GraphQL
-// (home, the signed-in screens) shares its cache, which is emptied when the signed-in profile changes,
-// and its LiveConnection, which screens with live data watch to refetch after a reconnection.
+// (home, the signed-in screens) shares its cache, which is emptied when the signed-in profile changes
+// and follows the client's REST writes, and its LiveConnection, which screens with live data watch to
+// refetch after a reconnection.
 import type { ApolloClient } from '@apollo/client';
 import { createGraphqlClient } from './apollo-client';
 import { LiveConnection } from './live-connection';
+import { followResourceWrites } from './resource-writes';
 import type { GraphqlSession } from './session';
 import { clearCacheOnProfileChange, type ProfileChangeSource } from './session-reset';
 
@@ -23,6 +25,7 @@ export function sharedGraphql(source: SharedGraphqlSource): SharedGraphql {
     const apollo = createGraphqlClient({ fhirBaseUrl: source.fhirUrl(), session: source, live });
     // Never unsubscribed: the platform client and this cache live as long as the page.
     clearCacheOnProfileChange(source, apollo);
+    followResourceWrites(source, apollo);
     found = { apollo, live };
     shared.set(source, found);
   }

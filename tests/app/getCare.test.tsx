@@ -349,7 +349,8 @@ describe('SPEC §2 Get Care screen', () => {
   });
 
   it('day, then time, shows the Selected Slot; Send Request books it ($book), sends the Communication about the Appointment into her thread, alerts "Appointment request sent." and goes to /messages', async () => {
-    const { api, router } = renderGetCare([getCareMock()]);
+    // The booking is a client write: Apollo drops the appointment list and GetCare reads it again.
+    const { api, router } = renderGetCare([getCareMock(), getCareMock()]);
     api.once('POST fhir/R4/Appointment/$book', 201, {
       resourceType: 'Bundle',
       type: 'transaction-response',
@@ -424,7 +425,8 @@ describe('SPEC §2 Get Care screen', () => {
   });
 
   it('SPEC §8: booked but the message refused alerts "Failed to send request."; trying again sends the message only', async () => {
-    const { api, router } = renderGetCare([getCareMock()]);
+    // The booking is a client write: Apollo drops the appointment list and GetCare reads it again.
+    const { api, router } = renderGetCare([getCareMock(), getCareMock()]);
     api.once('POST fhir/R4/Appointment/$book', 201, {
       resourceType: 'Bundle',
       type: 'transaction-response',

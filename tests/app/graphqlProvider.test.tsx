@@ -1,27 +1,41 @@
-// The app's ApolloProvider: a screen's useQuery with a typed document goes through the link
-// chain with the platform client's token; the cache is emptied when the signed-in profile changes
-// (another person must not see the previous answers) and kept across token renewals.
+// The app's ApolloProvider over a real BloomClient (a scripted fetch under it): a screen's useQuery with
+// a typed document goes through the client's fetch with the client's token; the cache is emptied when
+// the signed-in profile changes (another person must not see the previous answers) and kept across
+// token renewals.
 import type { ApolloClient } from '@apollo/client';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { act, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
-import { ClientEventEmitter } from '../../src/client/events';
+import { BloomClient } from '../../src/client';
+import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { AccountProfileDocument, GraphqlProvider } from '../../src/graphql';
 
-class FakePlatformClient extends ClientEventEmitter {
-  profile: string | undefined = 'Patient/maria';
-  token = 'token-maria';
-  fhirUrl = () => 'https://api.test/fhir/R4/';
-  getAccessToken = () => this.token;
-  getActiveLogin = () => ({ profile: { reference: this.profile } });
-  refreshIfExpired = async () => undefined;
-  handleUnauthorized = async () => undefined;
-  unauthenticatedAfterRetry = () => new Error('Unauthenticated');
-  signInAs(profile: string | undefined, token: string): void {
-    this.profile = profile;
-    this.token = token;
-    this.dispatchEvent({ type: 'change' });
-  }
+/** A signed-in BloomClient whose $graphql answers come from `answers`, recording each Authorization. */
+function platformClient(answers: Response[]) {
+  const authorizations: (string | null)[] = [];
+  const fetch = async (input: string, init?: RequestInit): Promise<Response> => {
+    if (input.endsWith('auth/me')) {
+      return new Response(JSON.stringify({ profile: { resourceType: 'Patient', id: 'someone' } }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    authorizations.push(new Headers(init?.headers).get('authorization'));
+    return answers.shift() as Response;
+  };
+  const client = new BloomClient({
+    baseUrl: 'https://api.test/',
+    fetch,
+    storage: new PrefixedStorage(new MemoryStorage()),
+  });
+  const signInAs = (profile: string | undefined, token: string): void => {
+    if (profile) {
+      void client.setActiveLogin({ accessToken: token, profile: { reference: profile } });
+    } else {
+      client.clear();
+    }
+  };
+  signInAs('Patient/maria', 'token-maria');
+  return { client, authorizations, signInAs };
 }
 
 function patientsAnswer(family: string): Response {
@@ -54,13 +68,10 @@ function PatientNames() {
 }
 
 test('useQuery with a typed document through GraphqlProvider sends the session token; a new profile empties the cache', async () => {
-  const client = new FakePlatformClient();
-  const authorizations: (string | null)[] = [];
-  const answers = [patientsAnswer('Garcia'), patientsAnswer('Okafor')];
-  const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
-    authorizations.push(new Headers(init?.headers).get('authorization'));
-    return answers.shift() as Response;
-  }) as typeof globalThis.fetch;
+  const { client, authorizations, signInAs } = platformClient([
+    patientsAnswer('Garcia'),
+    patientsAnswer('Okafor'),
+  ]);
 
   const apollo: { current?: ApolloClient } = {};
   function ApolloProbe() {
@@ -71,7 +82,7 @@ test('useQuery with a typed document through GraphqlProvider sends the session t
     return null;
   }
   render(
-    <GraphqlProvider client={client} fetch={fetch}>
+    <GraphqlProvider client={client}>
       <ApolloProbe />
       <PatientNames />
     </GraphqlProvider>,
@@ -80,12 +91,12 @@ test('useQuery with a typed document through GraphqlProvider sends the session t
   expect(authorizations).toEqual(['Bearer token-maria']);
 
   // A token renewal for the same person keeps the answer: no new request.
-  await act(async () => client.signInAs('Patient/maria', 'token-maria-2'));
+  await act(async () => signInAs('Patient/maria', 'token-maria-2'));
   expect(screen.getByText('Garcia')).toBeInTheDocument();
   expect(authorizations).toHaveLength(1);
 
   // Another person signs in: the cache is cleared, the query runs again with the new token.
-  await act(async () => client.signInAs('Patient/aisha', 'token-aisha'));
+  await act(async () => signInAs('Patient/aisha', 'token-aisha'));
   expect(await screen.findByText('Okafor')).toBeInTheDocument();
   expect(screen.queryByText('Garcia')).not.toBeInTheDocument();
   expect(authorizations).toEqual(['Bearer token-maria', 'Bearer token-aisha']);
@@ -93,7 +104,7 @@ test('useQuery with a typed document through GraphqlProvider sends the session t
   expect(Object.keys(apollo.current?.cache.extract() ?? {})).toContain('Patient/okafor');
 
   // Signed out: the cache is emptied and nothing is asked without a session (the app leaves the screen).
-  await act(async () => client.signInAs(undefined, ''));
+  await act(async () => signInAs(undefined, ''));
   await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
   expect(apollo.current?.cache.extract()).toEqual({});
   expect(authorizations).toHaveLength(2);

@@ -1,16 +1,23 @@
-// The app's Apollo link chain on its own (src/graphql"), with a fake transport and a fake
-// session: the bearer token on every request; a 401 renews once (shared by concurrent 401s) and retries
-// once; SPEC §9 retries (3 attempts, 200 ms apart) for status >= 500 and network failures; SPEC §8
-// OperationOutcome text on errors; the resourceType/id cache.
+// The app's Apollo link chain over the platform client's own transport, with a scripted fetch under a
+// real BloomClient: every GraphQL request goes through client.fetch, so it carries the session's
+// bearer token, a 401 renews the session once through the client's token manager (shared by
+// concurrent 401s) and retries once, and the client's retry policy applies (SPEC §4, §9: 5xx 200 ms
+// apart, 429 after Retry-After, network failures with backoff and the offline event; a mutation is
+// never sent twice after a 5xx); SPEC §8 OperationOutcome text on errors; the resourceType/id cache.
 import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
 import { gql } from '@apollo/client';
 import type { OperationOutcome, OperationOutcomeIssue } from '@medplum/fhirtypes';
-import { createGraphqlClient, GRAPHQL_RETRY_DELAY_MS } from '../../src/graphql';
-import type { GraphqlSession } from '../../src/graphql';
+import { BloomClient } from '../../src/client';
+import { RETRY_DELAY } from '../../src/client/retry-policy';
+import { ACTIVE_LOGIN_KEY, MemoryStorage, PrefixedStorage } from '../../src/client/storage';
+import type { LoginState } from '../../src/client/storage';
+import { createGraphqlClient } from '../../src/graphql';
 import { CommunicationListDocument } from '../../src/graphql/generated/operations';
 import { OperationOutcomeError } from '../../src/fhir/outcomes';
+import { makeJwt } from '../client/support/tokens';
 
-const FHIR_BASE = 'https://api.test/fhir/R4/';
+const BASE = 'https://api.test/';
+const FHIR_BASE = `${BASE}fhir/R4/`;
 
 interface SentRequest {
   url: string;
@@ -20,8 +27,11 @@ interface SentRequest {
 
 type Responder = (request: SentRequest) => Response | Promise<Response>;
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 }
 
 const outcome = (text: string, code: OperationOutcomeIssue['code'] = 'invalid'): OperationOutcome => ({
@@ -29,13 +39,41 @@ const outcome = (text: string, code: OperationOutcomeIssue['code'] = 'invalid'):
   issue: [{ severity: 'error', code, details: { text } }],
 });
 
-/** A transport answering from a script, one responder per request in order, recording each request. */
+const ISSUED_AT = Math.floor(Date.now() / 1000);
+
+/** token-N as the server would issue it: a JWT that expires in an hour. */
+function token(n: number): string {
+  const iat = ISSUED_AT;
+  return makeJwt({ login_id: `login-${n}`, sub: 'user-1', profile: 'Patient/maria', iat, exp: iat + 3600 });
+}
+
+/**
+ * A transport under a real BloomClient: $graphql answered from a script (one responder per request, in
+ * order, each recorded), the token endpoint issuing token 2, 3... (unless `refuseRenewal`), auth/me
+ * answering the session.
+ */
 function scriptedTransport(...script: Responder[]) {
   const requests: SentRequest[] = [];
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const renewals: URLSearchParams[] = [];
+  const state = { refuseRenewal: false, holdRenewal: undefined as Promise<void> | undefined };
+  const fetch = async (input: string, init?: RequestInit): Promise<Response> => {
+    if (input.endsWith('oauth2/token')) {
+      renewals.push(new URLSearchParams(String(init?.body)));
+      await state.holdRenewal;
+      if (state.refuseRenewal)
+        return json({ error: 'invalid_grant', error_description: 'Invalid token' }, 400);
+      return json({
+        token_type: 'Bearer',
+        access_token: token(renewals.length + 1),
+        refresh_token: 'refresh-2',
+      });
+    }
+    if (input.endsWith('auth/me')) {
+      return json({ profile: { resourceType: 'Patient', id: 'maria' } });
+    }
     const headers = new Headers(init?.headers);
     const request: SentRequest = {
-      url: String(input),
+      url: input,
       authorization: headers.get('authorization') ?? undefined,
       body: JSON.parse(String(init?.body)) as SentRequest['body'],
     };
@@ -45,38 +83,21 @@ function scriptedTransport(...script: Responder[]) {
       throw new Error(`unexpected request #${requests.length}`);
     }
     return responder(request);
-  }) as typeof globalThis.fetch;
-  return { fetch, requests };
+  };
+  return { fetch, requests, renewals, state };
 }
 
-/** A session whose renewal swaps the token, counting renewals; `renewal` can hold one open. */
-function fakeSession(initial = 'token-1') {
-  let token: string | undefined = initial;
-  let release: (() => void) | undefined;
-  const session = {
-    renewals: [] as (string | undefined)[],
-    refreshIfExpiredCalls: 0,
-    holdRenewal: false,
-    failRenewal: false,
-    getAccessToken: () => token,
-    refreshIfExpired: async () => {
-      session.refreshIfExpiredCalls++;
-    },
-    handleUnauthorized: async (used: string | undefined) => {
-      session.renewals.push(used);
-      if (session.holdRenewal) {
-        await new Promise<void>((resolve) => (release = resolve));
-      }
-      if (session.failRenewal) {
-        token = undefined;
-        throw new OperationOutcomeError(outcome('Unauthenticated', 'login'));
-      }
-      token = `token-${session.renewals.length + 1}`;
-    },
-    unauthenticatedAfterRetry: () => new OperationOutcomeError(outcome('Unauthenticated', 'login')),
-    releaseRenewal: () => release?.(),
-  } satisfies GraphqlSession & Record<string, unknown>;
-  return session;
+/** A BloomClient signed in with token 1 (and a refresh token) over the scripted transport. */
+function signedInClient(transport: ReturnType<typeof scriptedTransport>, signedIn = true): BloomClient {
+  const storage = new PrefixedStorage(new MemoryStorage());
+  if (signedIn) {
+    storage.setObject<LoginState>(ACTIVE_LOGIN_KEY, {
+      accessToken: token(1),
+      refreshToken: 'refresh-1',
+      profile: { reference: 'Patient/maria' },
+    });
+  }
+  return new BloomClient({ baseUrl: BASE, fetch: transport.fetch, storage });
 }
 
 const ok =
@@ -84,9 +105,13 @@ const ok =
   () =>
     json({ data });
 const status =
-  (code: number, body: unknown = outcome(`status ${code}`)): Responder =>
+  (
+    code: number,
+    body: unknown = outcome(`status ${code}`),
+    headers: Record<string, string> = {},
+  ): Responder =>
   () =>
-    json(body, code);
+    json(body, code, headers);
 const networkFailure: Responder = () => {
   throw new TypeError('Failed to fetch');
 };
@@ -111,9 +136,10 @@ const patientData = (id: string, family = 'Garcia') => ({
   },
 });
 
-function setup(script: Responder[], session = fakeSession()) {
+function setup(script: Responder[], { signedIn = true } = {}) {
   const transport = scriptedTransport(...script);
-  const client = createGraphqlClient({ fhirBaseUrl: FHIR_BASE, session, fetch: transport.fetch });
+  const session = signedInClient(transport, signedIn);
+  const client = createGraphqlClient({ fhirBaseUrl: FHIR_BASE, session });
   const queryPatient = (id = 'p1') =>
     client.query({ query: PATIENT_QUERY, variables: { id }, fetchPolicy: 'no-cache' });
   return { client, session, transport, queryPatient };
@@ -124,38 +150,39 @@ afterEach(() => {
 });
 
 describe('token header (SPEC §4)', () => {
-  test('every request is a POST to {fhir base}$graphql with the current access token as a bearer header', async () => {
+  test('every request is a POST to {fhir base}$graphql with the session’s access token as a bearer header', async () => {
     const { session, transport, queryPatient } = setup([ok(patientData('p1')), ok(patientData('p2'))]);
     await expect(queryPatient('p1')).resolves.toMatchObject({ data: patientData('p1') });
     expect(transport.requests[0].url).toBe('https://api.test/fhir/R4/$graphql');
-    expect(transport.requests[0].authorization).toBe('Bearer token-1');
+    expect(transport.requests[0].authorization).toBe(`Bearer ${token(1)}`);
     expect(transport.requests[0].body.operationName).toBe('PatientName');
     expect(transport.requests[0].body.variables).toEqual({ id: 'p1' });
-    // The token is read per request: a renewal elsewhere is used by the next request.
-    await session.handleUnauthorized('token-1');
+    // The token is read per request: a login set elsewhere is used by the next request.
+    await session.setActiveLogin({ accessToken: token(7), profile: { reference: 'Patient/maria' } });
     await queryPatient('p2');
-    expect(transport.requests[1].authorization).toBe('Bearer token-2');
-    expect(session.refreshIfExpiredCalls).toBe(2);
+    expect(transport.requests[1].authorization).toBe(`Bearer ${token(7)}`);
   });
 
-  test('without a session token no Authorization header is sent', async () => {
-    const session = fakeSession();
-    session.getAccessToken = () => undefined;
-    const { transport, queryPatient } = setup([ok(patientData('p1'))], session);
+  test('without a session no Authorization header is sent', async () => {
+    const { transport, queryPatient } = setup([ok(patientData('p1'))], { signedIn: false });
     await queryPatient();
     expect(transport.requests[0].authorization).toBeUndefined();
   });
 });
 
-describe('401: one renewal through the platform client, one retry', () => {
-  test('a 401 renews the session with the token that was refused and retries once with the new token', async () => {
+describe('401: one renewal through the platform client’s token manager, one retry', () => {
+  test('a 401 renews the session with the refresh token and retries once with the new token', async () => {
     const { session, transport, queryPatient } = setup([
       status(401, outcome('Unauthorized', 'login')),
       ok(patientData('p1')),
     ]);
     await expect(queryPatient()).resolves.toMatchObject({ data: patientData('p1') });
-    expect(session.renewals).toEqual(['token-1']);
-    expect(transport.requests.map((r) => r.authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+    expect(transport.renewals.map((form) => form.get('refresh_token'))).toEqual(['refresh-1']);
+    expect(transport.requests.map((r) => r.authorization)).toEqual([
+      `Bearer ${token(1)}`,
+      `Bearer ${token(2)}`,
+    ]);
+    expect(session.getAccessToken()).toBe(token(2));
   });
 
   test('a second 401 after the renewal ends the session with Unauthenticated, no third request', async () => {
@@ -166,50 +193,47 @@ describe('401: one renewal through the platform client, one retry', () => {
     const result = queryPatient();
     await expect(result).rejects.toThrow('Unauthenticated');
     await expect(result).rejects.toBeInstanceOf(OperationOutcomeError);
-    expect(session.renewals).toHaveLength(1);
+    expect(transport.renewals).toHaveLength(1);
     expect(transport.requests).toHaveLength(2);
+    expect(session.getActiveLogin()).toBeUndefined();
   });
 
-  test('a renewal that fails rejects with its error and sends nothing more', async () => {
-    const session = fakeSession();
-    session.failRenewal = true;
-    const { transport, queryPatient } = setup([status(401, outcome('Unauthorized', 'login'))], session);
+  test('a renewal the server refuses rejects with Unauthenticated and sends nothing more', async () => {
+    const { transport, queryPatient } = setup([status(401, outcome('Unauthorized', 'login'))]);
+    transport.state.refuseRenewal = true;
     await expect(queryPatient()).rejects.toThrow('Unauthenticated');
     expect(transport.requests).toHaveLength(1);
   });
 
   test('concurrent 401s share one renewal: never two at once, each request retried once', async () => {
-    const session = fakeSession();
-    session.holdRenewal = true;
     const unauthorized = status(401, outcome('Unauthorized', 'login'));
-    const { transport, queryPatient } = setup(
-      [
-        unauthorized,
-        unauthorized,
-        unauthorized,
-        ok(patientData('a')),
-        ok(patientData('b')),
-        ok(patientData('c')),
-      ],
-      session,
-    );
+    const { transport, queryPatient } = setup([
+      unauthorized,
+      unauthorized,
+      unauthorized,
+      ok(patientData('a')),
+      ok(patientData('b')),
+      ok(patientData('c')),
+    ]);
+    let release: () => void = () => undefined;
+    transport.state.holdRenewal = new Promise<void>((resolve) => (release = resolve));
     const results = Promise.all([queryPatient('a'), queryPatient('b'), queryPatient('c')]);
     // All three 401s arrive while the one renewal is still running.
-    await waitFor(() => transport.requests.length === 3 && session.renewals.length === 1);
+    await waitFor(() => transport.requests.length === 3 && transport.renewals.length === 1);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(session.renewals).toEqual(['token-1']);
-    session.releaseRenewal();
+    expect(transport.renewals).toHaveLength(1);
+    release();
     const answers = await results;
     expect(answers.map((a) => (a.data as ReturnType<typeof patientData>).Patient.id).sort()).toEqual([
       'a',
       'b',
       'c',
     ]);
-    expect(session.renewals).toHaveLength(1);
+    expect(transport.renewals).toHaveLength(1);
     expect(transport.requests.slice(3).map((r) => r.authorization)).toEqual([
-      'Bearer token-2',
-      'Bearer token-2',
-      'Bearer token-2',
+      `Bearer ${token(2)}`,
+      `Bearer ${token(2)}`,
+      `Bearer ${token(2)}`,
     ]);
   });
 });
@@ -226,18 +250,18 @@ async function flush(): Promise<void> {
   await jest.advanceTimersByTimeAsync(0);
 }
 
-describe('SPEC §9 retries: 3 attempts, 200 ms apart', () => {
+describe('the client’s retry policy (SPEC §4, §9: 3 attempts; 5xx 200 ms apart; 429 after Retry-After)', () => {
   test('status >= 500 is retried 200 ms later, twice at most, and succeeds on the third attempt', async () => {
     jest.useFakeTimers();
     const { transport, queryPatient } = setup([status(500), status(503), ok(patientData('p1'))]);
     const result = queryPatient();
     await flush();
     expect(transport.requests).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(GRAPHQL_RETRY_DELAY_MS - 1);
+    await jest.advanceTimersByTimeAsync(RETRY_DELAY - 1);
     expect(transport.requests).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(1);
     expect(transport.requests).toHaveLength(2);
-    await jest.advanceTimersByTimeAsync(GRAPHQL_RETRY_DELAY_MS - 1);
+    await jest.advanceTimersByTimeAsync(RETRY_DELAY - 1);
     expect(transport.requests).toHaveLength(2);
     await jest.advanceTimersByTimeAsync(1);
     expect(transport.requests).toHaveLength(3);
@@ -251,23 +275,48 @@ describe('SPEC §9 retries: 3 attempts, 200 ms apart', () => {
       status(502),
       status(500, outcome('Internal server error', 'exception')),
     ]);
-    const result = queryPatient();
-    const settled = result.catch((err: unknown) => err);
-    await jest.advanceTimersByTimeAsync(10 * GRAPHQL_RETRY_DELAY_MS);
+    const settled = queryPatient().catch((err: unknown) => err);
+    await jest.advanceTimersByTimeAsync(10 * RETRY_DELAY);
     const error = await settled;
     expect(error).toBeInstanceOf(OperationOutcomeError);
     expect((error as Error).message).toBe('Internal server error');
     expect(transport.requests).toHaveLength(3);
   });
 
-  test('a network failure is retried 200 ms later', async () => {
+  test('a 429 is retried after its Retry-After, not sooner', async () => {
     jest.useFakeTimers();
-    const { transport, queryPatient } = setup([networkFailure, ok(patientData('p1'))]);
+    const { transport, queryPatient } = setup([
+      status(429, outcome('Too many requests', 'throttled'), { 'retry-after': '3' }),
+      ok(patientData('p1')),
+    ]);
+    const result = queryPatient();
+    await flush();
+    await jest.advanceTimersByTimeAsync(2999);
+    expect(transport.requests).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(transport.requests).toHaveLength(2);
+    await expect(result).resolves.toMatchObject({ data: patientData('p1') });
+  });
+
+  test('network failures back off (200 ms, then 400 ms) and the second one tells the app it is offline', async () => {
+    jest.useFakeTimers();
+    const { session, transport, queryPatient } = setup([
+      networkFailure,
+      networkFailure,
+      ok(patientData('p1')),
+    ]);
+    const offline = jest.fn();
+    session.addEventListener('offline', offline);
     const result = queryPatient();
     await flush();
     expect(transport.requests).toHaveLength(1);
-    await jest.advanceTimersByTimeAsync(GRAPHQL_RETRY_DELAY_MS);
+    expect(offline).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(RETRY_DELAY);
     expect(transport.requests).toHaveLength(2);
+    expect(offline).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(2 * RETRY_DELAY - 1);
+    expect(transport.requests).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(1);
     await expect(result).resolves.toMatchObject({ data: patientData('p1') });
   });
 
@@ -275,7 +324,7 @@ describe('SPEC §9 retries: 3 attempts, 200 ms apart', () => {
     jest.useFakeTimers();
     const { transport, queryPatient } = setup([networkFailure, networkFailure, networkFailure]);
     const settled = queryPatient().catch((err: unknown) => err);
-    await jest.advanceTimersByTimeAsync(10 * GRAPHQL_RETRY_DELAY_MS);
+    await jest.advanceTimersByTimeAsync(10 * RETRY_DELAY);
     expect(await settled).toMatchObject({ message: 'Failed to fetch' });
     expect(transport.requests).toHaveLength(3);
   });
@@ -286,16 +335,48 @@ describe('SPEC §9 retries: 3 attempts, 200 ms apart', () => {
     expect(transport.requests).toHaveLength(1);
   });
 
+  const CREATE = gql`
+    mutation Create {
+      CommunicationCreate(res: { resourceType: "Communication", status: "completed" }) {
+        id
+      }
+    }
+  `;
+
   test('a mutation is not retried on 5xx: the write may have happened', async () => {
     const { client, transport } = setup([status(503)]);
-    const mutation = gql`
-      mutation Create {
-        CommunicationCreate(res: { resourceType: "Communication", status: "completed" }) {
-          id
-        }
-      }
-    `;
-    await expect(client.mutate({ mutation })).rejects.toBeInstanceOf(OperationOutcomeError);
+    await expect(client.mutate({ mutation: CREATE })).rejects.toBeInstanceOf(OperationOutcomeError);
+    expect(transport.requests).toHaveLength(1);
+  });
+
+  test('a mutation refused with 429 is sent again after Retry-After: nothing was done', async () => {
+    const { client, transport } = setup([
+      status(429, outcome('Too many requests', 'throttled'), { 'retry-after': '0' }),
+      ok({ CommunicationCreate: { __typename: 'Communication', id: 'c1' } }),
+    ]);
+    await expect(client.mutate({ mutation: CREATE })).resolves.toMatchObject({
+      data: { CommunicationCreate: { id: 'c1' } },
+    });
+    expect(transport.requests).toHaveLength(2);
+  });
+
+  test('an aborted query rejects with "Request aborted" while it waits to retry, and is not sent again', async () => {
+    jest.useFakeTimers();
+    const { client, transport } = setup([status(503), ok(patientData('p1'))]);
+    const controller = new AbortController();
+    const settled = client
+      .query({
+        query: PATIENT_QUERY,
+        variables: { id: 'p1' },
+        fetchPolicy: 'no-cache',
+        context: { fetchOptions: { signal: controller.signal } },
+      })
+      .catch((err: unknown) => err);
+    await flush();
+    expect(transport.requests).toHaveLength(1);
+    controller.abort();
+    await jest.advanceTimersByTimeAsync(10 * RETRY_DELAY);
+    expect(await settled).toMatchObject({ name: 'AbortError', message: 'Request aborted' });
     expect(transport.requests).toHaveLength(1);
   });
 });

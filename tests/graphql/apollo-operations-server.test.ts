@@ -238,7 +238,7 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
     expect((error as Error).message).toContain('Cannot query field "bogusField" on type "Patient"');
   });
 
-  test('a token the server refuses: one renewal through BloomClient’s refresh token, then the retry succeeds', async () => {
+  test('a token the server refuses: one renewal through BloomClient’s token manager, then the retry succeeds', async () => {
     const storage = new PrefixedStorage(new MemoryStorage());
     const signIn = new BloomClient({ baseUrl: server.baseUrl, storage });
     const { code } = await signIn.startLogin({
@@ -252,17 +252,24 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
     // the refresh token still works.
     const forged = `${login.accessToken.slice(0, -6)}${login.accessToken.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA'}`;
     storage.setObject<LoginState>(ACTIVE_LOGIN_KEY, { ...login, accessToken: forged });
-    const session = new BloomClient({ baseUrl: server.baseUrl, storage });
-    expect(session.getAccessToken()).toBe(forged);
-    const seen: (string | null)[] = [];
-    const client = createGraphqlClient({
-      fhirBaseUrl: session.getSettings().fhirBaseUrl,
-      session,
+    const seen: (string | undefined)[] = [];
+    const tokenCalls: string[] = [];
+    const session = new BloomClient({
+      baseUrl: server.baseUrl,
+      storage,
+      // The token endpoint is called by the token manager directly; the API through the pipeline.
       fetch: (input, init) => {
-        seen.push(new Headers(init?.headers).get('authorization'));
+        if (input.endsWith('oauth2/token')) tokenCalls.push(String(init?.body));
         return fetch(input, init);
       },
+      hooks: {
+        beforeRequest: [
+          ({ url, headers }) => void (url.endsWith('$graphql') && seen.push(headers.Authorization)),
+        ],
+      },
     });
+    expect(session.getAccessToken()).toBe(forged);
+    const client = createGraphqlClient({ fhirBaseUrl: session.getSettings().fhirBaseUrl, session });
     const answer = await client.query({
       query: ResourceListDocument,
       variables: { resourceType: 'Patient' },
@@ -272,5 +279,7 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
     expect(seen[0]).toBe(`Bearer ${forged}`);
     expect(seen[1]).toBe(`Bearer ${session.getAccessToken() as string}`);
     expect(session.getAccessToken()).not.toBe(forged);
+    expect(tokenCalls).toHaveLength(1);
+    expect(new URLSearchParams(tokenCalls[0]).get('grant_type')).toBe('refresh_token');
   });
 });

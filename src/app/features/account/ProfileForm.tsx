@@ -36,13 +36,7 @@ export function validateProfileDraft(draft: ProfileDraft): Partial<Record<Profil
   return email ? { 'Patient.telecom': email } : {};
 }
 
-function DetailsForm({
-  patient,
-  onSaved,
-}: {
-  patient: NonNullable<AccountProfileQuery['Patient']>;
-  onSaved: () => Promise<unknown>;
-}) {
+function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Patient']> }) {
   const client = useBloomClient();
   const form = useOutcomeForm(PROFILE_SERVER_FIELDS);
   const [draft, setDraft] = useState<ProfileDraft>(() => draftFromPatient(patient));
@@ -71,8 +65,8 @@ function DetailsForm({
     setSaved(false);
     const id = patient.id ?? '';
     const stored = await client.readResource<Patient>('Patient', id, { cache: 'no-cache' });
+    // The update evicts Patient/{id} from Apollo, so AccountProfile and the header read it again.
     await client.updateResource(patientWithDraft(stored, draft));
-    await onSaved();
     // The header greets the patient by name: refresh the session's copy of the profile.
     void client.reloadProfile().catch(() => undefined);
     setSaved(true);
@@ -165,5 +159,5 @@ export function ProfileForm({ patientId }: { patientId: string }) {
   if (loading && !data) return <LoadingState label="Loading your profile" />;
   const patient = data?.Patient;
   if (!patient) return <LoadError error={new Error('Your profile was not found')} />;
-  return <DetailsForm patient={patient} onSaved={refetch} />;
+  return <DetailsForm patient={patient} />;
 }

@@ -5,7 +5,7 @@
 // message thread (found, else opened) and goes to /messages where the request sits in the thread. Below, the patient's upcoming and past
 // appointments. The Schedule and appointments come from the GetCare query; the free times from the
 // Schedule's availability (Schedule/{id}/$find, useFreeSlots).
-import { useApolloClient, useQuery } from '@apollo/client/react';
+import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -43,7 +43,6 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
   const { profile, loading: sessionLoading } = useSession();
   const patient = profile?.resourceType === 'Patient' && profile.id ? profile : undefined;
   const client = useBloomClient();
-  const apollo = useApolloClient();
   const notify = useNotify();
   const navigate = useNavigate();
   const [month, setMonth] = useState(() => firstOfMonth(now));
@@ -91,10 +90,8 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
         const bundle = await client.bookAppointment([slot.proposal], { reference: `Patient/${patient.id}` });
         const created = bundle.entry?.[0]?.resource;
         appointment = `Appointment/${created?.id ?? ''}`;
+        // Her upcoming appointments now include it: the client's write tells Apollo to read them again.
         setBooked({ slot, reference: appointment });
-        // Her upcoming appointments now include it: read again on her next visit to this screen
-        // (not now, which would reload the screen under her).
-        apollo.cache.evict({ fieldName: 'AppointmentList', broadcast: false });
       }
       const thread = await findOrOpenThread(client, patientRef, patient.generalPractitioner);
       const sent = new Date();
@@ -108,8 +105,6 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
         ),
       );
       await touchThread(client, thread.id ?? '', sent.toISOString());
-      // The thread on /messages must show the request, not a cached copy from before it.
-      apollo.cache.evict({ fieldName: 'CommunicationList' });
       notify(MESSAGES.sent, 'success');
       void navigate('/messages');
     } catch {

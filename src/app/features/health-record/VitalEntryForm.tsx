@@ -1,6 +1,7 @@
 // Manual measurement entry (SPEC §2 Vitals; §5 decimal values): one field per series (systolic and
 // diastolic for blood pressure), refused in the form with a message when not a number, saved through
-// the platform client as a preliminary Observation; onSaved lets the chart refresh.
+// the platform client as a preliminary Observation, which the chart then reads again (a client write
+// evicts the Observation lists Apollo holds).
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,15 +12,7 @@ import { useBloomClient } from '../../session/BloomClientContext';
 import { parseDecimal, vitalObservation } from './vitalObservation';
 import type { VitalType } from './vitalTypes';
 
-export function VitalEntryForm({
-  vital,
-  patient,
-  onSaved,
-}: {
-  vital: VitalType;
-  patient: string;
-  onSaved: () => void;
-}) {
+export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: string }) {
   const client = useBloomClient();
   const [texts, setTexts] = useState<string[]>(() => vital.series.map(() => ''));
   const [invalid, setInvalid] = useState<boolean[]>(() => vital.series.map(() => false));
@@ -38,7 +31,6 @@ export function VitalEntryForm({
       await client.createResource(vitalObservation(vital, values as number[], patient, new Date()));
       setTexts(vital.series.map(() => ''));
       setMessage({ severity: 'success', text: 'Measurement saved.' });
-      onSaved();
     } catch (err) {
       setMessage({
         severity: 'error',

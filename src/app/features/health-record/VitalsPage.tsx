@@ -142,7 +142,8 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
           })
         }
       />
-      {patient && data && <VitalEntryForm vital={vital} patient={patient} onSaved={() => void refetch()} />}
+      {/* A saved measurement reaches the chart through the client's write (graphql/resource-writes.ts). */}
+      {patient && data && <VitalEntryForm vital={vital} patient={patient} />}
     </>
   );
 }
