@@ -22,6 +22,7 @@ import type { SearchKind } from './types';
 export const composite: SearchKind = {
   modifiers: [Operator.MISSING],
   prefixes: false,
+  valueProblem: (value) => (value.includes('$') ? undefined : 'component values joined by $'),
   sql(ctx, resourceType, alias, filter) {
     const code = filter.code;
     if (filter.operator === Operator.MISSING) {

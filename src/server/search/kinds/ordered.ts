@@ -5,7 +5,7 @@
 // with range. ne is "no value equal to it", so a resource without a value matches ne.
 import { getTypeSchema } from '../../../fhir';
 import type { SearchParameterInfo } from '../../../fhir';
-import { Operator } from '../../../fhir/search';
+import { Operator, splitValuePrefix } from '../../../fhir/search';
 import type { Filter } from '../../../fhir/search';
 import { parseDateRange } from '../date-range';
 import type { DateRow, QuantityRow } from '../index-rows';
@@ -24,6 +24,49 @@ import {
 import type { FilterContext, MatchTarget, SearchKind } from './types';
 
 type OrderedType = 'number' | 'date' | 'quantity';
+
+const DATE =
+  /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function inRange(text: string | undefined, min: number, max: number): boolean {
+  return text === undefined || (Number(text) >= min && Number(text) <= max);
+}
+
+/** A FHIR date, dateTime or instant at any precision (YYYY … YYYY-MM-DDThh:mm:ss.sss+zz:zz). */
+function dateProblem(value: string): string | undefined {
+  const match = DATE.exec(value);
+  if (!match) {
+    return 'a date like 2020, 2020-01, 2020-01-31 or 2020-01-31T10:00:00Z';
+  }
+  const [, , month, day, hour, minute, second] = match;
+  const valid =
+    inRange(month, 1, 12) &&
+    inRange(day, 1, 31) &&
+    inRange(hour, 0, 23) &&
+    inRange(minute, 0, 59) &&
+    inRange(second, 0, 60);
+  return valid ? undefined : 'a calendar date and time';
+}
+
+function numberProblem(value: string): string | undefined {
+  return NUMBER.test(value) ? undefined : 'a decimal number';
+}
+
+/** `number`, `number|system|code` or `number||code` (FHIR R4 search §3.1.1.4.8). */
+function quantityProblem(value: string): string | undefined {
+  const parts = value.split('|');
+  if (parts.length !== 1 && parts.length !== 3) {
+    return 'a number, or number|system|code';
+  }
+  return numberProblem(parts[0]) && 'a number, or number|system|code';
+}
+
+const PROBLEM_OF: Record<OrderedType, (value: string) => string | undefined> = {
+  date: dateProblem,
+  number: numberProblem,
+  quantity: quantityProblem,
+};
 
 interface NumberRange {
   value: number;
@@ -301,6 +344,8 @@ function orderedKind(type: OrderedType, ascending: string, descending: string): 
   return {
     modifiers: [Operator.MISSING],
     prefixes: true,
+    // With mixed prefixes across OR values each value still carries its own prefix.
+    valueProblem: (value, prefixed) => PROBLEM_OF[type](prefixed ? splitValuePrefix(value)[1] : value),
     sql(ctx, resourceType, alias, filter) {
       if (filter.operator === Operator.MISSING) {
         return missingProbe(ctx, type, resourceType, alias, filter);

@@ -15,6 +15,10 @@ import type { FilterContext, SearchKind } from './types';
 export const TYPED_REFERENCE = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/;
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 const TYPED_TAIL = /\/([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/;
+/** What the edge accepts (FHIR R4 search §3.1.1.4.9): an id, Type/id (optionally versioned) or an absolute URL. */
+const ID = /^[A-Za-z0-9\-.]{1,64}$/;
+const RELATIVE_REFERENCE = /^[A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64}(?:\/_history\/[A-Za-z0-9\-.]{1,64})?$/;
+const ABSOLUTE_URL = /^(?:https?:\/\/|urn:)\S+$/;
 
 /** Reference values: 'Type/id', an id alone, or an absolute URL (matched as written or by its Type/id). */
 export function referenceCondition(
@@ -152,6 +156,10 @@ function referenceSql(
 export const reference: SearchKind = {
   modifiers: [Operator.MISSING, Operator.IDENTIFIER, Operator.ABOVE, Operator.BELOW, Operator.NOT],
   prefixes: false,
+  valueProblem: (value) =>
+    ID.test(value) || RELATIVE_REFERENCE.test(value) || ABSOLUTE_URL.test(value)
+      ? undefined
+      : 'an id, Type/id or an absolute URL',
   sql: referenceSql,
   // :above / :below walk a hierarchy of other rows; in memory they compare as plain equality.
   matches({ rows }, filter, param) {

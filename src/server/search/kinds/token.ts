@@ -157,6 +157,11 @@ export const token: SearchKind = {
     Operator.OF_TYPE,
   ],
   prefixes: false,
+  /** `code`, `system|code`, `|code` or `system|`: at most one separating bar and not only a bar. */
+  valueProblem(value) {
+    const bars = value.split('|').length - 1;
+    return bars > 1 || value === '|' ? 'code, system|code, |code or system|' : undefined;
+  },
   sql: tokenSql,
   // Value sets and code systems need the database: criteria.ts refuses :in / :not-in, and
   // :above / :below are refused here.

@@ -38,6 +38,12 @@ export interface SearchKind {
   readonly modifiers: readonly Operator[];
   /** Whether values may carry comparison prefixes (eq, gt, …: number, date, quantity). */
   readonly prefixes: boolean;
+  /**
+   * Why one non-empty value of a plain (or `:not`, `:exact`) filter is malformed, as "expected …"
+   * text for the 400, or undefined when it is well-formed (FHIR R4 search §3.1.1.4). `prefixed`:
+   * the value may start with its own prefix.
+   */
+  valueProblem?(value: string, prefixed: boolean): string | undefined;
   /** A condition on resource `alias` of `resourceType` for one filter on a parameter of this type. */
   sql(
     ctx: FilterContext,
