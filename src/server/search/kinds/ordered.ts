@@ -282,11 +282,12 @@ export function dateMatches(
 
 const rangeOf = (row: DateRow): [number, number] => [instant(row.low), instant(row.high)];
 
-/** The filter's values with their prefixes, each checked: `label` names the parameter in a 400. */
-export function orderedParts(filter: Filter, label: string): [Operator, string][] {
+/** The filter's values with their prefixes, each checked; a 400 names the parameter, of `type` when given. */
+export function orderedParts(filter: Filter, type?: OrderedType): [Operator, string][] {
   const parts = prefixed(filter);
   for (const [operator] of parts) {
     if (!ORDERED_PREFIXES.has(operator)) {
+      const label = type ? `${type} parameter '${filter.code}'` : `'${filter.code}'`;
       invalid(`Modifier ':${operator}' is not supported on ${label}`, `${filter.code}:${operator}`);
     }
   }
@@ -350,7 +351,7 @@ function orderedKind(type: OrderedType, ascending: string, descending: string): 
       if (filter.operator === Operator.MISSING) {
         return missingProbe(ctx, type, resourceType, alias, filter);
       }
-      const parts = orderedParts(filter, `${type} parameter '${filter.code}'`);
+      const parts = orderedParts(filter, type);
       // ne: resources with no value equal to it (FHIR: not within the value's range).
       const positive = parts.filter(([operator]) => operator !== Operator.NOT_EQUALS);
       const negative = parts.filter(([operator]) => operator === Operator.NOT_EQUALS);
@@ -387,7 +388,7 @@ function orderedKind(type: OrderedType, ascending: string, descending: string): 
             dateMatches(rangeOf(row), Operator.LESS_THAN_OR_EQUALS, filter.value, code),
         );
       }
-      return orderedMatches(orderedParts(filter, `${type} parameter '${code}'`), (operator, value) =>
+      return orderedMatches(orderedParts(filter, type), (operator, value) =>
         anyRowMatches(target, type, code, operator, value),
       );
     },

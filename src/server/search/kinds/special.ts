@@ -75,7 +75,7 @@ const lastUpdated: ResourceParameter = {
       return alwaysPresent(filter);
     }
     const column = `${alias}.last_updated`;
-    const conditions = orderedParts(filter, "'_lastUpdated'").map(([operator, value]) => {
+    const conditions = orderedParts(filter).map(([operator, value]) => {
       // An instant is a point: [t, t] with an inclusive end behaves as FHIR's comparisons expect.
       const point = (o: Operator) =>
         dateCompare(ctx.params, column, `(${column} + interval '1 millisecond')`, o, value, '_lastUpdated');
@@ -87,7 +87,7 @@ const lastUpdated: ResourceParameter = {
     if (filter.operator === Operator.MISSING) return missingMatches(filter, true);
     const at = Date.parse(resource.meta?.lastUpdated ?? '');
     // An instant is the point [t, t + 1 ms), as the SQL treats the column.
-    return orderedMatches(orderedParts(filter, "'_lastUpdated'"), (operator, value) =>
+    return orderedMatches(orderedParts(filter), (operator, value) =>
       dateMatches(
         [at, at + 1],
         operator === Operator.NOT_EQUALS ? Operator.EQUALS : operator,
