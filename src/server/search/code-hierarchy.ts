@@ -5,7 +5,7 @@
 import { withoutVersion } from '../../fhir/value-set-expansion';
 import type { Terminology } from '../../fhir/value-set-expansion';
 import type { Queryable } from '../db';
-import { invalid, splitBar } from './value-conditions';
+import { invalid, splitBar } from './kinds/probe';
 import { loadTerminology } from './value-set-codes';
 
 export type SubsumptionDirection = 'above' | 'below';

@@ -5,7 +5,7 @@
 import { Operator, splitOrValues } from '../../fhir/search';
 import type { Filter } from '../../fhir/search';
 import type { SqlParams } from './sql-params';
-import { invalid, splitBar, unescapeValue } from './value-conditions';
+import { invalid, splitBar, unescapeValue } from './kinds/probe';
 
 /** Mean Earth radius (IUGG), in km. */
 const EARTH_RADIUS_KM = 6371.0088;

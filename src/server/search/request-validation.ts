@@ -2,7 +2,6 @@
 // a SearchRequest the engine may trust, or a 400 OperationOutcome whose expression names the
 // parameter. Strict by default; `Prefer: handling=lenient` drops unknown parameters instead.
 import type { Filter, IncludeTarget, SearchQuery, SearchRequest, SortRule } from '../../fhir/search';
-import type { SearchParameterType } from '../../fhir';
 import {
   getSearchParameter,
   getTypeSchema,
@@ -19,6 +18,8 @@ import {
   splitParameterKey,
 } from '../../fhir/search';
 import { filterTree } from './filter-expression-sql';
+import { SEARCH_KINDS } from './kinds';
+import type { SearchKind } from './kinds';
 import { valueProblem } from './value-syntax';
 
 export const DEFAULT_SEARCH_COUNT = 20;
@@ -50,28 +51,6 @@ const RESULT_PARAMETERS = new Set([
 const SINGLE_PARAMETERS = ['_count', '_offset', '_total', '_summary'];
 /** FHIR search parameters this server does not implement: named so the client knows why. */
 const UNSUPPORTED_PARAMETERS = new Set(['_list', '_query', '_type', '_contained']);
-
-/** FHIR R4 search §3.1.1.5 modifiers by parameter type (`:not` on more than tokens, as Medplum does). */
-const MODIFIERS_BY_TYPE: Record<SearchParameterType, readonly Operator[]> = {
-  number: [Operator.MISSING],
-  date: [Operator.MISSING],
-  quantity: [Operator.MISSING],
-  string: [Operator.MISSING, Operator.EXACT, Operator.CONTAINS, Operator.NOT],
-  token: [
-    Operator.MISSING,
-    Operator.TEXT,
-    Operator.NOT,
-    Operator.ABOVE,
-    Operator.BELOW,
-    Operator.IN,
-    Operator.NOT_IN,
-    Operator.OF_TYPE,
-  ],
-  reference: [Operator.MISSING, Operator.IDENTIFIER, Operator.ABOVE, Operator.BELOW, Operator.NOT],
-  uri: [Operator.MISSING, Operator.ABOVE, Operator.BELOW, Operator.NOT],
-  composite: [Operator.MISSING],
-  special: [Operator.MISSING],
-};
 
 function fail(message: string, parameter: string): never {
   throw new OperationOutcomeError(badRequest(message, parameter));
@@ -146,14 +125,12 @@ function checkFilter(resourceType: string, filter: Filter): void {
     fail(`Unknown search parameter '${filter.code}' for ${resourceType}`, key);
   }
   const isModifier = key !== filter.code;
-  if (isModifier && !MODIFIERS_BY_TYPE[param.type].includes(filter.operator)) {
+  // FHIR R4 search §3.1.1.5 modifiers by parameter type (`:not` on more than tokens, as Medplum does).
+  const kind: SearchKind | undefined = SEARCH_KINDS[param.type];
+  if (isModifier && !kind?.modifiers.includes(filter.operator)) {
     fail(`Modifier ':${filter.operator}' is not allowed on ${param.type} parameter '${filter.code}'`, key);
   }
-  if (
-    !isModifier &&
-    filter.operator !== Operator.EQUALS &&
-    !['number', 'date', 'quantity'].includes(param.type)
-  ) {
+  if (!isModifier && filter.operator !== Operator.EQUALS && !kind?.prefixes) {
     fail(`Prefix '${filter.operator}' is only allowed on number, date and quantity parameters`, key);
   }
   if (filter.operator === Operator.MISSING) {
@@ -180,7 +157,7 @@ function checkSortRule(resourceType: string, rule: SortRule): void {
     fail(`Cannot sort by '${rule.code}': not a search parameter of ${resourceType}`, '_sort');
   }
   // A composite's values are pairs (code and value) with no one order; its components sort.
-  if (param.type === 'composite' || param.type === 'special') {
+  if (SEARCH_KINDS[param.type]?.sortKey === undefined) {
     fail(
       `Cannot sort by ${param.type} parameter '${rule.code}': sort by one of its components instead`,
       '_sort',

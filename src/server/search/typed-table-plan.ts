@@ -11,7 +11,8 @@ import type { Filter, SearchRequest, SortRule } from '../../fhir/search';
 import type { SqlParams } from './sql-params';
 import { bareCodeKey, systemCodeKey, typedTableOf } from './typed-tables';
 import type { TypedTable } from './typed-tables';
-import { splitBar, TYPED_REFERENCE, unescapeValue } from './value-conditions';
+import { splitBar, unescapeValue } from './kinds/probe';
+import { TYPED_REFERENCE } from './kinds/reference';
 
 /** The alias of the per-type table's row, joined to the resource row `r`. */
 const ALIAS = 'typed';

