@@ -2,8 +2,8 @@
 // Record side menu with the Vitals sub-items, the footer's copyright year, health-record/* → lab-results,
 // lazily loaded screens behind the real router and Apollo provider, and a page title per route.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { installFakeApi, maria, storeMariaLogin } from './fakeApi';
-import { renderApp } from './renderApp';
+import { installFakeApi, maria, storeMariaLogin } from './support/fakeApi';
+import { renderApp } from './support/renderApp';
 
 beforeEach(() => {
   const api = installFakeApi();

@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import type { NonIndexRouteObject, RouteObject } from 'react-router-dom';
 import { appRoutes } from '../../src/app/routes';
-import { renderApp } from './renderApp';
+import { renderApp } from './support/renderApp';
 
 describe('SPEC §2 routes', () => {
   it.each(['/no/such/page', '/messages', '/health-record/lab-results', '/signin/extra'])(

@@ -7,8 +7,8 @@ import type { Group, Resource, ResourceType } from '@medplum/fhirtypes';
 import WebSocket from 'ws';
 import type { BloomClient } from '../../src/client';
 import type { BulkDataExport } from '../../src/client/platform-client';
-import { DEMO_PASSWORD, startExportClinic } from '../server/export-clinic';
-import type { ExportClinic } from '../server/export-clinic';
+import { DEMO_PASSWORD, startExportClinic } from '../server/export/export-clinic';
+import type { ExportClinic } from '../server/export/export-clinic';
 import { databases } from '../server/support/test-databases';
 import { signedInClient } from './support/server-sign-in';
 

@@ -3,7 +3,7 @@
 // so they are Medplum's own functions. Only pure helpers are listed: QuickJS has no URL,
 // URLSearchParams, timers, Buffer, fetch or WebSocket, so MedplumClient, sleep, getQueryString,
 // parseSearchRequest and base64 helpers are left out (the bot receives its FHIR client as an
-// argument). tests/server/bots-sandbox.test.ts calls every one of them inside QuickJS.
+// argument). tests/server/bots/bots-sandbox.test.ts calls every one of them inside QuickJS.
 export const MEDPLUM_CORE_EXPORTS = [
   // References and display
   'createReference',

@@ -1,5 +1,5 @@
 // Calls every export the bot sandbox's require('@medplum/core') offers (src/server/bots/medplum-core-exports.ts),
-// each with an input whose answer is known, and answers them by name (tests/server/bots-sandbox.test.ts).
+// each with an input whose answer is known, and answers them by name (tests/server/bots/bots-sandbox.test.ts).
 'use strict';
 const c = require('@medplum/core');
 const p = {
