@@ -1,6 +1,10 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { NonIndexRouteObject, RouteObject } from 'react-router-dom';
-import { MAX_NOTIFICATIONS, NotificationsProvider, useNotify } from '../../../src/app/components/Notifications';
+import {
+  MAX_NOTIFICATIONS,
+  NotificationsProvider,
+  useNotify,
+} from '../../../src/app/components/Notifications';
 import { appRoutesWith } from '../../../src/app/routes';
 import { installFakeApi, maria, storeMariaLogin, type FakeApi } from '../support/fakeApi';
 import { renderApp } from '../support/renderApp';

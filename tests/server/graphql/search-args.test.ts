@@ -2,7 +2,11 @@
 // value prefixes the REST parser understands, _sort/_count/_offset, a reverse lookup's filter first;
 // _filter and _compartment, checked as the REST search checks them.
 import { Operator } from '../../../src/fhir/search/types';
-import { argNameToSearchParam, graphQLTypeName, searchParamToArgName } from '../../../src/server/graphql/naming';
+import {
+  argNameToSearchParam,
+  graphQLTypeName,
+  searchParamToArgName,
+} from '../../../src/server/graphql/naming';
 import {
   DEFAULT_SEARCH_COUNT,
   MAX_SEARCH_COUNT,

@@ -10,7 +10,10 @@ import {
   VaccineListDocument,
 } from '../../../../src/graphql';
 import { MedicationPage } from '../../../../src/app/features/health-record/MedicationPage';
-import { MEDICATIONS_PAGE_SIZE, MedicationsPage } from '../../../../src/app/features/health-record/MedicationsPage';
+import {
+  MEDICATIONS_PAGE_SIZE,
+  MedicationsPage,
+} from '../../../../src/app/features/health-record/MedicationsPage';
 import { ObservationPage } from '../../../../src/app/features/health-record/ObservationPage';
 import { VaccinePage } from '../../../../src/app/features/health-record/VaccinePage';
 import { VACCINES_PAGE_SIZE, VaccinesPage } from '../../../../src/app/features/health-record/VaccinesPage';

@@ -2,9 +2,16 @@
 // codes AA, LL, HH, A): list and detail in their loading, empty, data and error states, against
 // Apollo's MockedProvider answering LabResultList / LabResultDetail.
 import { fireEvent, screen, within } from '@testing-library/react';
-import { LabResultDetailDocument, LabResultListDocument, type LabResultDetailQuery } from '../../../../src/graphql';
+import {
+  LabResultDetailDocument,
+  LabResultListDocument,
+  type LabResultDetailQuery,
+} from '../../../../src/graphql';
 import { LabResultPage } from '../../../../src/app/features/health-record/LabResultPage';
-import { LAB_RESULTS_PAGE_SIZE, LabResultsPage } from '../../../../src/app/features/health-record/LabResultsPage';
+import {
+  LAB_RESULTS_PAGE_SIZE,
+  LabResultsPage,
+} from '../../../../src/app/features/health-record/LabResultsPage';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
 const patient = 'Patient/maria-1';

@@ -28,7 +28,14 @@ import {
   mergeMessages,
   type ThreadMessage,
 } from '../../../../src/app/features/messages/threadMessages';
-import { installFakeApi, testBaseUrl, maria, outcome, storeMariaLogin, type FakeApi } from '../../support/fakeApi';
+import {
+  installFakeApi,
+  testBaseUrl,
+  maria,
+  outcome,
+  storeMariaLogin,
+  type FakeApi,
+} from '../../support/fakeApi';
 import type { ScreenMock } from '../../support/renderScreen';
 
 const MARIA = 'Patient/maria-1';
