@@ -31,7 +31,7 @@ export interface SuiteWindow {
   readonly page: Page;
   /** Console errors and uncaught exceptions seen so far; checked after the test (filter it in place). */
   readonly problems: string[];
-  /** The GraphQL documents the window sent; each must be a generated operation (checked after the test). */
+  /** The GraphQL documents the window sent from Bloom's app; each must be a generated operation (checked after the test). */
   readonly graphqlDocuments: string[];
 }
 
@@ -83,7 +83,12 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
     const context = await started().browser.newContext({ viewport: { width, height } });
     const page = await context.newPage();
     const problems = collectPageProblems(page, { failedLoads: options.failedLoadsAreProblems ?? false });
-    const window = { context, page, problems, graphqlDocuments: recordGraphqlDocuments(page) };
+    const window = {
+      context,
+      page,
+      problems,
+      graphqlDocuments: recordGraphqlDocuments(page, () => started().bloom.appUrl),
+    };
     windows.push(window);
     return window;
   }
