@@ -251,9 +251,12 @@ export class PlatformClient extends FhirClient {
     const response = await this.graphql<{
       data?: { StructureDefinitionList?: StructureDefinition[]; SearchParameterList?: SearchParameter[] };
     }>(schemaQuery(resourceType));
-    const [first] = this.schema.indexStructureDefinitions(response?.data?.StructureDefinitionList);
-    this.schema.indexSearchParameters(response?.data?.SearchParameterList ?? []);
-    return first ?? this.schema.getDataType(resourceType);
+    const data = response?.data;
+    return this.schema.indexSchemaLists(
+      resourceType,
+      data?.StructureDefinitionList,
+      data?.SearchParameterList,
+    );
   }
 
   /**

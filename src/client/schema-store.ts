@@ -31,6 +31,27 @@ export function schemaQuery(resourceType: string): string {
 }`;
 }
 
+/**
+ * A GraphQL answer as FHIR JSON: GraphQL gives every selected field that has no value as null, FHIR
+ * leaves it out (a null element would read as a value); `__typename`, which Apollo adds, is no FHIR.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  const fields = Object.entries(value).filter(([key, field]) => field !== null && key !== '__typename');
+  return Object.fromEntries(fields.map(([key, field]) => [key, withoutNulls(field)]));
+}
+
+function isStructureDefinition(value: unknown): value is StructureDefinition {
+  const sd = value as Partial<StructureDefinition> | undefined;
+  return sd?.resourceType === 'StructureDefinition' && typeof sd.name === 'string';
+}
+
+function isSearchParameter(value: unknown): value is SearchParameter {
+  const param = value as Partial<SearchParameter> | undefined;
+  return typeof param?.code === 'string' && Array.isArray(param.base);
+}
+
 export class SchemaStore {
   private readonly types = new Map<string, TypeSchema>();
   private readonly searchParameters = new Map<string, Map<string, SearchParameter>>();
@@ -96,6 +117,25 @@ export class SchemaStore {
       }
     }
     return (list as StructureDefinition[]).map((sd) => this.indexStructureDefinition(sd));
+  }
+
+  /**
+   * Indexes one schema load as the StructureDefinitionList and SearchParameterList queries answer it
+   * (GraphQL's nulls dropped) and returns the type of that name; 'Unknown data type' when none is.
+   */
+  indexSchemaLists(
+    resourceType: string,
+    structureDefinitions: unknown,
+    searchParameters: unknown,
+  ): TypeSchema {
+    const definitions = withoutNulls(structureDefinitions);
+    if (!Array.isArray(definitions) || !definitions.every(isStructureDefinition)) {
+      throw new Error('Failed loading StructureDefinition from bundle');
+    }
+    const indexed = this.indexStructureDefinitions(definitions);
+    const parameters = withoutNulls(searchParameters);
+    if (Array.isArray(parameters)) this.indexSearchParameters(parameters.filter(isSearchParameter));
+    return indexed.find((schema) => schema.name === resourceType) ?? this.getDataType(resourceType);
   }
 
   indexSearchParameters(list: readonly SearchParameter[]): void {

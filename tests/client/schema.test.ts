@@ -79,6 +79,64 @@ describe('SchemaStore', () => {
     expect(Object.keys(store.getSearchParameters('Practitioner'))).toEqual(['name']);
     expect(store.getSearchParameters('Observation')).toEqual({});
   });
+
+  test('indexSchemaLists: a GraphQL answer (nulls, __typename) becomes FHIR JSON; the type of that name is answered', () => {
+    const store = new SchemaStore();
+    // As the typed operations answer: a field without a value is null; Apollo adds __typename.
+    const answered = {
+      __typename: 'StructureDefinition',
+      resourceType: 'StructureDefinition',
+      name: 'Patient',
+      kind: 'resource',
+      type: 'Patient',
+      url: patientSd.url,
+      description: null,
+      snapshot: {
+        element: [
+          { path: 'Patient', definition: 'A person', min: null, type: null },
+          {
+            path: 'Patient.name',
+            definition: null,
+            min: 0,
+            max: '*',
+            type: [{ code: 'HumanName', profile: null }],
+          },
+        ],
+      },
+    };
+    // A profile that shares the name's start is listed too; the type asked for is answered.
+    const profile = { ...answered, name: 'PatientProfile', url: 'http://example.org/PatientProfile' };
+    const parameters = [
+      { base: ['Patient'], code: 'name', type: 'string', expression: null, target: null },
+      null,
+    ];
+    const schema = store.indexSchemaLists('Patient', [profile, answered, null], parameters);
+    expect(schema.name).toBe('Patient');
+    expect(schema.description).toBe('A person');
+    expect(schema.elements.name).toEqual({
+      path: 'Patient.name',
+      min: 0,
+      max: '*',
+      type: [{ code: 'HumanName' }],
+    });
+    expect(store.getDataType('PatientProfile').url).toBe('http://example.org/PatientProfile');
+    expect(store.getSearchParameters('Patient').name).toEqual({
+      base: ['Patient'],
+      code: 'name',
+      type: 'string',
+    });
+  });
+
+  test('indexSchemaLists: no definition of that name is an unknown type; a list that is none fails', () => {
+    const store = new SchemaStore();
+    expect(() => store.indexSchemaLists('Nonsense', [], [])).toThrow('Unknown data type: Nonsense');
+    expect(() => store.indexSchemaLists('Patient', null, [])).toThrow(
+      'Failed loading StructureDefinition from bundle',
+    );
+    expect(() =>
+      store.indexSchemaLists('Patient', [{ resourceType: 'Patient', name: 'Patient' }], []),
+    ).toThrow('Failed loading StructureDefinition from bundle');
+  });
 });
 
 describe('requestSchema and requestProfileSchema through the client', () => {

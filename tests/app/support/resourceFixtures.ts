@@ -70,7 +70,10 @@ export const rosa: Patient = {
   managingOrganization: { reference: '#clinic', display: 'Contained clinic' },
 };
 
-/** The schema load's answer: the Patient definition (no search parameters needed here). */
+/**
+ * The schema load's answer: the Patient definition (no search parameters needed here). Both typed
+ * operations (StructureDefinitionList, SearchParameterList) get this body and read their own list.
+ */
 export function answerSchema(api: FakeApi, definition: StructureDefinition | null = patientDefinition): void {
   api.always('POST fhir/R4/$graphql', 200, {
     data: { StructureDefinitionList: definition ? [definition] : [], SearchParameterList: [] },

@@ -5,7 +5,6 @@
 // a name, a document built at run time) makes it a document CI never checked.
 import { Kind, parse, print, visit } from 'graphql';
 import type { DocumentNode } from 'graphql';
-import { schemaQuery } from '../../../src/client/schema-store';
 import * as generated from '../../../src/graphql/generated/operations';
 
 /** A document as comparable text: parsed if needed, `__typename` selections dropped, printed. */
@@ -37,16 +36,6 @@ export function generatedDocuments(): Map<string, string> {
 const GENERATED = generatedDocuments();
 
 /**
- * The one document sent that is not generated: the platform client's `requestSchema` (Medplum's own
- * schema-load query, with the type name written in; src/client may not import src/graphql), which
- * the generic resource pages still use. Exactly that text for one type name, nothing looser.
- */
-function isPlatformSchemaLoad(text: string): boolean {
-  const name = /StructureDefinitionList\(name: "([A-Za-z]{1,64})"\)/.exec(text)?.[1];
-  return name !== undefined && text === normalizedDocument(schemaQuery(name));
-}
-
-/**
  * The sent documents that are not generated ones, printed (or as sent, when they do not parse),
  * each once. Empty when the app sent only typed operations.
  */
@@ -63,7 +52,7 @@ export function untypedDocuments(
       strangers.add(String(document));
       continue;
     }
-    if (!known.has(text) && !isPlatformSchemaLoad(text)) strangers.add(text);
+    if (!known.has(text)) strangers.add(text);
   }
   return [...strangers];
 }

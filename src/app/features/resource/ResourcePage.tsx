@@ -1,6 +1,6 @@
 // The generic resource page /:resourceType/:id (SPEC §2 Links): the resource read over REST
 // (GET {type}/{id}, or GET {type}/{id}/_history/{vid} for an older version), its fields laid out by
-// the type's StructureDefinition (client.requestSchema), its JSON and its history, as three tabs.
+// the type's StructureDefinition (useResourceSchema), its JSON and its history, as three tabs.
 // What the server refuses (404 for what the caller may not see, 403) is shown as a readable panel.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';

@@ -1,5 +1,5 @@
 // Which fields a resource page shows, in which order, with which type: the type's StructureDefinition
-// snapshot (client.requestSchema, SPEC §7 schema load) walked one level at a time, so fields are laid
+// snapshot (useResourceSchema, SPEC §7 schema load) walked one level at a time, so fields are laid
 // out by the definition. Pure, so the layout is tested without rendering.
 import type { ElementDefinition } from '@medplum/fhirtypes';
 import type { TypeSchema } from '../../../client';

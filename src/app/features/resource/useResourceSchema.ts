@@ -1,9 +1,12 @@
-// The definition of a resource type for the generic pages (SPEC §7 schema load through the platform
-// client's requestSchema, cached there after the first load). A name that is no resource type (not
-// capitalised, unknown to the server, or a data type such as HumanName) is 'unknown'.
+// The definition of a resource type for the generic pages (SPEC §7 schema load): the typed
+// StructureDefinitionList and SearchParameterList operations through Apollo, their answers built into
+// a TypeSchema by the platform client's schema store (which keeps it for the client's other users). A
+// name that is no resource type (not capitalised, unknown to the server, or a data type such as
+// HumanName) is 'unknown'; a name that cannot be a type is never sent.
+import { useMemo } from 'react';
 import type { TypeSchema } from '../../../client';
+import { useSchemaLists } from '../../api/useSchemaLists';
 import { useBloomClient } from '../../session/BloomClientContext';
-import { useLoaded } from './useLoaded';
 
 export type ResourceSchemaState =
   | { readonly status: 'loading' }
@@ -13,24 +16,23 @@ export type ResourceSchemaState =
 
 const RESOURCE_TYPE_NAME = /^[A-Z][A-Za-z]{1,63}$/;
 
-class UnknownResourceType extends Error {}
-
 export function useResourceSchema(resourceType: string): ResourceSchemaState {
   const client = useBloomClient();
-  const loaded = useLoaded(resourceType, async () => {
-    if (!RESOURCE_TYPE_NAME.test(resourceType)) throw new UnknownResourceType();
+  const named = RESOURCE_TYPE_NAME.test(resourceType);
+  const { loaded, error, definitions, parameters } = useSchemaLists(resourceType, !named);
+  return useMemo((): ResourceSchemaState => {
+    if (!named) return { status: 'unknown' };
+    if (error) return { status: 'error', error };
+    if (!loaded) return { status: 'loading' };
     let schema: TypeSchema;
     try {
-      schema = await client.requestSchema(resourceType);
+      schema = client.getSchema().indexSchemaLists(resourceType, definitions, parameters);
     } catch (err) {
-      // The client's SPEC §8 message when the server has no StructureDefinition of that name.
-      if (err instanceof Error && err.message.startsWith('Unknown data type'))
-        throw new UnknownResourceType();
-      throw err;
+      // The schema store's SPEC §8 message when the server has no StructureDefinition of that name.
+      if (err instanceof Error && err.message.startsWith('Unknown data type')) return { status: 'unknown' };
+      return { status: 'error', error: err };
     }
-    if (schema.kind !== 'resource' || schema.name !== resourceType) throw new UnknownResourceType();
-    return schema;
-  });
-  if (loaded.status === 'error' && loaded.error instanceof UnknownResourceType) return { status: 'unknown' };
-  return loaded;
+    if (schema.kind !== 'resource' || schema.name !== resourceType) return { status: 'unknown' };
+    return { status: 'ok', value: schema };
+  }, [client, resourceType, named, loaded, error, definitions, parameters]);
 }

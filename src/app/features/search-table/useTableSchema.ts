@@ -4,7 +4,8 @@
 // second visit to the type (or its other pages) does not ask again.
 import { useQuery } from '@apollo/client/react';
 import { useMemo } from 'react';
-import { SearchParameterListDocument, StructureDefinitionListDocument } from '../../../graphql';
+import { SearchParameterListDocument } from '../../../graphql';
+import { useSchemaLists } from '../../api/useSchemaLists';
 import { buildTableSchema, type TableSchema } from './tableSchema';
 
 export interface TableSchemaState {
@@ -15,11 +16,10 @@ export interface TableSchemaState {
 }
 
 export function useTableSchema(resourceType: string): TableSchemaState {
-  const definitions = useQuery(StructureDefinitionListDocument, { variables: { name: resourceType } });
-  const own = useQuery(SearchParameterListDocument, { variables: { base: resourceType } });
+  const own = useSchemaLists(resourceType);
   const common = useQuery(SearchParameterListDocument, { variables: { base: 'Resource' } });
-  const definitionList = definitions.data?.StructureDefinitionList;
-  const ownList = own.data?.SearchParameterList;
+  const definitionList = own.definitions;
+  const ownList = own.parameters;
   const commonList = common.data?.SearchParameterList;
   const schema = useMemo(
     () =>
@@ -28,7 +28,7 @@ export function useTableSchema(resourceType: string): TableSchemaState {
         : undefined,
     [resourceType, definitionList, ownList, commonList],
   );
-  const error = definitions.error ?? own.error ?? common.error;
+  const error = own.error ?? common.error;
   const loading = !error && !(definitionList && ownList && commonList);
   return { loading, error, schema };
 }

@@ -47,9 +47,17 @@ describe('issue #9 /:resourceType/:id', () => {
       'href',
       '/Practitioner/chen-1',
     );
-    // The definition was asked for by name, through the schema load's GraphQL (SPEC §7).
-    const [schemaRequest] = api.bodiesOf('POST fhir/R4/$graphql') as Array<{ query: string }>;
-    expect(schemaRequest.query).toContain('StructureDefinitionList(name: "Patient")');
+    // The definition was asked for by name, through the schema load's typed operations (SPEC §7).
+    const schemaRequests = api.bodiesOf('POST fhir/R4/$graphql') as Array<{
+      operationName?: string;
+      variables?: Record<string, unknown>;
+    }>;
+    expect(schemaRequests.map(({ operationName, variables }) => ({ operationName, variables }))).toEqual(
+      expect.arrayContaining([
+        { operationName: 'StructureDefinitionList', variables: { name: 'Patient' } },
+        { operationName: 'SearchParameterList', variables: { base: 'Patient', count: 100 } },
+      ]),
+    );
   });
 
   it('shows the JSON and the history with dates, changes, authors and version links, paging to older ones', async () => {
@@ -168,6 +176,12 @@ describe('issue #9 /:resourceType/:id', () => {
     expect(api.sent.some((r) => r.path.startsWith('fhir/R4/Nonsense'))).toBe(false);
     await router.navigate('/lowercase/1');
     expect(await screen.findByText('The resource type "lowercase" does not exist here.')).toBeInTheDocument();
+    // A name that cannot be a type is not asked for.
+    const asked = (
+      api.bodiesOf('POST fhir/R4/$graphql') as Array<{ variables?: Record<string, unknown> }>
+    ).map(({ variables }) => variables?.name ?? variables?.base);
+    expect(asked).toContain('Nonsense');
+    expect(asked).not.toContain('lowercase');
   });
 
   it('static routes win: Observation/{id} stays the health-record screen', async () => {
