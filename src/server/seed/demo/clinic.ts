@@ -28,7 +28,7 @@ export function buildDemoProject(): Project {
     resourceType: 'Project',
     identifier: [{ ...DEMO_PROJECT_IDENTIFIER }],
     name: DEMO_PROJECT_NAME,
-    description: 'Demo pregnancy-care clinic seeded on first start (issue #2).',
+    description: 'Demo pregnancy-care clinic seeded on first start.',
     // Medplum's components (useSubscription: ThreadChat, notification counts) subscribe for live
     // updates only in a project with this feature, as Medplum's server requires it.
     features: ['websocket-subscriptions'],
