@@ -1,7 +1,7 @@
 // The server's one upgrade listener: WebSocket paths added by each plugin in
 // any order, exact paths before prefixes, the longest prefix first, 404 for paths nobody serves.
 // Unit test with fake requests and sockets; the real sockets of each plugin are tested in
-// tests/server/live, tests/server/fhircast/fhircast-hub.test.ts and tests/server/agents.test.ts.
+// tests/server/live, tests/server/fhircast/fhircast-hub.test.ts and tests/server/agents/agents.test.ts.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { UpgradePaths, upgradePath } from '../../src/server/upgrade-paths';
