@@ -18,6 +18,7 @@ import { Repository, systemContext } from '../../src/server/repo';
 import type { RepositoryContext } from '../../src/server/repo';
 import { openBenchDatabase, resetBenchDatabase } from '../search/database';
 import type { BenchDatabaseLocation, BenchEngine } from '../search/database';
+import { combinePolicies } from '../../src/server/access/policy';
 
 export interface ExportThroughput {
   engine: BenchEngine;
@@ -182,6 +183,7 @@ export async function measureExportThroughput(
         projectAdmin: false,
         profile: { reference: 'Practitioner/bench' },
         membership: { reference: 'ProjectMembership/bench' },
+        policy: combinePolicies([], { reference: 'Practitioner/bench' }),
       },
     };
     const config = { ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), port: 0 };

@@ -3,6 +3,7 @@
 // can read it without importing each other.
 import type { AccessPolicy, ProjectMembership, Reference } from '@medplum/fhirtypes';
 import { createReference, systemDevice } from '../../fhir';
+import type { PopulatedAccessPolicy } from './policy';
 
 export interface RepositoryContext {
   /** Stamped as meta.project on every version written (the demo clinic's project, later the caller's). */
@@ -28,6 +29,11 @@ export interface AccessContext {
   /** Set when the profile is a Patient: reads are limited to this Patient compartment. */
   patientCompartment?: string;
   accessPolicy?: AccessPolicy;
+  /**
+   * Every policy of the membership combined, parameters substituted (policy.ts combinePolicies):
+   * what the caller may do, as data.
+   */
+  policy: PopulatedAccessPolicy;
 }
 
 /** The context of the server itself, used until sign-in exists (SPEC §3 "System reference"). */

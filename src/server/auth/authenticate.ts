@@ -21,6 +21,8 @@ import { findMembershipsByUser } from '../repo/lookups';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { guardPlatformResources } from './platform-guard';
+import { combinePolicies } from '../access/policy';
+import type { PolicyGrant } from '../access/policy';
 
 export interface AuthState {
   /** Absent for Basic client authentication, which has no Login. */
@@ -79,6 +81,18 @@ export async function buildAuthState(
     : undefined;
   const profile = membership.profile;
   const profileRef = profile.reference ?? '';
+  const grants: PolicyGrant[] = accessPolicy ? [{ policy: accessPolicy }] : [];
+  for (const access of membership.access ?? []) {
+    grants.push({
+      policy: await readOrFail<AccessPolicy>(db, access.policy?.reference),
+      parameter: access.parameter,
+    });
+  }
+  // A patient is never granted everything by default: without a policy of her own she gets the
+  // project's default patient policy.
+  if (grants.length === 0 && profileRef.startsWith('Patient/') && project.defaultPatientAccessPolicy) {
+    grants.push({ policy: await readOrFail<AccessPolicy>(db, project.defaultPatientAccessPolicy.reference) });
+  }
   const context: RepositoryContext = {
     project: project.id,
     author: profile,
@@ -89,6 +103,7 @@ export async function buildAuthState(
       membership: { reference: `ProjectMembership/${membership.id}` },
       patientCompartment: profileRef.startsWith('Patient/') ? profileRef : undefined,
       accessPolicy,
+      policy: combinePolicies(grants, profile),
     },
   };
   return { ...extra, membership, project, profile, accessPolicy, context };

@@ -25,6 +25,7 @@ import { processBatch } from '../../../src/server/fhir/batch';
 import { Repository, systemContext } from '../../../src/server/repo';
 import type { AccessContext, RepositoryContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
+import { combinePolicies } from '../../../src/server/access/policy';
 
 const FHIR_BASE = 'http://localhost/fhir/R4/';
 const PROJECT_A = '0a0a0a0a-0000-4000-8000-00000000000a';
@@ -108,6 +109,9 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
       projectAdmin: false,
       membership: { reference: 'ProjectMembership/unused' },
       ...fields,
+      policy:
+        fields.policy ??
+        combinePolicies(fields.accessPolicy ? [{ policy: fields.accessPolicy }] : [], fields.profile),
     };
   }
 

@@ -8,6 +8,7 @@ import type { RepositoryContext } from '../../../src/server/repo';
 import { buildPatientAccessPolicy } from '../../../src/server/seed';
 import { databases } from '../support/test-databases';
 import { idSet, patientContext, searchUrl, sorted } from './search-support';
+import { combinePolicies } from '../../../src/server/access/policy';
 
 const PROJECT = 'acl-project';
 const OTHER = 'acl-other';
@@ -21,6 +22,7 @@ function memberContext(project: string): RepositoryContext {
       projectAdmin: false,
       profile: { reference: 'Practitioner/member' },
       membership: { reference: 'ProjectMembership/member' },
+      policy: combinePolicies([], { reference: 'Practitioner/member' }),
     },
   };
 }

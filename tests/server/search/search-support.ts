@@ -8,6 +8,7 @@ import type { AccessPolicy } from '@medplum/fhirtypes';
 import type { Repository, RepositoryContext } from '../../../src/server/repo';
 import { buildPatientAccessPolicy } from '../../../src/server/seed';
 import type { SearchResult } from '../../../src/server/search/types';
+import { combinePolicies } from '../../../src/server/access/policy';
 
 export async function searchUrl<T extends Resource = Resource>(
   repo: Repository,
@@ -65,6 +66,7 @@ export function patientContext(
       membership: { reference: `ProjectMembership/${patientId}` },
       patientCompartment: `Patient/${patientId}`,
       accessPolicy,
+      policy: combinePolicies([{ policy: accessPolicy }], { reference: `Patient/${patientId}` }),
     },
   };
 }
