@@ -10,6 +10,7 @@ import { Layout } from './components/Layout';
 import { NotFoundPanel } from './components/NotFoundPanel';
 import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
+import { formsRoutes } from './features/forms/formsRoutes';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
 import { messagesRoutes } from './features/messages/messagesRoutes';
@@ -127,6 +128,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
                 ...messagesRoutes,
                 ...healthRecordRoutes,
                 ...getCareRoutes,
+                ...formsRoutes,
                 ...resourceRoutes,
                 ...searchTableRoutes,
                 { path: '*', element: <NotFoundPanel /> },

@@ -27,7 +27,7 @@ describe('SPEC §2 signed-in frame', () => {
     await waitFor(() => expect(document.title).toBe('Lab Results · Bloom'));
   });
 
-  it('below 768 px the header links sit behind Menu: Health Record, Messages, Get Care', async () => {
+  it('below 768 px the header links sit behind Menu: Health Record, Messages, Get Care, Forms', async () => {
     renderApp('/health-record/lab-results');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Menu' }));
@@ -39,6 +39,7 @@ describe('SPEC §2 signed-in frame', () => {
       ['Health Record', '/health-record'],
       ['Messages', '/messages'],
       ['Get Care', '/get-care'],
+      ['Forms', '/forms'],
     ]);
   });
 

@@ -1,4 +1,5 @@
-// The header's main navigation (SPEC §2 Navigation: Health Record, Messages, Get Care). Below 768 px
+// The header's main navigation (SPEC §2 Navigation: Health Record, Messages, Get Care, and Forms,
+// the clinic's questionnaires). Below 768 px
 // (SPEC §9) the three links collapse into a Menu button.
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -12,6 +13,7 @@ export const MAIN_NAV = [
   { label: 'Health Record', to: '/health-record' },
   { label: 'Messages', to: '/messages' },
   { label: 'Get Care', to: '/get-care' },
+  { label: 'Forms', to: '/forms' },
 ] as const;
 
 export function MainNav() {

@@ -45,6 +45,7 @@ import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
 import { compartmentStrings, writeVersions } from './version-writer';
 import { writeConstraintsHold } from './write-constraints';
+import { checkQuestionnaireResponse } from '../questionnaires/check-response';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -665,9 +666,11 @@ export class Repository {
 
   /**
    * A patient's resource is `partOf` only what she can see: her message joins her own thread,
-   * never another patient's (the same 400 whether that thread is hidden or absent).
+   * never another patient's (the same 400 whether that thread is hidden or absent). Every write
+   * passes here before it is stored, so a QuestionnaireResponse is checked against its form here too.
    */
   private async checkPartOfVisible(connection: Queryable, stored: Resource): Promise<void> {
+    await checkQuestionnaireResponse(connection, stored);
     const access = this.context.access;
     const partOf = (stored as { partOf?: unknown }).partOf;
     if (!access?.patientCompartment || !Array.isArray(partOf)) {

@@ -1,0 +1,117 @@
+// forms (issue #26): the clinic's questionnaires offered to the patient, each a link to answer it,
+// and her past responses, newest first, named by the form they answer. After she sends a form she
+// lands here with a confirmation.
+import { useQuery } from '@apollo/client/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useLocation } from 'react-router-dom';
+import { FormsListDocument } from '../../../graphql';
+import { DateTimeDisplay } from '../../components/DateTimeDisplay';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { PageHeading } from '../../components/PageHeading';
+import { ResourceLink } from '../../components/ResourceLink';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useSession } from '../../session/BloomClientContext';
+
+interface SentState {
+  sent?: string;
+}
+
+/** A canonical without its `|version`. */
+function withoutVersion(canonical: string): string {
+  const bar = canonical.indexOf('|');
+  return bar < 0 ? canonical : canonical.slice(0, bar);
+}
+
+export function FormsPage() {
+  const { profile } = useSession();
+  const location = useLocation();
+  const sent = (location.state as SentState | null)?.sent;
+  const patient = profile?.resourceType === 'Patient' && profile.id ? `Patient/${profile.id}` : '';
+  const { data, loading, error, refetch } = useQuery(FormsListDocument, {
+    variables: { patient },
+    skip: !patient,
+  });
+  const forms = (data?.QuestionnaireList ?? []).flatMap((form) => (form ? [form] : []));
+  const responses = (data?.QuestionnaireResponseList ?? []).flatMap((response) =>
+    response ? [response] : [],
+  );
+  const titleOf = (canonical: string | null | undefined): string => {
+    const url = withoutVersion(canonical ?? '');
+    const form = forms.find((candidate) => candidate.url === url || `Questionnaire/${candidate.id}` === url);
+    return form?.title ?? form?.name ?? 'Form';
+  };
+  return (
+    <Box sx={{ maxWidth: 1000, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
+      <PageHeading title="Forms" />
+      {sent && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {`Thank you. Your answers to ${sent} were sent to your care team.`}
+        </Alert>
+      )}
+      {!patient && <EmptyState text="Forms are for patients: sign in as a patient to answer them." />}
+      {error && <LoadError error={error} onRetry={() => void refetch()} />}
+      {loading && !data && <LoadingState label="Loading forms" />}
+      {data && (
+        <>
+          <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 2 }}>
+            Forms to fill in
+          </Typography>
+          {forms.length === 0 ? (
+            <EmptyState text="No forms available" />
+          ) : (
+            <List aria-label="Forms to fill in">
+              {forms.map((form) => (
+                <ListItem key={form.id} divider sx={{ px: 0, display: 'block' }}>
+                  <ResourceLink to={`/forms/${form.id}`}>{form.title ?? form.name ?? 'Form'}</ResourceLink>
+                  {form.description && (
+                    <Typography variant="body2" color="text.secondary">
+                      {form.description}
+                    </Typography>
+                  )}
+                </ListItem>
+              ))}
+            </List>
+          )}
+          <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 3 }}>
+            Your answers
+          </Typography>
+          {responses.length === 0 ? (
+            <EmptyState text="You have not answered any forms yet" />
+          ) : (
+            <List aria-label="Your answers">
+              {responses.map((response) => (
+                <ListItem key={response.id} divider sx={{ px: 0 }}>
+                  <Stack
+                    direction="row"
+                    spacing={2}
+                    sx={{
+                      width: '100%',
+                      alignItems: 'center',
+                      justifyContent: 'space-between',
+                      flexWrap: 'wrap',
+                    }}
+                  >
+                    <ResourceLink to={`/QuestionnaireResponse/${response.id}`}>
+                      {titleOf(response.questionnaire)}
+                    </ResourceLink>
+                    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                      <Typography variant="body2" color="text.secondary">
+                        <DateTimeDisplay value={response.authored} />
+                      </Typography>
+                      {response.status && <StatusBadge status={response.status} />}
+                    </Stack>
+                  </Stack>
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,114 @@
+// The questionnaire renderer (issue #26): draws a FHIR Questionnaire's items, shows or hides them
+// by enableWhen as the patient answers, and on submit either lists in plain words what still needs
+// an answer or hands the QuestionnaireResponse's items to `onSubmit`.
+import type { Coding, Questionnaire, QuestionnaireItem, QuestionnaireResponseItem } from '@medplum/fhirtypes';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { buildResponseItems, choiceOptions, visibleAnswers } from './answerState';
+import type { RawAnswers } from './answerState';
+import { QuestionnaireItemView } from './QuestionnaireItemView';
+import type { ItemContext } from './QuestionnaireItemView';
+
+/** An answerValueSet's codes once expanded, or the reason they could not be. */
+export type ExpandedValueSets = ReadonlyMap<string, readonly Coding[] | { problem: string }>;
+
+export interface QuestionnaireFormProps {
+  questionnaire: Questionnaire;
+  expanded?: ExpandedValueSets;
+  submitting?: boolean;
+  /** The server's refusal, shown above the button. */
+  message?: string;
+  submitLabel?: string;
+  onSubmit: (items: QuestionnaireResponseItem[]) => void | Promise<void>;
+}
+
+const NO_VALUE_SETS: ExpandedValueSets = new Map();
+
+export function QuestionnaireForm({
+  questionnaire,
+  expanded = NO_VALUE_SETS,
+  submitting = false,
+  message,
+  submitLabel = 'Send answers',
+  onSubmit,
+}: QuestionnaireFormProps) {
+  const [raw, setRawAnswers] = useState<RawAnswers>({});
+  const [tried, setTried] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+  const items = useMemo(() => questionnaire.item ?? [], [questionnaire]);
+
+  const optionsOf = useCallback(
+    (item: QuestionnaireItem) => {
+      const codes = item.answerValueSet ? expanded.get(item.answerValueSet) : undefined;
+      return choiceOptions(item, Array.isArray(codes) ? codes : []);
+    },
+    [expanded],
+  );
+  const optionsProblem = useCallback(
+    (item: QuestionnaireItem) => {
+      if (item.answerOption?.length || !item.answerValueSet) {
+        return undefined;
+      }
+      const codes = expanded.get(item.answerValueSet);
+      if (codes === undefined) {
+        return 'Loading the choices…';
+      }
+      return Array.isArray(codes) ? undefined : 'The choices for this question could not be loaded.';
+    },
+    [expanded],
+  );
+
+  const built = useMemo(() => buildResponseItems(items, raw, optionsOf), [items, raw, optionsOf]);
+  const context: ItemContext = {
+    raw,
+    // Messages appear once the patient has tried to send, then follow her corrections live.
+    errors: tried ? built.errors : {},
+    shown: useMemo(() => visibleAnswers(items, raw, optionsOf), [items, raw, optionsOf]),
+    optionsOf,
+    optionsProblem,
+    setRaw: (linkId, values) => setRawAnswers((previous) => ({ ...previous, [linkId]: values })),
+  };
+  const problems = Object.keys(built.errors).length;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (problems > 0) {
+      summary.current?.focus();
+      return;
+    }
+    void onSubmit(built.items);
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label={questionnaire.title ?? 'Questionnaire'}>
+      {items.map((item) => (
+        <QuestionnaireItemView key={item.linkId} item={item} context={context} />
+      ))}
+      <div ref={summary} tabIndex={-1}>
+        {tried && problems > 0 && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {problems === 1
+              ? 'One answer needs your attention before you can send the form.'
+              : `${problems} answers need your attention before you can send the form.`}
+          </Alert>
+        )}
+        {message && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {message}
+          </Alert>
+        )}
+      </div>
+      <Button
+        type="submit"
+        variant="contained"
+        disabled={submitting}
+        sx={{ width: { xs: '100%', sm: 'auto' } }}
+      >
+        {submitting ? 'Sending…' : submitLabel}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,14 @@
+// Routes of the forms area (issue #26): forms (the clinic's questionnaires and the patient's
+// answers) and forms/{questionnaireId} (answer one). Each screen is its own chunk (React.lazy).
+import type { RouteObject } from 'react-router-dom';
+import { retryableLazy } from '../../components/retryableLazy';
+
+const FormsPage = retryableLazy(() => import('./FormsPage').then((m) => ({ default: m.FormsPage })));
+const QuestionnairePage = retryableLazy(() =>
+  import('./QuestionnairePage').then((m) => ({ default: m.QuestionnairePage })),
+);
+
+export const formsRoutes: RouteObject[] = [
+  { path: 'forms', element: <FormsPage /> },
+  { path: 'forms/:questionnaireId', element: <QuestionnairePage /> },
+];

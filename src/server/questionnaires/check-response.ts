@@ -1,0 +1,69 @@
+// The Repository's check of a QuestionnaireResponse before it is stored (create, update, patch,
+// batch and transaction alike): it must answer the Questionnaire its `questionnaire` canonical
+// names, found in the response's own project; a 400 OperationOutcome names each item at fault.
+import type {
+  OperationOutcomeIssue,
+  Questionnaire,
+  QuestionnaireResponse,
+  Resource,
+} from '@medplum/fhirtypes';
+import { badRequest, OperationOutcomeError, validationOutcome } from '../../fhir';
+import type { Queryable } from '../db';
+import { questionnaireResponseProblems } from './response-problems';
+
+/** The newest live Questionnaire with this canonical (`url` or `url|version`) in the project. */
+async function findQuestionnaire(
+  connection: Queryable,
+  canonical: string,
+  project: string | undefined,
+): Promise<Questionnaire | undefined> {
+  const bar = canonical.indexOf('|');
+  // A form without a url is named by its reference, 'Questionnaire/{id}', as Medplum's apps do.
+  const byId = /^Questionnaire\/([A-Za-z0-9\-.]{1,64})$/.exec(canonical);
+  const params: string[] = [byId ? byId[1] : bar < 0 ? canonical : canonical.slice(0, bar)];
+  const where = ["resource_type = 'Questionnaire'", 'NOT deleted', byId ? 'id = $1' : "content->>'url' = $1"];
+  if (bar >= 0 && !byId) {
+    params.push(canonical.slice(bar + 1));
+    where.push(`content->>'version' = $${params.length}`);
+  }
+  if (project) {
+    params.push(project);
+    where.push(`project = $${params.length}`);
+  }
+  const { rows } = await connection.query<{ content: Questionnaire }>(
+    `SELECT content FROM resource WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT 1`,
+    params,
+  );
+  return rows[0]?.content;
+}
+
+/** Throws a 400 when `stored` is a QuestionnaireResponse that does not answer its Questionnaire. */
+export async function checkQuestionnaireResponse(connection: Queryable, stored: Resource): Promise<void> {
+  if (stored.resourceType !== 'QuestionnaireResponse') {
+    return;
+  }
+  const response = stored as QuestionnaireResponse;
+  // FHIR makes `questionnaire` optional: a response to no form has nothing to be checked against.
+  if (!response.questionnaire) {
+    return;
+  }
+  const questionnaire = await findQuestionnaire(connection, response.questionnaire, stored.meta?.project);
+  if (!questionnaire) {
+    throw new OperationOutcomeError(
+      badRequest(
+        `QuestionnaireResponse.questionnaire: no Questionnaire ${response.questionnaire} in this project`,
+        'QuestionnaireResponse.questionnaire',
+      ),
+    );
+  }
+  const problems = questionnaireResponseProblems(questionnaire, response);
+  if (problems.length > 0) {
+    const issues = problems.map(({ expression, message }): OperationOutcomeIssue => ({
+      severity: 'error',
+      code: 'invalid',
+      details: { text: message },
+      expression: [expression],
+    }));
+    throw new OperationOutcomeError(validationOutcome(issues));
+  }
+}
