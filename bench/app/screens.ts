@@ -71,6 +71,13 @@ export function benchScreens(ids: { labReport: string; observation: string }): B
     { name: 'messages', path: '/messages', signedIn: true, ready: heading(/./) },
     { name: 'get-care', path: '/get-care', signedIn: true, ready: heading(/./) },
     {
+      name: 'forms',
+      path: '/forms',
+      signedIn: true,
+      ready: (page) =>
+        page.getByRole('list', { name: 'Forms to fill in' }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
+    {
       name: 'account/profile',
       path: '/account/profile',
       signedIn: true,

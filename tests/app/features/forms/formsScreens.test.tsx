@@ -1,0 +1,142 @@
+// The Forms screens (issue #26) with their one GraphQL operation each: the list of the clinic's forms
+// and her answers, named by the form they answer; a form read through QuestionnaireForm, answered and
+// sent as a completed QuestionnaireResponse about and by Maria; the server's refusal shown in its words.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { FormsListDocument, QuestionnaireFormDocument } from '../../../../src/graphql';
+import { FormsPage } from '../../../../src/app/features/forms/FormsPage';
+import { QuestionnairePage } from '../../../../src/app/features/forms/QuestionnairePage';
+import { outcome } from '../../support/fakeApi';
+import { renderScreen, type ScreenMock } from '../../support/renderScreen';
+
+const URL = 'https://bloom.example/fhir/Questionnaire/pregnancy-intake';
+
+const formsList: ScreenMock = {
+  request: { query: FormsListDocument, variables: { patient: 'Patient/maria-1' } },
+  result: {
+    data: {
+      QuestionnaireList: [
+        {
+          __typename: 'Questionnaire',
+          resourceType: 'Questionnaire',
+          id: 'intake',
+          url: URL,
+          version: '1',
+          title: 'Pregnancy intake',
+          name: 'Intake',
+          description: 'Before your first visit.',
+        },
+      ],
+      QuestionnaireResponseList: [
+        {
+          __typename: 'QuestionnaireResponse',
+          resourceType: 'QuestionnaireResponse',
+          id: 'r1',
+          questionnaire: `${URL}|1`,
+          status: 'completed',
+          authored: '2026-10-01T10:00:00Z',
+        },
+      ],
+    },
+  },
+};
+
+const nullItem = {
+  __typename: 'QuestionnaireItem',
+  prefix: null,
+  required: null,
+  repeats: null,
+  readOnly: null,
+  maxLength: null,
+  enableBehavior: null,
+  enableWhen: null,
+  answerValueSet: null,
+  answerOption: null,
+  item: null,
+};
+
+const questionnaireForm: ScreenMock = {
+  request: { query: QuestionnaireFormDocument, variables: { id: 'intake' } },
+  result: {
+    data: {
+      Questionnaire: {
+        __typename: 'Questionnaire',
+        resourceType: 'Questionnaire',
+        id: 'intake',
+        url: URL,
+        version: '1',
+        title: 'Pregnancy intake',
+        name: 'Intake',
+        description: 'Before your first visit.',
+        item: [
+          { ...nullItem, linkId: 'lmp', text: 'Last period', type: 'date', required: true },
+          { ...nullItem, linkId: 'count', text: 'Pregnancies before', type: 'integer' },
+        ],
+      },
+    },
+  },
+};
+
+describe('Forms list', () => {
+  it("lists the clinic's forms as links and her answers by form, date and status", async () => {
+    renderScreen(<FormsPage />, [formsList], { path: '/forms', pattern: '/forms' });
+    const forms = await screen.findByRole('list', { name: 'Forms to fill in' });
+    expect(within(forms).getByRole('link', { name: 'Pregnancy intake' })).toHaveAttribute(
+      'href',
+      '/forms/intake',
+    );
+    expect(within(forms).getByText('Before your first visit.')).toBeInTheDocument();
+    const answers = screen.getByRole('list', { name: 'Your answers' });
+    expect(within(answers).getByRole('link', { name: 'Pregnancy intake' })).toHaveAttribute(
+      'href',
+      '/QuestionnaireResponse/r1',
+    );
+    expect(within(answers).getByText('completed')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Forms · Bloom'));
+  });
+});
+
+describe('Answering a form', () => {
+  it('sends a completed QuestionnaireResponse about and by Maria, naming the form by its url', async () => {
+    const { api, router } = renderScreen(<QuestionnairePage />, [questionnaireForm], {
+      path: '/forms/intake',
+      pattern: '/forms/:questionnaireId',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Pregnancy intake' });
+    api.once('POST fhir/R4/QuestionnaireResponse', 201, { resourceType: 'QuestionnaireResponse', id: 'new' });
+    fireEvent.change(screen.getByLabelText('Last period', { exact: false }), {
+      target: { value: '2026-06-01' },
+    });
+    fireEvent.change(screen.getByLabelText('Pregnancies before'), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send answers' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forms'));
+    const [sent] = api.bodiesOf('POST fhir/R4/QuestionnaireResponse') as Record<string, unknown>[];
+    expect(sent).toMatchObject({
+      resourceType: 'QuestionnaireResponse',
+      questionnaire: URL,
+      status: 'completed',
+      subject: { reference: 'Patient/maria-1' },
+      author: { reference: 'Patient/maria-1' },
+      item: [
+        { linkId: 'lmp', text: 'Last period', answer: [{ valueDate: '2026-06-01' }] },
+        { linkId: 'count', text: 'Pregnancies before', answer: [{ valueInteger: 1 }] },
+      ],
+    });
+    expect(router.state.location.state).toMatchObject({ sent: 'Pregnancy intake' });
+  });
+
+  it("shows the server's refusal in its own words and stays on the form", async () => {
+    const { api, router } = renderScreen(<QuestionnairePage />, [questionnaireForm], {
+      path: '/forms/intake',
+      pattern: '/forms/:questionnaireId',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Pregnancy intake' });
+    api.once('POST fhir/R4/QuestionnaireResponse', 400, outcome("'Last period' (lmp) is required"));
+    fireEvent.change(screen.getByLabelText('Last period', { exact: false }), {
+      target: { value: '2026-06-01' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Send answers' }));
+    expect(await screen.findByText("'Last period' (lmp) is required")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/forms/intake');
+    expect(screen.getByRole('button', { name: 'Send answers' })).toBeEnabled();
+  });
+});
