@@ -3,7 +3,7 @@
 // questionnaire renderer): Forms in the header's navigation lists the clinic's questionnaires and her
 // past answers; sending the mood screening empty says in plain words what is missing; answered, it
 // is a completed QuestionnaireResponse the API holds (subject and author Maria, the form's canonical
-// URL), and it shows in her list. At 1280 and 375 px; axe on both screens, nothing scrolls sideways.
+// URL), it shows in her list, and she reads it back. At 1280 and 375 px; axe on both screens, nothing scrolls sideways.
 import type { Bundle, QuestionnaireResponse } from '@medplum/fhirtypes';
 import type { Page } from 'playwright-core';
 import {
@@ -81,6 +81,15 @@ describe.each([1280, 375])('Forms at %i px', (width) => {
     // Newest first: hers, just sent, heads the list.
     expect(await answers.first().getByRole('link').textContent()).toBe('Pregnancy mood screening');
 
+    // Her response, read back: each question with her answer in words.
+    await answers.first().getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'Your answers' }).waitFor();
+    await page.getByText('Over the past week, I have been able to find humour in everyday things').waitFor();
+    expect(await page.getByText('As often as usual', { exact: true }).count()).toBe(1);
+    expect(await page.getByText('Never', { exact: true }).count()).toBe(1);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
     const after = await mariasResponses(page);
     const added = after.filter((response) => !before.some((old) => old.id === response.id));
     expect(added).toHaveLength(1);
@@ -93,5 +102,6 @@ describe.each([1280, 375])('Forms at %i px', (width) => {
     expect(added[0].item?.map((item) => item.answer?.[0]?.valueCoding?.system)).toEqual(
       Array(10).fill('https://bloom.example/fhir/CodeSystem/mood-screening-score'),
     );
-  });
+    // Three screens, each scanned by axe: more than the default minute on a busy 2-core machine.
+  }, 180_000);
 });

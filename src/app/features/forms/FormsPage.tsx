@@ -96,7 +96,7 @@ export function FormsPage() {
                       flexWrap: 'wrap',
                     }}
                   >
-                    <ResourceLink to={`/QuestionnaireResponse/${response.id}`}>
+                    <ResourceLink to={`/forms/responses/${response.id}`}>
                       {titleOf(response.questionnaire)}
                     </ResourceLink>
                     <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>

@@ -2,9 +2,14 @@
 // and her answers, named by the form they answer; a form read through QuestionnaireForm, answered and
 // sent as a completed QuestionnaireResponse about and by Maria; the server's refusal shown in its words.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { FormsListDocument, QuestionnaireFormDocument } from '../../../../src/graphql';
+import {
+  FormsListDocument,
+  QuestionnaireFormDocument,
+  QuestionnaireResponseDetailDocument,
+} from '../../../../src/graphql';
 import { FormsPage } from '../../../../src/app/features/forms/FormsPage';
 import { QuestionnairePage } from '../../../../src/app/features/forms/QuestionnairePage';
+import { ResponsePage } from '../../../../src/app/features/forms/ResponsePage';
 import { outcome } from '../../support/fakeApi';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
@@ -88,7 +93,7 @@ describe('Forms list', () => {
     const answers = screen.getByRole('list', { name: 'Your answers' });
     expect(within(answers).getByRole('link', { name: 'Pregnancy intake' })).toHaveAttribute(
       'href',
-      '/QuestionnaireResponse/r1',
+      '/forms/responses/r1',
     );
     expect(within(answers).getByText('completed')).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Forms · Bloom'));
@@ -138,5 +143,86 @@ describe('Answering a form', () => {
     expect(await screen.findByText("'Last period' (lmp) is required")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/forms/intake');
     expect(screen.getByRole('button', { name: 'Send answers' })).toBeEnabled();
+  });
+});
+
+const answer = (value: Record<string, unknown>) => ({
+  valueBoolean: null,
+  valueDecimal: null,
+  valueInteger: null,
+  valueDate: null,
+  valueDateTime: null,
+  valueTime: null,
+  valueString: null,
+  valueUri: null,
+  valueCoding: null,
+  valueQuantity: null,
+  valueReference: null,
+  ...value,
+});
+
+describe('One sent form', () => {
+  it('shows each question with her answers in words, sections as groups', async () => {
+    const detail: ScreenMock = {
+      request: { query: QuestionnaireResponseDetailDocument, variables: { id: 'r1' } },
+      result: {
+        data: {
+          QuestionnaireResponse: {
+            __typename: 'QuestionnaireResponse',
+            resourceType: 'QuestionnaireResponse',
+            id: 'r1',
+            questionnaire: URL,
+            status: 'completed',
+            authored: '2026-10-01T10:00:00Z',
+            item: [
+              {
+                __typename: 'QuestionnaireResponseItem',
+                linkId: 'smokes',
+                text: 'Do you smoke?',
+                answer: [answer({ valueBoolean: false })],
+                item: null,
+              },
+              {
+                __typename: 'QuestionnaireResponseItem',
+                linkId: 'symptoms',
+                text: 'Symptoms',
+                answer: [
+                  answer({ valueCoding: { system: 'urn:s', code: 'n', display: 'Nausea' } }),
+                  answer({ valueString: 'Tiredness' }),
+                ],
+                item: null,
+              },
+              {
+                __typename: 'QuestionnaireResponseItem',
+                linkId: 'contact',
+                text: 'Emergency contact',
+                answer: null,
+                item: [
+                  {
+                    __typename: 'QuestionnaireResponseItem',
+                    linkId: 'phone',
+                    text: 'Phone number',
+                    answer: [answer({ valueString: '555-0100' })],
+                    item: null,
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    };
+    renderScreen(<ResponsePage />, [detail], {
+      path: '/forms/responses/r1',
+      pattern: '/forms/responses/:responseId',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Your answers' });
+    const terms = screen.getAllByRole('term').map((term) => term.textContent);
+    const definitions = screen.getAllByRole('definition').map((definition) => definition.textContent);
+    expect(terms).toEqual(['Do you smoke?', 'Symptoms', 'Emergency contact', 'Phone number']);
+    expect(definitions).toContain('No');
+    expect(definitions).toContain('Nausea, Tiredness');
+    expect(definitions).toContain('555-0100');
+    expect(screen.getByText('completed')).toBeInTheDocument();
   });
 });

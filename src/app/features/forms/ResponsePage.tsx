@@ -1,0 +1,109 @@
+// forms/responses/{responseId} (issue #26): one of the patient's answered forms, read-only: when
+// she sent it, its status, and each question with her answers (sections as headed groups).
+import { useQuery } from '@apollo/client/react';
+import type {
+  QuestionnaireResponse,
+  QuestionnaireResponseItem,
+  QuestionnaireResponseItemAnswer,
+} from '@medplum/fhirtypes';
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMemo } from 'react';
+import { useParams } from 'react-router-dom';
+import { QuestionnaireResponseDetailDocument } from '../../../graphql';
+import { DateTimeDisplay } from '../../components/DateTimeDisplay';
+import { LoadError, LoadingState } from '../../components/ListStates';
+import { NotFoundPanel } from '../../components/NotFoundPanel';
+import { PageHeading } from '../../components/PageHeading';
+import { ResourceLink } from '../../components/ResourceLink';
+import { StatusBadge } from '../../components/StatusBadge';
+import { fromGraphql } from './graphqlResource';
+
+/** An answer as words: Yes/No, a coding's display, a quantity with its unit. */
+export function answerText(answer: QuestionnaireResponseItemAnswer): string {
+  if (answer.valueBoolean !== undefined) return answer.valueBoolean ? 'Yes' : 'No';
+  if (answer.valueCoding) return answer.valueCoding.display ?? answer.valueCoding.code ?? '';
+  if (answer.valueQuantity)
+    return [answer.valueQuantity.value, answer.valueQuantity.unit].filter((v) => v !== undefined).join(' ');
+  if (answer.valueReference) return answer.valueReference.display ?? answer.valueReference.reference ?? '';
+  const value =
+    answer.valueDecimal ??
+    answer.valueInteger ??
+    answer.valueDate ??
+    answer.valueDateTime ??
+    answer.valueTime ??
+    answer.valueString ??
+    answer.valueUri;
+  return value === undefined ? '' : String(value);
+}
+
+function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] }) {
+  return (
+    <Box component="dl" sx={{ m: 0 }}>
+      {items.map((item, index) =>
+        item.item?.length ? (
+          <Box key={`${item.linkId}-${index}`} sx={{ mb: 2 }}>
+            <Typography component="dt" variant="h2" sx={{ fontSize: '1.15rem', mt: 1 }}>
+              {item.text ?? item.linkId}
+            </Typography>
+            <Box component="dd" sx={{ ml: { xs: 1, sm: 2 } }}>
+              <AnsweredItems items={item.item} />
+            </Box>
+          </Box>
+        ) : (
+          <Box key={`${item.linkId}-${index}`} sx={{ mb: 1.5 }}>
+            <Typography component="dt" sx={{ fontWeight: 600 }}>
+              {item.text ?? item.linkId}
+            </Typography>
+            <Typography component="dd" sx={{ ml: 0, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+              {(item.answer ?? []).map(answerText).join(', ') || 'No answer'}
+            </Typography>
+          </Box>
+        ),
+      )}
+    </Box>
+  );
+}
+
+export function ResponsePage() {
+  const { responseId = '' } = useParams();
+  const { data, loading, error, refetch } = useQuery(QuestionnaireResponseDetailDocument, {
+    variables: { id: responseId },
+  });
+  const response = useMemo(
+    () =>
+      data?.QuestionnaireResponse
+        ? fromGraphql<QuestionnaireResponse>(data.QuestionnaireResponse)
+        : undefined,
+    [data],
+  );
+  if (loading && !data) {
+    return <LoadingState label="Loading your answers" />;
+  }
+  if (error && !data) {
+    return error.message === 'Not found' ? (
+      <NotFoundPanel />
+    ) : (
+      <LoadError error={error} onRetry={() => void refetch()} />
+    );
+  }
+  if (!response) {
+    return <NotFoundPanel />;
+  }
+  return (
+    <Box sx={{ maxWidth: 760, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
+      <Typography sx={{ mb: 1 }}>
+        <ResourceLink to="/forms">Back to forms</ResourceLink>
+      </Typography>
+      <PageHeading title="Your answers" />
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 3, flexWrap: 'wrap' }}>
+        <Typography color="text.secondary">
+          Sent <DateTimeDisplay value={response.authored} />
+        </Typography>
+        {response.status && <StatusBadge status={response.status} />}
+      </Stack>
+      <AnsweredItems items={response.item ?? []} />
+    </Box>
+  );
+}
