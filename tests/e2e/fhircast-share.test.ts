@@ -149,4 +149,64 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     await hubContextBecomes('');
     expect(problems.flat()).toEqual([]);
   }, 240_000);
+
+  it("Maria, signed in, cannot read Dr. Chen's FHIRcast context nor steer his screen (SPEC §6)", async () => {
+    const page = await signInAsDrChen();
+    await page.goto(suite.url(`/Patient/${aishaId}`));
+    const toggle = page.getByRole('switch', { name: 'Share context' });
+    await toggle.waitFor();
+    if (!(await toggle.isChecked())) await toggle.check();
+    await connected(page);
+    await hubContextBecomes(`Patient/${aishaId}`);
+
+    // From Maria's own signed-in window, with her own token, as any script of hers could.
+    const maria = await suite.signIn('maria');
+    const answers = await maria.page.evaluate(
+      async ({ api, topic, mariaId }) => {
+        const login = JSON.parse(localStorage.getItem('@bloom/activeLogin') ?? '{}') as {
+          accessToken?: string;
+        };
+        const headers = { authorization: `Bearer ${login.accessToken ?? ''}` };
+        const url = `${api}fhircast/STU3/${encodeURIComponent(topic)}`;
+        const read = await fetch(url, { headers });
+        const publish = await fetch(url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            timestamp: new Date().toISOString(),
+            id: crypto.randomUUID(),
+            event: {
+              'hub.topic': topic,
+              'hub.event': 'Patient-open',
+              context: [{ key: 'patient', resource: { resourceType: 'Patient', id: mariaId } }],
+            },
+          }),
+        });
+        return [
+          { status: read.status, body: (await read.json()) as unknown },
+          { status: publish.status, body: (await publish.json()) as unknown },
+        ];
+      },
+      { api: suite.bloom.apiBaseUrl, topic, mariaId },
+    );
+    const refused = (use: string) => ({
+      status: 403,
+      body: {
+        resourceType: 'OperationOutcome',
+        issue: [
+          {
+            severity: 'error',
+            code: 'forbidden',
+            details: { text: `Your access policy does not grant FHIRcast ${use}` },
+          },
+        ],
+      },
+    });
+    expect(answers).toEqual([refused('read'), refused('create')]);
+    // His screen stayed where he was.
+    await page.waitForTimeout(1000);
+    expect(page.url()).toBe(suite.url(`/Patient/${aishaId}`));
+    expect(await hubContext()).toBe(`Patient/${aishaId}`);
+    expect(problems.flat()).toEqual([]);
+  }, 240_000);
 });

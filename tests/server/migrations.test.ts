@@ -66,6 +66,7 @@ test('each migration belongs to the module that owns its tables, one module per 
     85: 'bots',
     86: 'agents',
     87: 'search',
+    90: 'fhircast',
   });
   // Each module's list is exported from its own folder, beside its routes.
   for (const module of Object.keys(MODULE_MIGRATIONS)) {
@@ -125,13 +126,16 @@ describe.each(databases())('server migrations on %s', (engine) => {
     expect(await migrate(db, earlier)).toEqual([1, 2, 3, 4, 10, 16, 20, 21, 22, 40]);
     await db.query("INSERT INTO key_value (owner, key, value) VALUES ('User/u1', 'theme', 'dark')");
 
-    expect(await migrateServer(db)).toEqual([60, 80, 85, 86, 87]);
+    expect(await migrateServer(db)).toEqual([60, 80, 85, 86, 87, 90]);
     expect(await migrateServer(db)).toEqual([]);
 
     const { rows } = await db.query<{ version: number; name: string }>(
       'SELECT version, name FROM schema_migrations ORDER BY version',
     );
-    expect(rows.map((row): [number, string] => [row.version, row.name])).toEqual(RECORDED_BEFORE_MODULES);
+    expect(rows.map((row): [number, string] => [row.version, row.name])).toEqual([
+      ...RECORDED_BEFORE_MODULES,
+      [90, 'fhircast topic owners'],
+    ]);
     const kept = await db.query('SELECT value FROM key_value WHERE owner = $1', ['User/u1']);
     expect(kept.rows).toEqual([{ value: 'dark' }]);
     // The resource store and every search table work: a write is found by a search.

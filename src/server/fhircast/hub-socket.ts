@@ -90,6 +90,23 @@ export class HubSocket {
     this.options.onFailure(entry.message, entry.publisher, reason);
   }
 
+  /** Ends the socket with FHIRcast's `denied` and close code `code` (4403: no longer allowed). */
+  deny(reason: string, code: number): void {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    if (this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(
+        JSON.stringify({
+          'hub.mode': 'denied',
+          'hub.topic': this.subscription.topic,
+          'hub.events': this.subscription.events.join(','),
+          'hub.reason': reason,
+        }),
+      );
+    }
+    this.ws.close(code, reason);
+  }
+
   close(): void {
     for (const { timer } of this.pending.values()) clearTimeout(timer);
     this.pending.clear();

@@ -9,6 +9,9 @@ import type { FhircastEvent, FhircastMessage } from '../../fhir/fhircast';
 import { HubSocket } from './hub-socket';
 import { decodeNotice, FhircastStore } from './store';
 import type { StoredMessage } from './store';
+import { mayHear } from './topic-access';
+
+const NOT_SHARED = 'The topic is not shared with this subscriber';
 
 export class FhircastHub {
   readonly store: FhircastStore;
@@ -51,12 +54,23 @@ export class FhircastHub {
     await this.queue;
   }
 
-  /** Serves `ws` for the subscription behind `endpointId`; closes it (4404) when there is none. */
+  /**
+   * Serves `ws` for the subscription behind `endpointId`; closes it when there is none (4404) or
+   * when its subscriber may no longer hear the topic (4403).
+   */
   async attach(ws: WebSocket, endpointId: string): Promise<void> {
     const subscription = await this.store.findSubscription(endpointId);
     if (!subscription) {
       ws.send(JSON.stringify({ 'hub.mode': 'denied', 'hub.reason': 'Unknown or ended subscription' }));
       ws.close(4404, 'Unknown subscription');
+      return;
+    }
+    const ownership = await this.store.findTopic(subscription.project, subscription.topic);
+    if (!mayHear(ownership, subscription.subscriber)) {
+      ws.send(
+        JSON.stringify({ 'hub.mode': 'denied', 'hub.topic': subscription.topic, 'hub.reason': NOT_SHARED }),
+      );
+      ws.close(4403, 'Forbidden');
       return;
     }
     const socket = new HubSocket(ws, subscription, {
@@ -83,6 +97,10 @@ export class FhircastHub {
     } else if (notice.kind === 'unsubscribed') {
       for (const socket of this.sockets) {
         if (socket.subscription.endpoint_id === notice.endpointId) socket.close();
+      }
+    } else if (notice.kind === 'revoked') {
+      for (const socket of this.sockets) {
+        if (socket.subscription.endpoint_id === notice.endpointId) socket.deny(NOT_SHARED, 4403);
       }
     } else {
       const stored = await this.store.loadMessage(notice.seq);

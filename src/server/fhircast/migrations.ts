@@ -42,5 +42,30 @@ export const fhircastMigration: Migration = {
   },
 };
 
+/**
+ * Migration 90: who each topic belongs to (topic-access.ts). The owner is a profile reference, the
+ * membership it signed in with is kept beside it; `shared_with` lists the other profiles the owner
+ * lets in. Subscriptions and contexts from before topics had owners are ended: nobody can tell whose
+ * they were, and an app subscribes again when its socket is refused.
+ */
+export const fhircastTopicOwnersMigration: Migration = {
+  version: 90,
+  name: 'fhircast topic owners',
+  async up(tx) {
+    await tx.query(`
+      CREATE TABLE fhircast_topic (
+        project text NOT NULL,
+        topic text NOT NULL,
+        owner text NOT NULL,
+        owner_membership text,
+        shared_with text[] NOT NULL DEFAULT '{}',
+        created timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (project, topic)
+      )`);
+    await tx.query('DELETE FROM fhircast_subscription');
+    await tx.query('DELETE FROM fhircast_context');
+  },
+};
+
 /** The FHIRcast hub's migrations, collected by src/server/migrations.ts. */
-export const fhircastMigrations: readonly Migration[] = [fhircastMigration];
+export const fhircastMigrations: readonly Migration[] = [fhircastMigration, fhircastTopicOwnersMigration];

@@ -5,10 +5,13 @@
 //                                   MedplumClient 5.x fhircastPublish sends it
 //   POST /fhircast/STU3/{topic}     {timestamp, id, event} → the message as delivered
 //   GET  /fhircast/STU3/{topic}     the current context
+//   GET  /fhircast/STU3/{topic}/sharing  whom the topic is shared with (its owner only)
+//   PUT  /fhircast/STU3/{topic}/sharing  {sharedWith: [{reference}]} replaces it (its owner only)
 //   WS   /ws/fhircast/{endpointId}  the subscription's events, heartbeats; receivers acknowledge.
-// Every call needs a signed-in user; topics belong to the caller's project. Requests are checked
-// with the platform client's own rules (src/fhir/fhircast) and refused with a 400 outcome before
-// anything changes.
+// Every call needs a signed-in user; topics belong to the caller's project, and within it to their
+// owner and whom he shares them with (topic-access.ts): anybody else is refused with a 403 outcome.
+// Requests are checked with the platform client's own rules (src/fhir/fhircast) and refused with a
+// 400 outcome before anything changes.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -26,7 +29,17 @@ import type { RepositoryContext } from '../repo';
 import { upgradePath } from '../upgrade-paths';
 import type { WebSocketPaths } from '../websocket-paths';
 import { acceptFormBodies } from '../request-bodies';
+import { EMPTY_CONTEXT } from './current-context';
 import { FhircastHub } from './hub';
+import {
+  forbiddenError,
+  ownerOf,
+  parseSharing,
+  policyRefusal,
+  reservedOwner,
+  topicRefusal,
+} from './topic-access';
+import type { TopicCaller, TopicOwnership, TopicUse } from './topic-access';
 
 export const FHIRCAST_WS_PATH = '/ws/fhircast/';
 const FORM = 'application/x-www-form-urlencoded';
@@ -41,10 +54,7 @@ export interface FhircastRoutesOptions {
   getContext?: (request: FastifyRequest) => RepositoryContext;
 }
 
-interface Caller {
-  project: string;
-  subscriber: string;
-}
+type Caller = TopicCaller;
 
 function endpointUrl(baseUrl: string, endpointId: string): string {
   return baseUrl.replace(/^http/, 'ws').replace(/\/$/, '') + FHIRCAST_WS_PATH + endpointId;
@@ -72,7 +82,40 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
 
   const caller = async (request: FastifyRequest): Promise<Caller> => {
     const context = getContext ? getContext(request) : (await requireAuth(deps, request)).context;
-    return { project: context.project ?? '', subscriber: context.author.reference ?? '' };
+    const access = context.access;
+    return {
+      project: context.project ?? '',
+      profile: access?.profile.reference ?? context.author.reference ?? '',
+      membership: access?.membership.reference,
+      access,
+    };
+  };
+
+  /**
+   * The topic's ownership once the caller may `use` it (403 otherwise); with `claim`, a topic
+   * nobody owns yet becomes the caller's (a reserved name its named profile's).
+   */
+  const authorize = async (
+    who: Caller,
+    topic: string,
+    use: TopicUse,
+    claim: boolean,
+  ): Promise<TopicOwnership | undefined> => {
+    const refusedByPolicy = policyRefusal(who.access, use);
+    if (refusedByPolicy) throw forbiddenError(refusedByPolicy);
+    let ownership = await hub.store.findTopic(who.project, topic);
+    if (!ownership && claim) {
+      const owner = reservedOwner(topic) ?? who.profile;
+      const membership = owner === who.profile ? who.membership : undefined;
+      // Checked before the claim, so nobody records a reserved topic that is not his.
+      const refused = topicRefusal(topic, undefined, who);
+      if (refused) throw forbiddenError(refused);
+      ownership = await hub.store.claimTopic(who.project, topic, owner, membership);
+    }
+    // Checked again after a claim: another caller may have claimed it first.
+    const refused = topicRefusal(topic, ownership, who);
+    if (refused) throw forbiddenError(refused);
+    return ownership;
   };
 
   // Subscription requests are forms; events are the JSON every route takes.
@@ -118,10 +161,11 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
       throw invalid(`event.hub.topic must be the topic of the URL (${urlTopic})`);
     }
     const checked = validatePublish(topic, event['hub.event'], event.context, event['context.versionId']);
+    await authorize(who, topic, 'publish', true);
     return hub.store.publish(
       who.project,
       { id: message.id, timestamp: message.timestamp, event: checked },
-      who.subscriber,
+      who.profile,
     );
   };
 
@@ -140,6 +184,7 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
     }
     const subscription = subscriptionRequestFromForm(Object.fromEntries(request.body));
     validateSubscriptionRequest(subscription, 'hub');
+    await authorize(who, subscription.topic, 'read', subscription.mode === 'subscribe');
     if (subscription.mode === 'unsubscribe') {
       const ended = await hub.store.unsubscribe(
         who.project,
@@ -153,7 +198,7 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
       project: who.project,
       topic: subscription.topic,
       events: subscription.events,
-      subscriber: who.subscriber,
+      subscriber: who.profile,
     });
     return reply.status(202).send({ 'hub.channel.endpoint': endpointUrl(config.baseUrl, endpointId) });
   });
@@ -168,9 +213,53 @@ export const fhircastRoutes: FastifyPluginAsync<FhircastRoutesOptions> = async (
 
   app.get<{ Params: { topic: string } }>('/fhircast/STU3/:topic', async (request, reply) => {
     const who = await caller(request);
-    validateTopic(request.params.topic);
+    const topic = request.params.topic;
+    validateTopic(topic);
+    const ownership = await authorize(who, topic, 'read', false);
+    // A topic nobody owns has never been published to: no context to read.
+    const context = ownership ? await hub.store.getContext(who.project, topic) : EMPTY_CONTEXT;
+    return reply.header('Cache-Control', 'no-store').send(context);
+  });
+
+  /** The sharing answer: the owner and whom he shares the topic with, as references. */
+  const sharing = (topic: string, owner: string, sharedWith: string[]) => ({
+    'hub.topic': topic,
+    owner: { reference: owner },
+    sharedWith: sharedWith.map((reference) => ({ reference })),
+  });
+
+  /** Only the owner manages sharing; a sharer is refused like anybody else. */
+  const requireOwner = (who: Caller, topic: string, ownership: TopicOwnership | undefined): string => {
+    const owner = ownerOf(topic, ownership) ?? who.profile;
+    if (who.access && owner !== who.profile) {
+      throw forbiddenError(`Only the owner of the FHIRcast topic ${topic} manages whom it is shared with`);
+    }
+    return owner;
+  };
+
+  app.get<{ Params: { topic: string } }>('/fhircast/STU3/:topic/sharing', async (request, reply) => {
+    const who = await caller(request);
+    const topic = request.params.topic;
+    validateTopic(topic);
+    const ownership = await authorize(who, topic, 'read', false);
+    const owner = requireOwner(who, topic, ownership);
     return reply
       .header('Cache-Control', 'no-store')
-      .send(await hub.store.getContext(who.project, request.params.topic));
+      .send(sharing(topic, owner, ownership?.shared_with ?? []));
+  });
+
+  app.put<{ Params: { topic: string } }>('/fhircast/STU3/:topic/sharing', async (request, reply) => {
+    const who = await caller(request);
+    const topic = request.params.topic;
+    validateTopic(topic);
+    if (request.body instanceof URLSearchParams) {
+      throw invalid('The body must be JSON {"sharedWith": [{"reference": "Practitioner/{id}"}, ...]}');
+    }
+    const before = await authorize(who, topic, 'publish', false);
+    const owner = requireOwner(who, topic, before);
+    const sharedWith = parseSharing(request.body, owner);
+    await authorize(who, topic, 'publish', true);
+    const after = await hub.store.shareTopic(who.project, topic, sharedWith);
+    return reply.header('Cache-Control', 'no-store').send(sharing(topic, after.owner, after.shared_with));
   });
 };

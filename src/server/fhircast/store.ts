@@ -8,6 +8,7 @@ import type { FhircastEvent, FhircastMessage } from '../../fhir/fhircast';
 import { applyEvent, EMPTY_CONTEXT } from './current-context';
 import type { CurrentContext } from './current-context';
 import { FHIRCAST_CHANNEL_PREFIX } from './migrations';
+import type { TopicOwnership } from './topic-access';
 
 /** How long a message row is kept for instances to load it after its NOTIFY. */
 const MESSAGE_RETENTION = '1 hour';
@@ -30,16 +31,23 @@ export interface StoredMessage {
   only_subscriber: string | null;
 }
 
-export type Notice = { kind: 'message'; seq: string } | { kind: 'unsubscribed'; endpointId: string };
+/** `revoked`: the subscription ended because its owner no longer shares the topic with it. */
+export type Notice =
+  | { kind: 'message'; seq: string }
+  | { kind: 'unsubscribed'; endpointId: string }
+  | { kind: 'revoked'; endpointId: string };
+
+const NOTICE_CODES = { unsubscribed: 'u', revoked: 'r' } as const;
 
 export function encodeNotice(notice: Notice): string {
-  return notice.kind === 'message' ? `m|${notice.seq}` : `u|${notice.endpointId}`;
+  return notice.kind === 'message' ? `m|${notice.seq}` : `${NOTICE_CODES[notice.kind]}|${notice.endpointId}`;
 }
 
 export function decodeNotice(payload: string): Notice | undefined {
   const [kind, value] = payload.split('|');
   if (kind === 'm' && /^\d+$/.test(value ?? '')) return { kind: 'message', seq: value };
   if (kind === 'u' && value) return { kind: 'unsubscribed', endpointId: value };
+  if (kind === 'r' && value) return { kind: 'revoked', endpointId: value };
   return undefined;
 }
 
@@ -87,6 +95,56 @@ export class FhircastStore {
       [endpointId],
     );
     return rows[0];
+  }
+
+  async findTopic(project: string, topic: string): Promise<TopicOwnership | undefined> {
+    const { rows } = await this.db.query<TopicOwnership>(
+      'SELECT owner, owner_membership, shared_with FROM fhircast_topic WHERE project = $1 AND topic = $2',
+      [project, topic],
+    );
+    return rows[0];
+  }
+
+  /** Records `owner` as the topic's owner unless it has one already; answers whoever owns it now. */
+  async claimTopic(
+    project: string,
+    topic: string,
+    owner: string,
+    membership: string | undefined,
+  ): Promise<TopicOwnership> {
+    await this.db.query(
+      `INSERT INTO fhircast_topic (project, topic, owner, owner_membership) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (project, topic) DO NOTHING`,
+      [project, topic, owner, membership ?? null],
+    );
+    const claimed = await this.findTopic(project, topic);
+    if (!claimed) throw new Error(`FHIRcast topic ${topic} was not recorded`);
+    return claimed;
+  }
+
+  /**
+   * Replaces whom the topic is shared with, and ends (with a `revoked` notice) the subscriptions of
+   * everybody no longer let in, in one transaction.
+   */
+  async shareTopic(project: string, topic: string, sharedWith: string[]): Promise<TopicOwnership> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<TopicOwnership>(
+        `UPDATE fhircast_topic SET shared_with = $3 WHERE project = $1 AND topic = $2
+         RETURNING owner, owner_membership, shared_with`,
+        [project, topic, sharedWith],
+      );
+      if (!rows[0]) throw new Error(`FHIRcast topic ${topic} has no owner to share it`);
+      const ended = await tx.query<{ endpoint_id: string }>(
+        `DELETE FROM fhircast_subscription
+         WHERE project = $1 AND topic = $2 AND subscriber <> $3 AND NOT (subscriber = ANY($4::text[]))
+         RETURNING endpoint_id`,
+        [project, topic, rows[0].owner, sharedWith],
+      );
+      for (const { endpoint_id: endpointId } of ended.rows) {
+        await this.notify(tx, { kind: 'revoked', endpointId });
+      }
+      return rows[0];
+    });
   }
 
   async getContext(project: string, topic: string): Promise<CurrentContext> {

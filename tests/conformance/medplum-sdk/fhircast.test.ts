@@ -13,6 +13,7 @@ import type {
   SubscriptionRequest,
 } from '@medplum/core';
 import { addMembership, createProject, createUser, signIn } from '../../server/auth/support/auth-fixtures';
+import type { Tokens } from '../../server/auth/support/auth-fixtures';
 import { databases } from '../../server/support/test-databases';
 import { startTestServer } from '../../server/support/test-server';
 import type { TestServer } from '../../server/support/test-server';
@@ -41,19 +42,22 @@ describe.each(databases())('MedplumClient on the FHIRcast hub (issue #20) on %s'
   let publisher: MedplumClient;
   let subscriber: MedplumClient;
   let publisherToken: string;
+  let subscriberProfile: { reference: string };
   const connections: FhircastConnection[] = [];
 
   beforeAll(async () => {
     // 300 ms heartbeats: a receiver has one heartbeat period to acknowledge an event.
     server = await startTestServer(kind, { LIVE_HEARTBEAT_INTERVAL: '300' }, { requireAuth: true });
     const project = await createProject(server.db, 'Reading Room');
-    const member = async (): Promise<string> => {
+    const member = async (): Promise<Tokens> => {
       const user = await createUser(server.db);
       await addMembership(server.db, user, project, 'Practitioner');
-      return (await signIn(server.baseUrl, user.email as string)).access_token;
+      return signIn(server.baseUrl, user.email as string);
     };
-    let subscriberToken: string;
-    [publisherToken, subscriberToken] = await Promise.all([member(), member()]);
+    const [publisherTokens, subscriberTokens] = await Promise.all([member(), member()]);
+    publisherToken = publisherTokens.access_token;
+    const subscriberToken = subscriberTokens.access_token;
+    subscriberProfile = subscriberTokens.profile as { reference: string };
     publisher = await medplumClient(server.baseUrl);
     publisher.setAccessToken(publisherToken);
     subscriber = await medplumClient(server.baseUrl);
@@ -75,6 +79,21 @@ describe.each(databases())('MedplumClient on the FHIRcast hub (issue #20) on %s'
     return connection;
   }
 
+  /**
+   * A new topic of the publisher's, shared with the subscriber: a topic belongs to whoever first
+   * used it. Sharing is Bloom's own call (Medplum's hub has none), so it is sent with fetch.
+   */
+  async function sharedTopic(): Promise<string> {
+    const topic = crypto.randomUUID();
+    const response = await fetch(`${server.baseUrl}fhircast/STU3/${topic}/sharing`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${publisherToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sharedWith: [subscriberProfile] }),
+    });
+    expect(response.status).toBe(200);
+    return topic;
+  }
+
   test('fhircastSubscribe answers a websocket endpoint of this hub for the topic', async () => {
     const topic = crypto.randomUUID();
     const subscription = await subscriber.fhircastSubscribe(topic, ['Patient-open', 'Patient-close']);
@@ -90,7 +109,7 @@ describe.each(databases())('MedplumClient on the FHIRcast hub (issue #20) on %s'
   });
 
   test('fhircastConnect opens the endpoint; fhircastPublish to the hub URL reaches it and is acknowledged', async () => {
-    const topic = crypto.randomUUID();
+    const topic = await sharedTopic();
     const connection = await connected(await subscriber.fhircastSubscribe(topic, ['Patient-open']));
     // The publisher hears of an event its receivers did not acknowledge as a syncerror.
     const watch = publisher.fhircastConnect(await publisher.fhircastSubscribe(topic, ['syncerror']));
@@ -145,7 +164,7 @@ describe.each(databases())('MedplumClient on the FHIRcast hub (issue #20) on %s'
   });
 
   test('fhircastGetContext answers the open context, and the empty one after a close', async () => {
-    const topic = crypto.randomUUID();
+    const topic = await sharedTopic();
     await expect(subscriber.fhircastGetContext(topic)).resolves.toEqual({ 'context.type': '', context: [] });
     const opened = await publisher.fhircastPublish(topic, 'Patient-open', [patient('p3')]);
     await expect(subscriber.fhircastGetContext(topic)).resolves.toEqual({
@@ -158,7 +177,7 @@ describe.each(databases())('MedplumClient on the FHIRcast hub (issue #20) on %s'
   });
 
   test('fhircastUnsubscribe ends the subscription: 202, the socket is closed, later events are not sent', async () => {
-    const topic = crypto.randomUUID();
+    const topic = await sharedTopic();
     const subscription = await subscriber.fhircastSubscribe(topic, ['Patient-open']);
     const connection = await connected(subscription);
     const disconnected = next(connection, 'disconnect');

@@ -34,11 +34,19 @@ describe.each(databases())('issue #11 FHIRcast hub (SPEC §7 Remote context sync
     const member = async (project: Project): Promise<string> => {
       const user = await createUser(server.db);
       await addMembership(server.db, user, project, 'Practitioner');
-      return (await signIn(server.baseUrl, user.email as string)).access_token;
+      return user.email as string;
     };
     const projectA = await createProject(server.db, 'Cast A');
     const projectB = await createProject(server.db, 'Cast B');
-    [tokenA, tokenA2, tokenB] = await Promise.all([member(projectA), member(projectA), member(projectB)]);
+    const [emailA, emailB] = await Promise.all([member(projectA), member(projectB)]);
+    // Two sign-ins of one user (two apps of hers: FHIRcast's session), and a user of another project.
+    [tokenA, tokenA2, tokenB] = (
+      await Promise.all([
+        signIn(server.baseUrl, emailA),
+        signIn(server.baseUrl, emailA),
+        signIn(server.baseUrl, emailB),
+      ])
+    ).map((tokens) => tokens.access_token);
   });
 
   afterEach(() => {
