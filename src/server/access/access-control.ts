@@ -1,11 +1,15 @@
-// Who may see and write what. Pure rules over
-// an AccessContext: the Repository asks them on every path, and turns a refusal into 404 (the
-// caller must not learn that the resource exists) or 403 (a write the caller knowingly asked for);
-// search turns them into SQL conditions of the same query. A leaf module: it imports no other server
-// module, so repo/ and search/ both depend on it and not on each other.
+// Who may see and write what: a fixed code layer (project isolation, secrets, the platform's own
+// identity types, a project admin's rights) under the caller's combined AccessPolicy (policy.ts),
+// which decides everything else as data, as Medplum's server does. The Repository asks these rules
+// on every path and turns a refusal into 404 (the caller must not learn that the resource exists) or
+// 403 (a write the caller knowingly asked for). A leaf module: it imports no other server module, so
+// repo/ and search/ both depend on it and not on each other; the one thing it cannot do itself,
+// matching a resource against a criteria search, is handed in by the caller (repo/policy-match.ts).
 // Absent access is the server's own work and is never restricted.
-import type { AccessPolicyResource } from '@medplum/fhirtypes';
+import type { AccessPolicyResource, Resource } from '@medplum/fhirtypes';
 import type { AccessContext, RepositoryContext } from './context';
+import { entriesFor } from './policy';
+import type { AccessInteraction, PopulatedAccessPolicy } from './policy';
 
 /** Medplum's platform resource types: never a patient's, mostly an administrator's. */
 export const PLATFORM_TYPES: ReadonlySet<string> = new Set([
@@ -27,45 +31,45 @@ export const PLATFORM_TYPES: ReadonlySet<string> = new Set([
   'UserSecurityRequest',
 ]);
 
-/** Identity bookkeeping a practitioner never touches (404 on read, 403 on write). */
-const HIDDEN_FROM_MEMBERS: ReadonlySet<string> = new Set([
-  'User',
+/** Identity bookkeeping that only the server's own flows touch, whatever a policy says. */
+const SERVER_ONLY: ReadonlySet<string> = new Set([
   'Login',
-  'ProjectMembership',
-  'ClientApplication',
   'JsonWebKey',
+  'DomainConfiguration',
   'UserSecurityRequest',
   'PasswordChangeRequest',
-  'DomainConfiguration',
 ]);
 
-/** What a project admin manages on top of a practitioner's rights. */
-const ADMIN_MANAGED: ReadonlySet<string> = new Set([
-  'ProjectMembership',
-  'ClientApplication',
-  'AccessPolicy',
-  'Bot',
-]);
+/** What only a project admin manages (a policy naming them grants nothing to other members). */
+const ADMIN_ONLY: ReadonlySet<string> = new Set(['User', 'ProjectMembership', 'ClientApplication']);
 
-/** Readable by admins (their project's users, hashes stripped) but written only by the sign-in flows. */
-const ADMIN_READ_ONLY: ReadonlySet<string> = new Set(['User']);
-
-/** Readable by members, written only by admins (or, for Project, super admins). */
+/** Readable by members as their policy allows, written only by admins (Project: super admins). */
 const MEMBER_READ_ONLY: ReadonlySet<string> = new Set(['Project', 'AccessPolicy', 'Bot']);
 
 /**
- * What a patient may create, within their own compartment (SPEC §6); Subscription for her live
- * updates, placed in her compartment as its author (repository.ts prepareVersion);
- * Binary for a message's attachment, placed in her compartment by its securityContext;
- * QuestionnaireResponse for her answers to the clinic's forms, about herself only.
+ * A project admin's entries, added to the policy as Medplum's applyProjectAdminAccessPolicy adds
+ * them (project isolation, a fixed rule here, stands for its `_project=` criteria): the project's
+ * memberships (never moved to another project or user), clients, policies and bots; its users and
+ * the Project itself read-only (the sign-in flows and super admins write them).
  */
-const PATIENT_CREATABLE: ReadonlySet<string> = new Set([
-  'Communication',
-  'Observation',
-  'Subscription',
-  'Binary',
-  'QuestionnaireResponse',
-]);
+const PROJECT_ADMIN_ENTRIES: readonly AccessPolicyResource[] = [
+  { resourceType: 'ProjectMembership', readonlyFields: ['project', 'user'] },
+  { resourceType: 'ClientApplication' },
+  { resourceType: 'AccessPolicy' },
+  { resourceType: 'Bot' },
+  {
+    resourceType: 'User',
+    hiddenFields: ['passwordHash', 'mfaSecret'],
+    interaction: ['read', 'vread', 'history', 'search'],
+  },
+  { resourceType: 'Project', interaction: ['read', 'vread', 'history', 'search'] },
+];
+
+/** A member (not a patient) reads the Project it belongs to (project isolation keeps it to that one). */
+const MEMBER_PROJECT_ENTRY: AccessPolicyResource = {
+  resourceType: 'Project',
+  interaction: ['read', 'vread', 'history', 'search'],
+};
 
 /** Secrets that only the server's own code reads or writes. */
 const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -75,58 +79,96 @@ const SECRET_FIELDS: Readonly<Record<string, readonly string[]>> = {
 export type Refusal = 'not-found' | 'forbidden';
 
 export interface TypeRights {
+  /** Any read interaction (read or search): whether lists of the type may hold anything. */
   read: boolean;
+  search: boolean;
+  readById: boolean;
+  vread: boolean;
+  history: boolean;
   create: boolean;
-  /**
-   * Update or patch (a patient: her own Patient, or a type whose policy entry has writeConstraints,
-   * which are checked per resource).
-   */
+  /** Update or patch: which resources, the policy's entries decide one by one. */
   update: boolean;
   delete: boolean;
   /** How a refused write of this type answers: patients never learn platform types exist. */
   refusal: Refusal;
 }
 
-const ALL: TypeRights = { read: true, create: true, update: true, delete: true, refusal: 'forbidden' };
-const NONE_HIDDEN: TypeRights = {
-  read: false,
-  create: false,
-  update: false,
-  delete: false,
-  refusal: 'not-found',
+const ALL: TypeRights = {
+  read: true,
+  search: true,
+  readById: true,
+  vread: true,
+  history: true,
+  create: true,
+  update: true,
+  delete: true,
+  refusal: 'forbidden',
 };
-const NONE_FORBIDDEN: TypeRights = { ...NONE_HIDDEN, refusal: 'forbidden' };
-const READ_ONLY: TypeRights = { ...NONE_FORBIDDEN, read: true };
 
 /** True when nothing is restricted: the server's own work or a super admin. */
 export function isUnrestricted(access: AccessContext | undefined): access is undefined {
   return !access || access.superAdmin;
 }
 
-/** The AccessPolicy's entry for a type (or its '*' entry), if the policy lists one. */
-export function policyEntry(access: AccessContext, resourceType: string): AccessPolicyResource | undefined {
-  return access.accessPolicy?.resource?.find(
-    (e) => e.resourceType === resourceType || e.resourceType === '*',
-  );
-}
-
-/** The AccessPolicy's resource list, when it has one: read and write allow-lists that only narrow. */
-function policyAllows(access: AccessContext, resourceType: string): { read: boolean; write: boolean } {
-  const entries = access.accessPolicy?.resource;
-  if (!entries || entries.length === 0) {
-    return { read: true, write: true };
-  }
-  const entry = policyEntry(access, resourceType);
-  return entry ? { read: true, write: entry.readonly !== true } : { read: false, write: false };
-}
+const withAdminEntries = new WeakMap<PopulatedAccessPolicy, PopulatedAccessPolicy>();
 
 /**
- * A patient updates a type other than her Patient only where her policy says which updates, with
- * writeConstraints (the demo policy: a thread header she is the subject of, which Medplum's
- * ThreadChat PATCHes after each message). A writable entry without them still means create-only.
+ * The policy the caller acts under: the membership's combined policy, plus a project admin's
+ * entries (and, for everyone else, without entries naming admin-only types).
  */
-function patientUpdatable(access: AccessContext, resourceType: string): boolean {
-  return resourceType === 'Patient' || (policyEntry(access, resourceType)?.writeConstraint?.length ?? 0) > 0;
+export function effectivePolicy(access: AccessContext): PopulatedAccessPolicy {
+  const policy = access.policy;
+  let effective = withAdminEntries.get(policy);
+  if (!effective) {
+    const added = access.projectAdmin
+      ? PROJECT_ADMIN_ENTRIES
+      : access.patientCompartment
+        ? []
+        : [MEMBER_PROJECT_ENTRY];
+    const own = policy.resource.filter(
+      (entry) => !added.some((admin) => admin.resourceType === entry.resourceType),
+    );
+    effective = added.length === 0 ? policy : { ...policy, resource: [...own, ...added] };
+    withAdminEntries.set(policy, effective);
+  }
+  return effective;
+}
+
+/** Whether the fixed layer lets this caller do an interaction on a type at all. */
+function fixedLayerAllows(
+  access: AccessContext,
+  resourceType: string,
+  interaction: AccessInteraction,
+): boolean {
+  if (SERVER_ONLY.has(resourceType)) {
+    return false;
+  }
+  if (access.projectAdmin) {
+    return true;
+  }
+  if (ADMIN_ONLY.has(resourceType)) {
+    return false;
+  }
+  return !MEMBER_READ_ONLY.has(resourceType) || READ_ONLY_INTERACTIONS.has(interaction);
+}
+
+const READ_ONLY_INTERACTIONS: ReadonlySet<AccessInteraction> = new Set([
+  'read',
+  'vread',
+  'history',
+  'search',
+]);
+
+/** The entries that may allow an interaction on a type once the fixed layer allows it (Medplum's shallow match). */
+export function candidateEntries(
+  access: AccessContext,
+  resourceType: string,
+  interaction: AccessInteraction,
+): AccessPolicyResource[] {
+  if (!fixedLayerAllows(access, resourceType, interaction)) {
+    return [];
+  }
+  return entriesFor(effectivePolicy(access), resourceType, interaction);
 }
 
 /** What the caller may do with resources of a type, before looking at any particular resource. */
@@ -134,33 +176,22 @@ export function typeRights(access: AccessContext | undefined, resourceType: stri
   if (isUnrestricted(access)) {
     return ALL;
   }
-  if (access.patientCompartment) {
-    if (PLATFORM_TYPES.has(resourceType)) {
-      return NONE_HIDDEN;
-    }
-    const policy = policyAllows(access, resourceType);
-    return {
-      read: policy.read,
-      create: policy.write && PATIENT_CREATABLE.has(resourceType),
-      update: policy.write && patientUpdatable(access, resourceType),
-      delete: false,
-      refusal: 'forbidden',
-    };
-  }
-  const adminManaged = access.projectAdmin && ADMIN_MANAGED.has(resourceType);
-  if (!adminManaged) {
-    if (access.projectAdmin && ADMIN_READ_ONLY.has(resourceType)) {
-      return READ_ONLY;
-    }
-    if (HIDDEN_FROM_MEMBERS.has(resourceType)) {
-      return NONE_FORBIDDEN;
-    }
-    if (MEMBER_READ_ONLY.has(resourceType)) {
-      return READ_ONLY;
-    }
-  }
-  const policy = adminManaged ? { read: true, write: true } : policyAllows(access, resourceType);
-  return policy.write ? ALL : policy.read ? READ_ONLY : NONE_FORBIDDEN;
+  const may = (interaction: AccessInteraction): boolean =>
+    candidateEntries(access, resourceType, interaction).length > 0;
+  const search = may('search');
+  const readById = may('read');
+  return {
+    read: search || readById,
+    search,
+    readById,
+    vread: may('vread'),
+    history: may('history'),
+    create: may('create'),
+    update: may('update'),
+    delete: may('delete'),
+    // A patient never learns that the platform's own types exist.
+    refusal: access.patientCompartment && PLATFORM_TYPES.has(resourceType) ? 'not-found' : 'forbidden',
+  };
 }
 
 /** Where a stored resource lives: its `project` column and `compartments` (also meta.project / meta.compartment). */
@@ -171,38 +202,80 @@ export interface ResourcePlacement {
   compartments: readonly string[];
 }
 
+/** The fixed layer on one resource: same project (super admins: any), and a Project only the caller's own. */
+function inCallersProject(context: RepositoryContext, placement: ResourcePlacement): boolean {
+  if (!context.project || placement.project !== context.project) {
+    return false;
+  }
+  return placement.resourceType !== 'Project' || placement.id === context.project;
+}
+
 /**
- * Whether the caller may see this resource at all: same project (super admins: any), and for a
- * patient inside their compartment. Cheap field comparisons, for the cached read path too.
+ * Whether a resource matches an entry's criteria search (evaluated as the system: no access rules
+ * inside), handed in by the caller because matching needs the search engine.
+ */
+export type CriteriaMatcher = (criteria: string, resource: Resource) => boolean;
+
+/** What nothing restricts: the server's own work and super admins satisfy this entry. */
+export const UNRESTRICTED_ENTRY: AccessPolicyResource = Object.freeze({ resourceType: '*' });
+
+/**
+ * The first entry of the caller's policy that allows `interaction` on this resource (Medplum's
+ * satisfiedAccessPolicy): the type and interaction match, the resource is in the entry's compartment
+ * and matches its criteria; undefined when none does or the fixed layer refuses. The resource's
+ * compartments are the placement's (the stored row's, or the new version's).
+ */
+export function satisfiedEntry(
+  context: RepositoryContext,
+  placement: ResourcePlacement,
+  resource: Resource,
+  interaction: AccessInteraction,
+  matches: CriteriaMatcher,
+): AccessPolicyResource | undefined {
+  const access = context.access;
+  if (isUnrestricted(access)) {
+    return UNRESTRICTED_ENTRY;
+  }
+  if (!inCallersProject(context, placement)) {
+    return undefined;
+  }
+  return candidateEntries(access, placement.resourceType, interaction).find(
+    (entry) =>
+      (!entry.compartment?.reference || placement.compartments.includes(entry.compartment.reference)) &&
+      (!entry.criteria || matches(entry.criteria, resource)),
+  );
+}
+
+/**
+ * Whether the caller may see this resource at all, judged on its placement alone: the fixed layer,
+ * and some read entry whose compartment holds it. Criteria need the resource (satisfiedEntry); this
+ * is the cheap first cut for paths that add criteria as SQL.
  */
 export function canSee(context: RepositoryContext, placement: ResourcePlacement): boolean {
   const access = context.access;
   if (isUnrestricted(access)) {
     return true;
   }
-  if (!typeRights(access, placement.resourceType).read) {
+  if (!inCallersProject(context, placement)) {
     return false;
   }
-  if (!context.project || placement.project !== context.project) {
-    return false;
-  }
-  if (placement.resourceType === 'Project' && placement.id !== context.project) {
-    return false;
-  }
-  return (
-    !access.patientCompartment ||
-    !compartmentApplies(access, placement.resourceType) ||
-    placement.compartments.includes(access.patientCompartment)
+  return [
+    ...candidateEntries(access, placement.resourceType, 'read'),
+    ...candidateEntries(access, placement.resourceType, 'search'),
+  ].some(
+    (entry) => !entry.compartment?.reference || placement.compartments.includes(entry.compartment.reference),
   );
 }
 
 /**
- * Whether a patient's reads of this type are limited to their compartment. A policy entry with
- * neither compartment nor criteria (the demo patient policy's read-only Practitioner, Schedule,
- * Slot…) grants the type project-wide: a patient must see the practitioners and slots they book.
+ * Whether a patient's reads of this type are limited to their compartment (the SQL of lists and
+ * history until they carry the policy's own conditions): a policy entry with neither compartment
+ * nor criteria grants the type project-wide.
  */
 export function compartmentApplies(access: AccessContext, resourceType: string): boolean {
-  const entry = policyEntry(access, resourceType);
+  const entry = effectivePolicy(access).resource.find(
+    (e) => e.resourceType === resourceType || e.resourceType === '*',
+  );
   return !entry || entry.compartment !== undefined || entry.criteria !== undefined;
 }
 
@@ -252,14 +325,6 @@ export function versionVisibilitySql(
     params.push(JSON.stringify([{ reference: access.patientCompartment }]));
   }
   return { where, params };
-}
-
-/**
- * A Patient other than the patient's own: never hers to update. Her updates of other types (only
- * those with writeConstraints) are judged by the constraints on the new version.
- */
-export function isOtherPatient(access: AccessContext, resourceType: string, id: string): boolean {
-  return resourceType === 'Patient' && access.patientCompartment !== `Patient/${id}`;
 }
 
 /** The fields of a resource type that only the server's own code sees, if any. */

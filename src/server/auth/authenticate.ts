@@ -21,6 +21,7 @@ import { findMembershipsByUser } from '../repo/lookups';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { guardPlatformResources } from './platform-guard';
+import { ipAllowed } from '../access/ip-rules';
 import { combinePolicies } from '../access/policy';
 import type { PolicyGrant } from '../access/policy';
 
@@ -196,17 +197,39 @@ async function authenticateBasic(deps: ServerServices, header: string): Promise<
   return buildAuthState(deps.db, membership, { client });
 }
 
-/** The caller of this request, or a 401 OperationOutcomeError. */
+/** The caller of this request, or a 401 OperationOutcomeError (403 when its policy's IP rules refuse the address). */
 export async function authenticateRequest(deps: ServerServices, request: FastifyRequest): Promise<AuthState> {
   const header = request.headers.authorization ?? '';
+  let state: AuthState;
   if (header.startsWith('Bearer ')) {
-    return authenticateBearer(deps, header.slice('Bearer '.length).trim());
+    state = await authenticateBearer(deps, header.slice('Bearer '.length).trim());
+  } else if (header.startsWith('Basic ')) {
+    state = await authenticateBasic(deps, header);
+  } else {
+    return fail();
   }
-  if (header.startsWith('Basic ')) {
-    return authenticateBasic(deps, header);
-  }
-  return fail();
+  checkIpAccess(state, request.ip);
+  return state;
 }
+
+/** AccessPolicy.ipAccessRule on a caller's address, as Medplum checks it on every request. */
+export function checkIpAccess(state: AuthState, address: string): void {
+  if (!ipAllowed(state.context.access?.policy.ipAccessRule, address)) {
+    throw new OperationOutcomeError(ipBlocked);
+  }
+}
+
+const ipBlocked: OperationOutcome = {
+  resourceType: 'OperationOutcome',
+  id: 'forbidden',
+  issue: [
+    {
+      severity: 'error',
+      code: 'forbidden',
+      details: { text: 'IP address not allowed by your access policy' },
+    },
+  ],
+};
 
 /** The authenticated caller of a route, authenticating on first use. */
 export async function requireAuth(deps: ServerServices, request: FastifyRequest): Promise<AuthState> {

@@ -4,6 +4,7 @@ import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import type { AuthState } from './authenticate';
+import { effectivePolicy } from '../access/access-control';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords';
 import type { Fields } from './request-fields';
 import { fieldError, requiredPassword } from './request-fields';
@@ -56,7 +57,8 @@ export async function sessionDetails(deps: ServerServices, auth: AuthState): Pro
     project: publicProject(auth.project),
     membership: auth.membership,
     config,
-    accessPolicy: auth.accessPolicy,
+    // As Medplum's /auth/me: the policy the caller acts under, every grant combined.
+    accessPolicy: auth.context.access ? effectivePolicy(auth.context.access) : auth.accessPolicy,
   };
   if (auth.user) {
     const { resourceType, id: userId, email, firstName, lastName, mfaEnrolled } = auth.user;

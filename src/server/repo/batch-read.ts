@@ -7,8 +7,9 @@
 import type { Resource } from '@medplum/fhirtypes';
 import { isResourceType } from '../../fhir';
 import type { Database } from '../db';
-import { canSee, secretFields, typeRights } from '../access/access-control';
+import { typeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
+import { entryFor, redactFor } from './policy-match';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 
 export interface ResourceKey {
@@ -40,18 +41,20 @@ export async function readResourcesBatch(
 ): Promise<Map<string, Resource>> {
   const wanted = new Map<string, ResourceKey>();
   for (const key of keys) {
-    if (isResourceType(key.resourceType) && typeRights(context.access, key.resourceType).read) {
+    if (isResourceType(key.resourceType) && typeRights(context.access, key.resourceType).readById) {
       wanted.set(resourceKeyString(key), key);
     }
   }
   const found = new Map<string, Resource>();
   const cache = resourceCacheFor(db);
-  for (const [key, { resourceType, id }] of wanted) {
+  for (const key of [...wanted.keys()]) {
     const cached = cache?.getJson(key);
     if (cached) {
       wanted.delete(key);
-      if (canSee(context, { resourceType, id, project: cached.project, compartments: cached.compartments })) {
-        found.set(key, withoutSecrets(context, JSON.parse(cached.json) as Resource));
+      const resource = JSON.parse(cached.json) as Resource;
+      const row = { project: cached.project ?? null, compartments: [...cached.compartments] };
+      if (entryFor(context, resource, 'read', row)) {
+        found.set(key, redactFor(context, resource));
       }
     }
   }
@@ -61,8 +64,8 @@ export async function readResourcesBatch(
   const generation = cache?.startRead() ?? 0;
   const types = [...wanted.values()].map((key) => key.resourceType);
   const ids = [...wanted.values()].map((key) => key.id);
-  // As Repository.readResource: the rows by key, then the same canSee check on each (it knows which
-  // types a patient's policy limits to their compartment and which it grants project-wide).
+  // As Repository.readResource: the rows by key, then the caller's policy on each (compartments
+  // from the row, criteria on the content), hidden fields removed.
   const { rows } = await db.query<BatchRow>(
     `SELECT r.resource_type, r.id, r.content, r.project, r.compartments
      FROM unnest($1::text[], $2::text[]) AS k(resource_type, id)
@@ -72,29 +75,9 @@ export async function readResourcesBatch(
   );
   for (const row of rows) {
     cache?.setJson(`${row.resource_type}/${row.id}`, toResourceJson(row.content), generation);
-    if (
-      canSee(context, {
-        resourceType: row.resource_type,
-        id: row.id,
-        project: row.project,
-        compartments: row.compartments,
-      })
-    ) {
-      found.set(`${row.resource_type}/${row.id}`, withoutSecrets(context, row.content));
+    if (entryFor(context, row.content, 'read', row)) {
+      found.set(`${row.resource_type}/${row.id}`, redactFor(context, row.content));
     }
   }
   return found;
-}
-
-/** Secrets (User.passwordHash…) never leave for a caller, as in Repository.redact. */
-function withoutSecrets(context: RepositoryContext, resource: Resource): Resource {
-  const fields = context.access ? secretFields(resource.resourceType) : undefined;
-  if (!fields || !fields.some((field) => field in resource)) {
-    return resource;
-  }
-  const copy: Record<string, unknown> = { ...resource };
-  for (const field of fields) {
-    delete copy[field];
-  }
-  return copy as unknown as Resource;
 }

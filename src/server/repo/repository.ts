@@ -30,8 +30,7 @@ import { parseSearchRequest } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
 import {
   canSee,
-  isOtherPatient,
-  policyEntry,
+  candidateEntries,
   secretFields,
   typeRights,
   versionVisibilitySql,
@@ -39,11 +38,13 @@ import {
 } from '../access/access-control';
 import type { ResourcePlacement, TypeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
+import type { AccessInteraction } from '../access/policy';
 import { applyJsonPatch } from './json-patch';
 import { lockName } from './lookups';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
 import type { ResourceCache, ResourceJson } from './resource-cache';
-import { compartmentStrings, writeVersions } from './version-writer';
+import { changedReadonlyField, entryFor, keepHiddenFields, redactFor } from './policy-match';
+import { writeVersions } from './version-writer';
 import { writeConstraintsHold } from './write-constraints';
 import { checkQuestionnaireResponse } from '../questionnaires/check-response';
 
@@ -190,8 +191,7 @@ export class Repository {
     checkResourceShape(resource);
     this.checkMayCreate(resource.resourceType);
     const id = options.assignedId ?? crypto.randomUUID();
-    const stored = this.prepareVersion(resource, id);
-    this.checkWrittenPlacement(stored);
+    const stored = this.checkNewVersion(this.prepareVersion(resource, id), undefined);
     await this.checkPartOfVisible(this.connection, stored);
     // A single statement: atomic on its own, so outside a transaction none is opened.
     await writeVersions(this.connection, [stored], [], 'insert');
@@ -208,8 +208,7 @@ export class Repository {
       if (existing) {
         return { resource: this.redact(existing), created: false };
       }
-      const stored = this.prepareVersion(resource, crypto.randomUUID());
-      this.checkWrittenPlacement(stored);
+      const stored = this.checkNewVersion(this.prepareVersion(resource, crypto.randomUUID()), undefined);
       await this.checkPartOfVisible(tx, stored);
       await writeVersions(tx, [stored], [], 'insert');
       this.cache?.invalidate(`${stored.resourceType}/${stored.id}`);
@@ -249,17 +248,40 @@ export class Repository {
     return this.redactJson(resourceType, current.json ?? toResourceJson(current.resource));
   }
 
-  /** A cached entry passes the same check as a row: its meta carries the row's project and compartments. */
+  /**
+   * A cached entry passes the same check as a row: its meta carries the row's project and
+   * compartments, and only a policy with criteria on the type needs the content parsed.
+   */
   private checkCachedVisible(resourceType: string, id: string, cached: Readonly<ResourceJson>): void {
-    if (!this.context.access) {
+    const access = this.context.access;
+    if (!access) {
       return;
     }
     checkResourceType(resourceType);
-    if (
-      !canSee(this.context, { resourceType, id, project: cached.project, compartments: cached.compartments })
-    ) {
+    const placement = { resourceType, id, project: cached.project, compartments: cached.compartments };
+    const needsContent =
+      !access.superAdmin && candidateEntries(access, resourceType, 'read').some((entry) => entry.criteria);
+    const visible = needsContent
+      ? this.readableAs(JSON.parse(cached.json) as Resource, 'read', {
+          project: cached.project ?? null,
+          compartments: [...cached.compartments],
+        })
+      : this.rights(resourceType).readById && canSee(this.context, placement);
+    if (!visible) {
       throw new OperationOutcomeError(notFound);
     }
+  }
+
+  /**
+   * Whether the caller's policy allows `interaction` on this resource (row: the stored columns, else
+   * its own meta), with the fixed layer: a super admin and the server's own work always may.
+   */
+  private readableAs(
+    resource: Resource,
+    interaction: AccessInteraction,
+    row?: { project: string | null; compartments: string[] },
+  ): boolean {
+    return entryFor(this.context, resource, interaction, row) !== undefined;
   }
 
   /** Inside a transaction the cache is bypassed: it must only ever hold committed versions. */
@@ -279,7 +301,7 @@ export class Repository {
     }
     const cache = this.readCache();
     const generation = cache?.startRead() ?? 0;
-    if (!this.rights(resourceType).read) {
+    if (!this.rights(resourceType).readById) {
       throw new OperationOutcomeError(notFound);
     }
     const { rows } = await this.connection.query<CurrentRow>(
@@ -287,8 +309,9 @@ export class Repository {
       [resourceType, id],
     );
     const row = rows[0];
-    // Another project's or another patient's resource answers exactly as a missing one (never 410).
-    if (!row || !canSee(this.context, placementOf(resourceType, id, row))) {
+    // Another project's, another patient's or a resource outside the policy's criteria answers
+    // exactly as a missing one (never 410).
+    if (!row || !this.readableAs(row.content, 'read', row)) {
       throw new OperationOutcomeError(notFound);
     }
     if (row.deleted) {
@@ -304,7 +327,7 @@ export class Repository {
 
   async readVersion<T extends Resource>(resourceType: string, id: string, versionId: string): Promise<T> {
     checkResourceType(resourceType);
-    if (!UUID.test(versionId) || !this.rights(resourceType).read) {
+    if (!UUID.test(versionId) || !this.rights(resourceType).vread) {
       throw new OperationOutcomeError(notFound);
     }
     const { rows } = await this.connection.query<{
@@ -323,7 +346,7 @@ export class Repository {
     if (
       !row ||
       !canSee(this.context, placementOf(resourceType, id, row)) ||
-      (row.content && !canSee(this.context, placementOfContent(row.content)))
+      (row.content && !this.readableAs(row.content, 'vread'))
     ) {
       throw new OperationOutcomeError(notFound);
     }
@@ -413,14 +436,18 @@ export class Repository {
   ): { stored: T; created: boolean } {
     const { resourceType } = resource;
     const id = resource.id as string;
-    if (current) {
-      this.checkMayWrite(current, resourceType, id, current.deleted ? 'create' : 'update');
+    if (current && !current.deleted) {
+      this.checkMayChange(current, 'update');
     } else {
+      // A deleted resource is brought back by a create, if the caller may see that it was there.
+      if (current && this.context.access && !canSee(this.context, placementOf(resourceType, id, current))) {
+        throw new OperationOutcomeError(notFound);
+      }
       this.checkMayCreate(resourceType);
     }
     checkIfMatch(current, ifMatch);
-    const stored = this.prepareVersion(resource, id, current);
-    this.checkWrittenPlacement(stored, current && !current.deleted ? current.content : undefined);
+    const before = current && !current.deleted ? current.content : undefined;
+    const stored = this.checkNewVersion(this.prepareVersion(resource, id, current), before);
     return { stored, created: !current || current.deleted };
   }
 
@@ -434,20 +461,19 @@ export class Repository {
     this.checkMayWriteType(resourceType, 'update');
     return this.run(async (tx) => {
       const current = await lockCurrent(tx, resourceType, id);
-      if (!current || !canSee(this.context, placementOf(resourceType, id, current))) {
+      if (!current || !this.readableAs(current.content, 'read', current)) {
         throw new OperationOutcomeError(notFound);
       }
       if (current.deleted) {
         throw new OperationOutcomeError(gone);
       }
-      this.checkMayWrite(current, resourceType, id, 'update');
+      this.checkMayChange(current, 'update');
       checkIfMatch(current, options.ifMatch);
       const patched = applyJsonPatch(current.content as T, patch);
       if (patched.resourceType !== resourceType || patched.id !== id) {
         throw new OperationOutcomeError(badRequest('JSON Patch must not change resourceType or id'));
       }
-      const stored = this.prepareVersion(patched, id, current);
-      this.checkWrittenPlacement(stored, current.content);
+      const stored = this.checkNewVersion(this.prepareVersion(patched, id, current), current.content);
       await this.checkPartOfVisible(tx, stored);
       await writeVersions(tx, [stored], [{ resourceType, id }], 'upsert');
       this.cache?.invalidate(`${resourceType}/${id}`);
@@ -461,10 +487,10 @@ export class Repository {
     this.checkMayWriteType(resourceType, 'delete');
     await this.run(async (tx) => {
       const current = await lockCurrent(tx, resourceType, id);
-      if (!current || !canSee(this.context, placementOf(resourceType, id, current))) {
+      if (!current) {
         throw new OperationOutcomeError(notFound);
       }
-      this.checkMayWrite(current, resourceType, id, 'delete');
+      this.checkMayChange(current, 'delete');
       checkIfMatch(current, options.ifMatch);
       if (current.deleted) {
         return;
@@ -489,15 +515,19 @@ export class Repository {
   /** Every version of one resource, newest first. */
   async readHistory(resourceType: string, id: string, page: PageRequest): Promise<Page<HistoryRecord>> {
     checkResourceType(resourceType);
-    if (!this.rights(resourceType).read) {
+    if (!this.rights(resourceType).history) {
       throw new OperationOutcomeError(notFound);
     }
-    const exists = await this.connection.query<{ project: string | null; compartments: string[] }>(
-      'SELECT project, compartments FROM resource WHERE resource_type = $1 AND id = $2',
-      [resourceType, id],
-    );
+    const exists = await this.connection.query<{
+      content: Resource;
+      project: string | null;
+      compartments: string[];
+    }>('SELECT content, project, compartments FROM resource WHERE resource_type = $1 AND id = $2', [
+      resourceType,
+      id,
+    ]);
     const row = exists.rows[0];
-    if (!row || !canSee(this.context, placementOf(resourceType, id, row))) {
+    if (!row || !this.readableAs(row.content, 'history', row)) {
       throw new OperationOutcomeError(notFound);
     }
     return this.queryHistory(['h.resource_type = $1', 'h.id = $2'], [resourceType, id], page);
@@ -506,7 +536,7 @@ export class Repository {
   /** Every version of every resource of a type, newest first. */
   async readTypeHistory(resourceType: string, page: PageRequest): Promise<Page<HistoryRecord>> {
     checkResourceType(resourceType);
-    if (!this.rights(resourceType).read) {
+    if (!this.rights(resourceType).history) {
       return { items: [], hasMore: false };
     }
     return this.queryHistory(['h.resource_type = $1'], [resourceType], page);
@@ -599,81 +629,71 @@ export class Repository {
   }
 
   /**
-   * Refuses, before any lookup, an update or delete of a type the caller never writes: 403 for
-   * members (they know the type exists), 404 for a patient and platform types.
+   * Refuses, before any lookup, an update or delete of a type the caller may neither change nor
+   * read: 403 (members know the type exists), 404 for a patient and the platform's types. A type it
+   * reads is looked up, so that what it cannot see answers 404 as a missing resource does.
    */
   private checkMayWriteType(resourceType: string, kind: 'update' | 'delete'): void {
     const rights = this.rights(resourceType);
-    if (rights.refusal === 'not-found' && !rights[kind] && !rights.create) {
+    if (!rights[kind] && !(kind === 'update' && rights.create) && !rights.readById) {
       throw refusal(rights);
-    }
-    if (!this.context.access?.patientCompartment && !rights[kind]) {
-      throw refusal(rights);
-    }
-  }
-
-  /** An existing resource: invisible is 404; visible but not the caller's to change is 403. */
-  private checkMayWrite(
-    current: CurrentRow,
-    resourceType: string,
-    id: string,
-    kind: 'create' | 'update' | 'delete',
-  ): void {
-    const access = this.context.access;
-    if (!access) {
-      return;
-    }
-    if (!canSee(this.context, placementOf(resourceType, id, current))) {
-      throw new OperationOutcomeError(notFound);
-    }
-    const rights = this.rights(resourceType);
-    const ownOnly = access.patientCompartment !== undefined && kind === 'update';
-    if (!rights[kind] || (ownOnly && isOtherPatient(access, resourceType, id))) {
-      throw new OperationOutcomeError(forbidden);
     }
   }
 
   /**
-   * What is written must stay where the caller may write: a patient's resource in their own
-   * compartment, a membership in the caller's own project (else it would grant another project),
-   * and within the policy's writeConstraints for its type (`before`: the version it replaces).
+   * The current version must satisfy an entry for the change: one the caller cannot read is 404
+   * (it must not learn it exists), one it reads but may not change is 403.
    */
-  private checkWrittenPlacement(stored: Resource, before?: Resource): void {
-    const access = this.context.access;
-    if (!access || access.superAdmin) {
+  private checkMayChange(current: CurrentRow, kind: 'update' | 'delete'): void {
+    if (!this.context.access) {
       return;
     }
-    // A patient writes about herself only: in her compartment and in no other patient's (a
-    // Communication whose subject is another patient names two compartments).
-    const compartments = compartmentStrings(stored);
-    if (
-      access.patientCompartment &&
-      (!compartments.includes(access.patientCompartment) ||
-        compartments.some((compartment) => compartment !== access.patientCompartment))
-    ) {
-      throw new OperationOutcomeError(forbidden);
+    if (!this.readableAs(current.content, kind, current)) {
+      throw new OperationOutcomeError(
+        this.readableAs(current.content, 'read', current) ? forbidden : notFound,
+      );
+    }
+  }
+
+  /**
+   * The new version as the caller's policy lets it be stored: it satisfies a `create` (new) or
+   * `update` entry, and that entry's writeConstraints (`%before`: the version it replaces) hold, its
+   * readonlyFields are unchanged (403 naming the field) and its hiddenFields keep the stored values.
+   * Fixed rule: a membership stays in the caller's own project (else it would grant another).
+   */
+  private checkNewVersion<T extends Resource>(stored: T, before: Resource | undefined): T {
+    const access = this.context.access;
+    if (!access || access.superAdmin) {
+      return stored;
     }
     if (
       stored.resourceType === 'ProjectMembership' &&
-      stored.project?.reference !== `Project/${this.context.project}`
+      (stored as Resource & { project?: { reference?: string } }).project?.reference !==
+        `Project/${this.context.project}`
     ) {
       throw new OperationOutcomeError(forbidden);
     }
-    if (!writeConstraintsHold(policyEntry(access, stored.resourceType), before, stored)) {
+    const entry = entryFor(this.context, stored, before ? 'update' : 'create');
+    if (!entry || !writeConstraintsHold(entry, before, stored)) {
       throw new OperationOutcomeError(forbidden);
     }
+    const changed = before && changedReadonlyField(entry, before, stored);
+    if (changed) {
+      throw new OperationOutcomeError(readonlyFieldOutcome(`${stored.resourceType}.${changed}`));
+    }
+    return keepHiddenFields(entry, stored, before);
   }
 
   /**
-   * A patient's resource is `partOf` only what she can see: her message joins her own thread,
-   * never another patient's (the same 400 whether that thread is hidden or absent). Every write
-   * passes here before it is stored, so a QuestionnaireResponse is checked against its form here too.
+   * A resource is `partOf` only what its writer can read: a patient's message joins her own
+   * thread, never another patient's (the same 400 whether that thread is hidden or absent). Every
+   * write passes here before it is stored, so a QuestionnaireResponse is checked against its form here too.
    */
   private async checkPartOfVisible(connection: Queryable, stored: Resource): Promise<void> {
     await checkQuestionnaireResponse(connection, stored);
     const access = this.context.access;
     const partOf = (stored as { partOf?: unknown }).partOf;
-    if (!access?.patientCompartment || !Array.isArray(partOf)) {
+    if (!access || access.superAdmin || !Array.isArray(partOf)) {
       return;
     }
     for (const [index, entry] of partOf.entries()) {
@@ -682,31 +702,40 @@ export class Repository {
         typeof reference === 'string' ? /^([A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/.exec(reference) : null;
       const row =
         match && isResourceType(match[1]) ? await currentRow(connection, match[1], match[2]) : undefined;
-      if (!match || !row || row.deleted || !canSee(this.context, placementOf(match[1], match[2], row))) {
+      if (!match || !row || row.deleted || !this.readableAs(row.content, 'read', row)) {
         const path = `${stored.resourceType}.partOf[${index}]`;
         throw new OperationOutcomeError(badRequest(`${path}: ${String(reference)} not found`, path));
       }
     }
   }
 
-  /** Secrets (User.passwordHash, User.mfaSecret) leave the Repository only for the server's own work. */
+  /**
+   * Secrets (User.passwordHash, User.mfaSecret) leave the Repository only for the server's own
+   * work, and the hiddenFields of the policy entry a resource is read through never leave.
+   */
   private redact<T extends Resource>(resource: T): T {
-    const fields = this.context.access ? secretFields(resource.resourceType) : undefined;
-    if (!fields || !fields.some((field) => field in resource)) {
-      return resource;
-    }
-    const copy: Record<string, unknown> = { ...resource };
-    for (const field of fields) {
-      delete copy[field];
-    }
-    return copy as T;
+    return redactFor(this.context, resource);
   }
 
+  /** As redact, on JSON text: parsed only when the caller's policy hides something of the type. */
   private redactJson(resourceType: string, entry: Readonly<ResourceJson>): Readonly<ResourceJson> {
-    if (!this.context.access || !secretFields(resourceType)) {
+    const access = this.context.access;
+    if (!access) {
       return entry;
     }
-    return { ...entry, json: JSON.stringify(this.redact(JSON.parse(entry.json) as Resource)) };
+    const hides =
+      secretFields(resourceType) !== undefined ||
+      (!access.superAdmin &&
+        [
+          ...candidateEntries(access, resourceType, 'read'),
+          ...candidateEntries(access, resourceType, 'search'),
+        ].some((e) => (e.hiddenFields?.length ?? 0) > 0));
+    if (!hides) {
+      return entry;
+    }
+    const resource = JSON.parse(entry.json) as Resource;
+    const redacted = this.redact(resource);
+    return redacted === resource ? entry : { ...entry, json: JSON.stringify(redacted) };
   }
 
   /** $validate: all OK, or an outcome listing every problem. Stores nothing. */
@@ -745,11 +774,13 @@ export class Repository {
     }
     assertValidResource(candidate);
     const compartments = getPatientCompartments(candidate);
-    // A Subscription names no patient (its criteria may name several): a patient's own lives in
-    // her compartment, so she can read it and get its binding token. What it delivers
-    // is filtered by her access rules event by event (live/audience.ts), whatever its criteria.
-    if (candidate.resourceType === 'Subscription' && access?.patientCompartment) {
-      compartments.push({ reference: access.patientCompartment });
+    // AccessPolicy.compartment: what the caller writes is also placed there, as Medplum does, when
+    // it names no patient itself (a patient's Subscription lives in her compartment so she reads
+    // it); a resource about another patient is never pulled into the writer's compartment, where
+    // her own policy entries would then allow it.
+    const policyCompartment = access && !access.superAdmin ? access.policy.compartment?.reference : undefined;
+    if (policyCompartment && compartments.length === 0) {
+      compartments.push({ reference: policyCompartment });
     }
     if (compartments.length > 0) {
       candidate.meta = { ...meta, compartment: compartments };
@@ -874,13 +905,19 @@ function placementOf(
   return { resourceType, id, project: row.project, compartments: row.compartments };
 }
 
-/** Where one stored version lived, from its own meta. */
-function placementOfContent(resource: Resource): ResourcePlacement {
+/** A 403 naming the read-only field a write tried to change. */
+function readonlyFieldOutcome(path: string): OperationOutcome {
   return {
-    resourceType: resource.resourceType,
-    id: resource.id ?? '',
-    project: resource.meta?.project,
-    compartments: compartmentStrings(resource),
+    resourceType: 'OperationOutcome',
+    id: 'forbidden',
+    issue: [
+      {
+        severity: 'error',
+        code: 'forbidden',
+        details: { text: `${path} is read-only under your access policy` },
+        expression: [path],
+      },
+    ],
   };
 }
 

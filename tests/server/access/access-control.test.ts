@@ -61,17 +61,30 @@ async function statusOf(promise: Promise<unknown>): Promise<number> {
   return (await outcomeOf(promise)).status;
 }
 
-function patientPolicy(): AccessPolicy {
-  // The shape of the demo clinic's patient policy (src/server/seed): Encounter is not listed.
+const READ = ['read', 'vread', 'history', 'search'] as const;
+
+function patientPolicy(extra: AccessPolicy['resource'] = []): AccessPolicy {
+  // The rights a patient had before they were data (SPEC §6), as an AccessPolicy: her own Patient
+  // read and updated, her Observations and Communications read and created, never deleted;
+  // practitioners read project-wide. Encounter is not listed.
   return {
     resourceType: 'AccessPolicy',
     name: 'Patient',
     compartment: { reference: '%patient' },
     resource: [
-      { resourceType: 'Patient', compartment: { reference: '%patient' } },
-      { resourceType: 'Observation', compartment: { reference: '%patient' } },
-      { resourceType: 'Communication', compartment: { reference: '%patient' } },
+      { resourceType: 'Patient', compartment: { reference: '%patient' }, interaction: [...READ, 'update'] },
+      {
+        resourceType: 'Observation',
+        compartment: { reference: '%patient' },
+        interaction: [...READ, 'create'],
+      },
+      {
+        resourceType: 'Communication',
+        compartment: { reference: '%patient' },
+        interaction: [...READ, 'create'],
+      },
       { resourceType: 'Practitioner', readonly: true },
+      ...extra,
     ],
   };
 }
@@ -213,10 +226,14 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
       patientCompartment: `Patient/${maria.id}`,
       accessPolicy: policy,
     });
-    // Aisha has no AccessPolicy: only the built-in patient rules apply to her.
+    // Aisha's policy also lets her read the Encounters of her compartment.
+    const aishaPolicy = await system.createResource(
+      patientPolicy([{ resourceType: 'Encounter', compartment: { reference: '%patient' }, readonly: true }]),
+    );
     contexts.aisha = context(PROJECT_A, {
       profile: { reference: `Patient/${aisha.id}` },
       patientCompartment: `Patient/${aisha.id}`,
+      accessPolicy: aishaPolicy,
     });
     contexts.practitioner = context(PROJECT_A, { profile: { reference: `Practitioner/${chen.id}` } });
     contexts.admin = context(PROJECT_A, { profile: { reference: 'Practitioner/admin' }, projectAdmin: true });
@@ -526,7 +543,8 @@ describe.each(databases())('SPEC §6 access control in the Repository on %s', (_
       ['maria', 'observationForMaria', 200],
       ['maria', 'communicationFromMaria', 200],
       ['maria', 'observationForAisha', 403],
-      ['maria', 'observationWithoutSubject', 403],
+      // AccessPolicy.compartment places a resource that names no patient in hers (as Medplum does).
+      ['maria', 'observationWithoutSubject', 200],
       ['maria', 'encounterForMaria', 403],
       ['maria', 'patient', 403],
       ['maria', 'practitioner', 403],

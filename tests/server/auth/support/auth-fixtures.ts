@@ -23,10 +23,11 @@ export async function createProject(db: Database, name = 'Test Clinic'): Promise
   const policy = await repo.createResource<AccessPolicy>({
     resourceType: 'AccessPolicy',
     name: 'Patient',
+    // A patient's own compartment: the policy, not code, keeps her to it (SPEC §6).
     resource: [
-      { resourceType: 'Patient' },
-      { resourceType: 'Observation' },
-      { resourceType: 'Communication' },
+      { resourceType: 'Patient', compartment: { reference: '%patient' } },
+      { resourceType: 'Observation', compartment: { reference: '%patient' } },
+      { resourceType: 'Communication', compartment: { reference: '%patient' } },
     ],
   });
   return repo.createResource<Project>(
