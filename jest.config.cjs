@@ -44,7 +44,9 @@ module.exports = {
       ...common,
       displayName: 'node',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/tests/{fhir,client,server,graphql,conformance,lint,agent}/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/tests/{fhir,client,server,graphql,conformance,lint,agent,hardening}/**/*.test.ts',
+      ],
       // Medplum's React components run in Chromium: that suite belongs to the e2e project.
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/conformance/medplum-react/'],
       globalSetup: '<rootDir>/tests/setup/node-global-setup.ts',

@@ -67,11 +67,13 @@ export async function buildServer({
       disableRequestLogging: !['debug', 'trace'].includes(config.logLevel),
     }),
     bodyLimit: config.bodyLimit,
+    // A client that trickles a request in gets 408 instead of holding a connection.
+    requestTimeout: config.limits.requestTimeout,
     routerOptions: { ignoreTrailingSlash: true },
   });
   registerErrorHandlers(app, config.bodyLimit);
   // Which bodies every route takes is decided once, before any route group registers.
-  registerRequestBodies(app);
+  registerRequestBodies(app, config.limits);
   await registerApiSecurity(app, config.appOrigins);
   await app.register(healthcheckRoutes, { db });
   // What the plugins share; the signing key is created on first use and shared by every instance.
@@ -119,6 +121,7 @@ export async function buildServer({
     db,
     fhirBase,
     bodyLimit: config.bodyLimit,
+    limits: config.limits,
     getContext: requestContext,
     binaryUrls,
     repositorySettings,

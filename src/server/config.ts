@@ -3,6 +3,7 @@
 // configuration table is generated from it (`npm run docs:config`) and a test keeps them equal.
 // Invalid values fail fast at start-up with a message naming the variable.
 import path from 'node:path';
+import type { RequestLimits } from './input-limits';
 
 export interface ServerConfig {
   /** API port; 0 asks the OS for a free one. */
@@ -60,6 +61,8 @@ export interface ServerConfig {
   binaryDir: string;
   /** Lifetime of a signed Binary URL in seconds. */
   binaryUrlLifetime: number;
+  /** Bounds on the work one request can ask for (src/server/input-limits.ts). */
+  limits: RequestLimits;
 }
 
 export interface SmtpConfig {
@@ -371,6 +374,48 @@ const VARIABLES = {
     'Seconds a signed Binary URL (an attachment in an <img>) stays valid',
     positiveInteger(3600, 'seconds'),
   ),
+  maxJsonDepth: variable(
+    'MAX_JSON_DEPTH',
+    '64',
+    'Deepest nesting of arrays and objects in a JSON body (deeper bodies get 400)',
+    positiveInteger(64, 'levels'),
+  ),
+  maxArrayLength: variable(
+    'MAX_ARRAY_LENGTH',
+    '1000',
+    'Most elements in one JSON array of a body, e.g. names of a Patient (longer arrays get 400)',
+    positiveInteger(1000, 'elements'),
+  ),
+  maxStringLength: variable(
+    'MAX_STRING_LENGTH',
+    '1048576',
+    'Most characters in one JSON string of a body (longer strings get 400)',
+    positiveInteger(1048576, 'characters'),
+  ),
+  maxBatchEntries: variable(
+    'MAX_BATCH_ENTRIES',
+    '1000',
+    'Most entries in one batch or transaction Bundle (more get 400)',
+    positiveInteger(1000, 'entries'),
+  ),
+  maxSearchParameters: variable(
+    'MAX_SEARCH_PARAMETERS',
+    '32',
+    'Most parameters in one search, repeated ones counted each time (more get 400)',
+    positiveInteger(32, 'parameters'),
+  ),
+  maxSearchValues: variable(
+    'MAX_SEARCH_VALUES',
+    '100',
+    'Most values in one search, each comma-separated value counted (more get 400)',
+    positiveInteger(100, 'values'),
+  ),
+  requestTimeout: variable(
+    'REQUEST_TIMEOUT',
+    '30000',
+    'Milliseconds a client has to send a whole request (slower ones get 408)',
+    positiveInteger(30000, 'milliseconds'),
+  ),
 };
 
 type Values = { [K in keyof typeof VARIABLES]: ReturnType<(typeof VARIABLES)[K]['parse']> };
@@ -435,6 +480,15 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     binaryMaxSize: v.binaryMaxSize,
     binaryDir: path.resolve(v.binaryDir ?? path.join(dataDir, 'binary')),
     binaryUrlLifetime: v.binaryUrlLifetime,
+    limits: {
+      maxDepth: v.maxJsonDepth,
+      maxArrayLength: v.maxArrayLength,
+      maxStringLength: v.maxStringLength,
+      maxBatchEntries: v.maxBatchEntries,
+      maxSearchParameters: v.maxSearchParameters,
+      maxSearchValues: v.maxSearchValues,
+      requestTimeout: v.requestTimeout,
+    },
   };
 }
 

@@ -4,6 +4,8 @@
 // below); any other type is a 415 that names the type received and the types this route accepts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, OperationOutcomeError, unsupportedMediaType } from '../fhir';
+import { jsonLimitProblem } from './input-limits';
+import type { InputLimits } from './input-limits';
 import { FORM_URLENCODED, JSON_BODY_TYPES, TEXT_PLAIN } from './media-types';
 
 /**
@@ -33,7 +35,7 @@ function unsupported(request: FastifyRequest): RequestBodyError {
 }
 
 /** Before any route group registers: its parsers are inherited by every group. */
-export function registerRequestBodies(app: FastifyInstance): void {
+export function registerRequestBodies(app: FastifyInstance, limits: InputLimits): void {
   // Fastify's own defaults (application/json only, text/plain everywhere) give way to ours.
   app.removeAllContentTypeParsers();
   // An empty body is no body: a bodiless POST under a JSON type (e.g. $export) is not an error.
@@ -43,11 +45,20 @@ export function registerRequestBodies(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
+    let value: unknown;
     try {
-      done(null, JSON.parse(text));
+      value = JSON.parse(text);
     } catch (err) {
       done(new RequestBodyError(badRequest(`Malformed JSON: ${(err as Error).message}`)), undefined);
+      return;
     }
+    // Depth, sizes and characters are refused here, so no route can store or recurse into them.
+    const problem = jsonLimitProblem(value, limits);
+    if (problem) {
+      done(new RequestBodyError(badRequest(problem)), undefined);
+      return;
+    }
+    done(null, value);
   });
   // The body is not read: refusing it needs only its type. A request without a body (a DELETE or a
   // bodiless POST that names a type anyway) has nothing to refuse.

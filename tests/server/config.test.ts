@@ -39,6 +39,15 @@ describe('loadConfig', () => {
       binaryMaxSize: 32 * 1024 * 1024,
       binaryDir: path.resolve('data', 'binary'),
       binaryUrlLifetime: 3600,
+      limits: {
+        maxDepth: 64,
+        maxArrayLength: 1000,
+        maxStringLength: 1048576,
+        maxBatchEntries: 1000,
+        maxSearchParameters: 32,
+        maxSearchValues: 100,
+        requestTimeout: 30000,
+      },
     });
   });
 
@@ -77,6 +86,13 @@ describe('loadConfig', () => {
       BINARY_MAX_SIZE: '4096',
       BINARY_DIR: '/tmp/bloom-binary',
       BINARY_URL_LIFETIME: '300',
+      MAX_JSON_DEPTH: '32',
+      MAX_ARRAY_LENGTH: '500',
+      MAX_STRING_LENGTH: '4096',
+      MAX_BATCH_ENTRIES: '50',
+      MAX_SEARCH_PARAMETERS: '10',
+      MAX_SEARCH_VALUES: '20',
+      REQUEST_TIMEOUT: '5000',
     });
     expect(config).toEqual({
       port: 9000,
@@ -109,6 +125,15 @@ describe('loadConfig', () => {
       binaryMaxSize: 4096,
       binaryDir: '/tmp/bloom-binary',
       binaryUrlLifetime: 300,
+      limits: {
+        maxDepth: 32,
+        maxArrayLength: 500,
+        maxStringLength: 4096,
+        maxBatchEntries: 50,
+        maxSearchParameters: 10,
+        maxSearchValues: 20,
+        requestTimeout: 5000,
+      },
     });
     expect(loadConfig({ PORT: '  ', DATABASE_URL: '' }).port).toBe(8103);
   });
@@ -192,6 +217,13 @@ describe('loadConfig', () => {
       'BINARY_MAX_SIZE',
       'BINARY_DIR',
       'BINARY_URL_LIFETIME',
+      'MAX_JSON_DEPTH',
+      'MAX_ARRAY_LENGTH',
+      'MAX_STRING_LENGTH',
+      'MAX_BATCH_ENTRIES',
+      'MAX_SEARCH_PARAMETERS',
+      'MAX_SEARCH_VALUES',
+      'REQUEST_TIMEOUT',
     ]);
   });
 

@@ -35,12 +35,40 @@ type Method = BundleEntryRequest['method'];
 /** FHIR's processing order for a transaction: deletes, creates, updates, then reads. */
 const TRANSACTION_ORDER: Record<Method, number> = { DELETE: 0, POST: 1, PUT: 2, PATCH: 2, GET: 3, HEAD: 3 };
 
-export async function processBatch(repo: Repository, fhirBase: string, body: unknown): Promise<Bundle> {
+export interface BatchOptions {
+  /** Most entries one Bundle may hold (MAX_BATCH_ENTRIES); unbounded for the server's own seeds. */
+  maxEntries?: number;
+}
+
+/** Entries run between two turns of the event loop, so other requests (and /healthcheck) get a turn. */
+const ENTRIES_PER_SLICE = 25;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export async function processBatch(
+  repo: Repository,
+  fhirBase: string,
+  body: unknown,
+  options: BatchOptions = {},
+): Promise<Bundle> {
   const bundle = checkBatchBundle(body);
   const entries = bundle.entry ?? [];
+  if (options.maxEntries !== undefined && entries.length > options.maxEntries) {
+    throw new OperationOutcomeError(
+      badRequest(
+        `Bundle has ${entries.length} entries; a ${bundle.type} may hold at most ${options.maxEntries}`,
+        'Bundle.entry',
+      ),
+    );
+  }
   if (bundle.type === 'batch') {
     const responses: BundleEntry[] = [];
     for (const entry of entries) {
+      if (responses.length % ENTRIES_PER_SLICE === ENTRIES_PER_SLICE - 1) {
+        await nextTurn();
+      }
       try {
         responses.push(toResponseEntry(fhirBase, await executeEntry(repo, fhirBase, entry)));
       } catch (err) {
@@ -85,6 +113,9 @@ export async function processBatch(repo: Repository, fhirBase: string, body: unk
           throw err;
         }
         continue;
+      }
+      if (next % ENTRIES_PER_SLICE === ENTRIES_PER_SLICE - 1) {
+        await nextTurn();
       }
       const index = order[next++];
       const { entry, assignedId, existing } = prepared[index];

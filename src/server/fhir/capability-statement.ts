@@ -1,5 +1,6 @@
 // GET /fhir/R4/metadata: only what this server really does, search parameters included.
-import type { CapabilityStatement, CapabilityStatementRestResource } from '@medplum/fhirtypes';
+import type { CapabilityStatement, CapabilityStatementRestResource, Extension } from '@medplum/fhirtypes';
+import type { RequestLimits } from '../input-limits';
 import { getResourceTypes, getSearchParameters } from '../../fhir';
 import { SYSTEM_OPERATIONS, TYPE_OPERATIONS } from './capability-operations';
 import { MAX_SYSTEM_SEARCH_TYPES } from './system-search';
@@ -20,7 +21,29 @@ function searchParamsOf(type: string): SearchParamDeclaration[] {
   }));
 }
 
-export function buildCapabilityStatement(fhirBase: string): CapabilityStatement {
+export const REQUEST_LIMITS_EXTENSION = 'https://bloom.example/fhir/StructureDefinition/request-limits';
+
+/**
+ * FHIR has no element for these bounds, so they travel as one extension on rest (each limit a
+ * sub-extension named as in RequestLimits) and as a sentence in rest.documentation.
+ */
+function limitsExtension(limits: RequestLimits): Extension {
+  return {
+    url: REQUEST_LIMITS_EXTENSION,
+    extension: Object.entries(limits).map(([name, value]) => ({ url: name, valueInteger: value as number })),
+  };
+}
+
+function limitsDocumentation(limits: RequestLimits): string {
+  return (
+    `Limits: JSON bodies nest at most ${limits.maxDepth} levels, hold at most ${limits.maxArrayLength} elements ` +
+    `per array and ${limits.maxStringLength} characters per string, and no control characters other than tab, ` +
+    `CR and LF; a batch or transaction holds at most ${limits.maxBatchEntries} entries; a request carries at ` +
+    `most ${limits.maxSearchParameters} search parameters and ${limits.maxSearchValues} values. Beyond them: 400.`
+  );
+}
+
+export function buildCapabilityStatement(fhirBase: string, limits: RequestLimits): CapabilityStatement {
   const resource: CapabilityStatementRestResource[] = getResourceTypes().map((type) => ({
     type: type as CapabilityStatementRestResource['type'],
     interaction: [
@@ -60,8 +83,8 @@ export function buildCapabilityStatement(fhirBase: string): CapabilityStatement 
     rest: [
       {
         mode: 'server',
-        documentation:
-          'Conditional create (If-None-Exist) understands only _id and identifier until search is implemented.',
+        extension: [limitsExtension(limits)],
+        documentation: `Conditional create (If-None-Exist) understands only _id and identifier until search is implemented. ${limitsDocumentation(limits)}`,
         resource,
         searchParam: COMMON_SEARCH_PARAMETERS,
         interaction: [

@@ -37,12 +37,16 @@ import { mayReadBinary } from '../binary/signed-responses';
 import { FHIR_JSON, FORM_URLENCODED, JSON_MEDIA_TYPES, JSON_PATCH, mediaTypeOf } from '../media-types';
 import { acceptFormBodies } from '../request-bodies';
 import type { QueryParams } from './paging';
+import type { RequestLimits } from '../input-limits';
+import { registerSearchLimits } from './search-limits';
 
 export interface FhirRoutesOptions {
   db: Database;
   /** Absolute URL of the FHIR base, ending in '/', e.g. http://localhost:8103/fhir/R4/. */
   fhirBase: string;
   bodyLimit: number;
+  /** Bounds on batch size and search parameters (MAX_BATCH_ENTRIES, MAX_SEARCH_*). */
+  limits: RequestLimits;
   /** Who the request acts as; the identity issue replaces the default system context. */
   getContext?: (request: FastifyRequest) => RepositoryContext;
   /** Signs attachment URLs of readable Binaries in answers; without it they stay as stored. */
@@ -114,14 +118,18 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
 
   // JSON bodies are parsed for the whole server (request-bodies.ts); only POST _search takes a form.
   acceptFormBodies(app, options.bodyLimit);
+  // Every route here: too many parameters or values, or a control character in one, is a 400.
+  registerSearchLimits(app, options.limits);
 
   // Built once: it depends only on the definitions and the base URL.
-  const capabilityStatement = buildCapabilityStatement(fhirBase);
+  const capabilityStatement = buildCapabilityStatement(fhirBase, options.limits);
   app.get('/metadata', async (_request, reply) => reply.type(FHIR_JSON).send(capabilityStatement));
 
   app.post('/', async (request, reply) => {
     requireMediaType(request, RESOURCE_TYPES);
-    const bundle = await processBatch(repoFor(request), fhirBase, request.body);
+    const bundle = await processBatch(repoFor(request), fhirBase, request.body, {
+      maxEntries: options.limits.maxBatchEntries,
+    });
     return reply.status(200).type(FHIR_JSON).send(bundle);
   });
 
