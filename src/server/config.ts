@@ -2,6 +2,7 @@
 // with the default the README shows, the parser that reads it and a description; the README's
 // configuration table is generated from it (`npm run docs:config`) and a test keeps them equal.
 // Invalid values fail fast at start-up with a message naming the variable.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface ServerConfig {
@@ -60,6 +61,8 @@ export interface ServerConfig {
   binaryDir: string;
   /** Lifetime of a signed Binary URL in seconds. */
   binaryUrlLifetime: number;
+  /** Proxies (addresses, CIDRs) whose X-Forwarded-For names the client; empty trusts none. */
+  trustProxy: string[];
 }
 
 export interface SmtpConfig {
@@ -176,6 +179,23 @@ const list = (raw: string | undefined): string[] =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Addresses or CIDRs (IPv4 or IPv6), or proxy-addr's keywords; each checked so a typo fails fast. */
+const proxyList = (raw: string | undefined, name: string): string[] =>
+  list(raw).map((entry) => {
+    const [address, prefix, extra] = entry.split('/');
+    const family = net.isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (PROXY_KEYWORDS.includes(entry) || (family !== 0 && prefixOk && extra === undefined)) {
+      return entry;
+    }
+    throw new ConfigError(
+      `${name} must be a comma-separated list of IP addresses or CIDRs (or ${PROXY_KEYWORDS.join(', ')}), got '${entry}'`,
+    );
+  });
 
 /** Undefined when unset: the default origins follow APP_PORT (see loadConfig). */
 const optionalOrigins = (raw: string | undefined, name: string): string[] | undefined =>
@@ -371,6 +391,12 @@ const VARIABLES = {
     'Seconds a signed Binary URL (an attachment in an <img>) stays valid',
     positiveInteger(3600, 'seconds'),
   ),
+  trustProxy: variable(
+    'TRUST_PROXY',
+    '(unset: no proxy trusted)',
+    'Comma-separated addresses or CIDRs of your reverse proxies: only from these is X-Forwarded-For taken as the client address (sign-in throttling, Login.remoteAddress)',
+    proxyList,
+  ),
 };
 
 type Values = { [K in keyof typeof VARIABLES]: ReturnType<(typeof VARIABLES)[K]['parse']> };
@@ -435,6 +461,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     binaryMaxSize: v.binaryMaxSize,
     binaryDir: path.resolve(v.binaryDir ?? path.join(dataDir, 'binary')),
     binaryUrlLifetime: v.binaryUrlLifetime,
+    trustProxy: v.trustProxy,
   };
 }
 
