@@ -8,6 +8,7 @@ import { createMailer } from './auth/mailer';
 import { authRoutes } from './auth/routes';
 import { SigningKeys } from './auth/signing-key';
 import { createAuthThrottles } from './auth/throttle';
+import type { AuthThrottles } from './auth/throttle';
 import type { Database } from './db';
 import { fhirRoutes, registerErrorHandlers } from './fhir';
 import { graphqlRoutes } from './graphql/routes';
@@ -49,6 +50,8 @@ export interface BuildServerOptions {
   exportSettings?: Partial<ExportSettings>;
   /** Tests only: Subscription → Bot retry delays and attempts. */
   botTriggerSettings?: Partial<BotTriggerSettings>;
+  /** Tests only: sign-in throttles with smaller budgets than production's. */
+  throttles?: AuthThrottles;
 }
 
 export const FHIR_PATH = 'fhir/R4/';
@@ -59,6 +62,7 @@ export async function buildServer({
   getContext,
   exportSettings,
   botTriggerSettings,
+  throttles,
 }: BuildServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -70,6 +74,8 @@ export async function buildServer({
     // A client that trickles a request in gets 408 instead of holding a connection.
     requestTimeout: config.limits.requestTimeout,
     routerOptions: { ignoreTrailingSlash: true },
+    // request.ip is X-Forwarded-For's client only when the peer is one of these proxies.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   registerErrorHandlers(app, config.bodyLimit);
   // Which bodies every route takes is decided once, before any route group registers.
@@ -81,7 +87,7 @@ export async function buildServer({
     db,
     config,
     keys: new SigningKeys(db, config.baseUrl),
-    throttles: createAuthThrottles(),
+    throttles: throttles ?? createAuthThrottles(),
     mailer: createMailer(config, app.log),
   };
   decorateAuth(app);

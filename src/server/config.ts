@@ -2,6 +2,7 @@
 // with the default the README shows, the parser that reads it and a description; the README's
 // configuration table is generated from it (`npm run docs:config`) and a test keeps them equal.
 // Invalid values fail fast at start-up with a message naming the variable.
+import net from 'node:net';
 import path from 'node:path';
 import type { RequestLimits } from './input-limits';
 
@@ -63,6 +64,8 @@ export interface ServerConfig {
   binaryUrlLifetime: number;
   /** Bounds on the work one request can ask for (src/server/input-limits.ts). */
   limits: RequestLimits;
+  /** Proxies (addresses, CIDRs) whose X-Forwarded-For names the client; empty trusts none. */
+  trustProxy: string[];
 }
 
 export interface SmtpConfig {
@@ -179,6 +182,23 @@ const list = (raw: string | undefined): string[] =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Addresses or CIDRs (IPv4 or IPv6), or proxy-addr's keywords; each checked so a typo fails fast. */
+const proxyList = (raw: string | undefined, name: string): string[] =>
+  list(raw).map((entry) => {
+    const [address, prefix, extra] = entry.split('/');
+    const family = net.isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (PROXY_KEYWORDS.includes(entry) || (family !== 0 && prefixOk && extra === undefined)) {
+      return entry;
+    }
+    throw new ConfigError(
+      `${name} must be a comma-separated list of IP addresses or CIDRs (or ${PROXY_KEYWORDS.join(', ')}), got '${entry}'`,
+    );
+  });
 
 /** Undefined when unset: the default origins follow APP_PORT (see loadConfig). */
 const optionalOrigins = (raw: string | undefined, name: string): string[] | undefined =>
@@ -416,6 +436,12 @@ const VARIABLES = {
     'Milliseconds a client has to send a whole request (slower ones get 408)',
     positiveInteger(30000, 'milliseconds'),
   ),
+  trustProxy: variable(
+    'TRUST_PROXY',
+    '(unset: no proxy trusted)',
+    'Comma-separated addresses or CIDRs of your reverse proxies: only from these is X-Forwarded-For taken as the client address (sign-in throttling, Login.remoteAddress)',
+    proxyList,
+  ),
 };
 
 type Values = { [K in keyof typeof VARIABLES]: ReturnType<(typeof VARIABLES)[K]['parse']> };
@@ -489,6 +515,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       maxSearchValues: v.maxSearchValues,
       requestTimeout: v.requestTimeout,
     },
+    trustProxy: v.trustProxy,
   };
 }
 

@@ -61,6 +61,24 @@ function totp(secret: string): TOTP {
   return new TOTP({ secret: Secret.fromBase32(secret) });
 }
 
+let lastStep = -1;
+
+/**
+ * A code the server has not seen: each TOTP step completes one sign-in, so a step already used (by
+ * the enrolment or an earlier sign-in) is skipped; the server accepts one step ahead for drift.
+ */
+async function unusedCode(secret: string): Promise<string> {
+  for (;;) {
+    const now = Math.floor(Date.now() / 30_000);
+    const step = Math.max(now, lastStep + 1);
+    if (step <= now + 1) {
+      lastStep = step;
+      return totp(secret).generate({ timestamp: step * 30_000 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 describe('issue #3 sign-in screens in Chromium', () => {
   it('registers a new patient in Bloom Clinic, lands on the home page, then signs out', async () => {
     expect(suite.bloom.clinicProjectId).toBeDefined();
@@ -133,7 +151,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
     const status = await api.get<{ enrolled: boolean; secret: string; enrollUri: string }>('auth/mfa/status');
     expect(status.enrolled).toBe(false);
     expect(status.enrollUri).toMatch(/^otpauth:\/\/totp\//);
-    await api.post('auth/mfa/enroll', { token: totp(status.secret).generate() }, 'application/json');
+    await api.post('auth/mfa/enroll', { token: await unusedCode(status.secret) }, 'application/json');
 
     for (const width of widths) {
       await openPage(width);
@@ -142,15 +160,18 @@ describe('issue #3 sign-in screens in Chromium', () => {
       await enterPassword(PASSWORD);
       await page.getByRole('heading', { name: 'Enter MFA code' }).waitFor();
       await shot('3-mfa', width);
-      const good = totp(status.secret).generate();
-      const wrong = good === '000000' ? '111111' : '000000';
+      const now = Date.now();
+      const near = [-30_000, 0, 30_000].map((shift) =>
+        totp(status.secret).generate({ timestamp: now + shift }),
+      );
+      const wrong = ['000000', '111111', '222222', '333333'].find((code) => !near.includes(code)) as string;
       await page.getByLabel(/^MFA code/).fill(wrong);
       await page.getByRole('button', { name: 'Submit code' }).click();
       const box = page.getByRole('alert');
       await box.waitFor();
       await expect(box.textContent()).resolves.toMatch(/^Error/);
       await shot('3-mfa-error', width);
-      await page.getByLabel(/^MFA code/).fill(totp(status.secret).generate());
+      await page.getByLabel(/^MFA code/).fill(await unusedCode(status.secret));
       await page.getByRole('button', { name: 'Submit code' }).click();
       await expectHome('Aisha');
       await context.close();

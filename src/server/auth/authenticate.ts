@@ -20,6 +20,7 @@ import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
+import { loginPredatesCredentials } from './login-validity';
 import { guardPlatformResources } from './platform-guard';
 import { ipAllowed } from '../access/ip-rules';
 import { combinePolicies } from '../access/policy';
@@ -126,7 +127,7 @@ export async function verifyAccessToken(deps: ServerServices, token: string): Pr
     fail();
   }
   const login = await readOrFail<Login>(deps.db, `Login/${payload.login_id}`);
-  if (login.revoked || !login.granted) {
+  if (login.revoked || !login.granted || (await loginPredatesCredentials(deps.db, login))) {
     fail();
   }
   return login;

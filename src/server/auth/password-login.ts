@@ -1,6 +1,7 @@
 // POST auth/login: email and password to a Login (SPEC §7). A wrong email and a wrong password give
 // the same message and take the same time, so nobody can learn which emails exist; failures are
-// throttled per account and per remote address.
+// throttled per (account, address) pair and per address, and counted against the account's budget
+// (throttle.ts, step-up.ts).
 import type { Login } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { findUserByEmail } from '../repo/lookups';
@@ -9,6 +10,8 @@ import { systemRepo } from '../services';
 import type { LoginResponse } from './logins';
 import { assertMemberOfProject, buildLogin, checkClientId, nextLoginStep } from './logins';
 import { getDecoyHash, verifyPassword } from './passwords';
+import { requireEmailedLink } from './step-up';
+import { pairKey } from './throttle';
 import type { RequestInfo } from './registration';
 import type { Fields } from './request-fields';
 import { optionalString, readCodeChallenge, requiredEmail, requiredPassword } from './request-fields';
@@ -30,19 +33,26 @@ export async function passwordLogin(
 
   const accountKey = email.toLowerCase();
   const addressKey = info.remoteAddress ?? 'unknown';
-  const { account, address } = deps.throttles;
-  await account.check(deps.db, accountKey, 'login');
-  await address.check(deps.db, addressKey, 'login');
+  const pair = pairKey(accountKey, addressKey);
+  const { loginPair, loginAddress, loginAccount } = deps.throttles;
+  // Only this (account, address) pair and this address wait: the account itself is never shut.
+  await loginPair.check(deps.db, pair, 'login attempts for this account from your address');
+  await loginAddress.check(deps.db, addressKey, 'login attempts from your address');
 
   await checkClientId(deps.db, clientId);
   const user = await findUserByEmail(deps.db, email);
   const valid = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
   if (!user || !valid) {
-    await account.recordFailure(deps.db, accountKey);
-    await address.recordFailure(deps.db, addressKey);
+    await loginPair.recordFailure(deps.db, pair);
+    await loginAddress.recordFailure(deps.db, addressKey);
+    await loginAccount.recordFailure(deps.db, accountKey);
     throw new OperationOutcomeError(badRequest(INVALID_CREDENTIALS));
   }
-  await account.reset(deps.db, accountKey);
+  await loginPair.reset(deps.db, pair);
+  // Past the account's budget the password alone is not enough: MFA (below) or an emailed link.
+  if (!user.mfaEnrolled && (await loginAccount.exhausted(deps.db, accountKey))) {
+    await requireEmailedLink(deps, user, 'passwords');
+  }
   // Only after the password: the answer tells nothing to whoever does not know it.
   await assertMemberOfProject(deps.db, user, projectId);
 

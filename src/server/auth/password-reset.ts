@@ -8,7 +8,9 @@ import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { secretsEqual } from './authenticate';
 import { randomSecret } from './logins';
+import { issuedBeforeCredentialsChange, withNewPassword } from './credentials';
 import { checkNewPassword, hashPassword } from './passwords';
+import { forgetFailedGuesses } from './throttle';
 import type { Fields } from './request-fields';
 import { fieldError, requiredEmail, requiredPassword, requiredString } from './request-fields';
 
@@ -18,6 +20,14 @@ export async function requestPasswordReset(deps: ServerServices, fields: Fields)
   const email = requiredEmail(fields);
   const user = await findUserByEmail(deps.db, email);
   if (!user?.email) {
+    return;
+  }
+  await emailResetLink(deps, user, 'Someone asked to reset the password of your Bloom account.');
+}
+
+/** A new one-hour reset link, emailed to the user; `reason` opens the email. */
+export async function emailResetLink(deps: ServerServices, user: User, reason: string): Promise<void> {
+  if (!user.email) {
     return;
   }
   const request = await systemRepo(deps.db).createResource<UserSecurityRequest>({
@@ -35,7 +45,7 @@ export async function requestPasswordReset(deps: ServerServices, fields: Fields)
     text: [
       `Hello ${user.firstName},`,
       '',
-      'Someone asked to reset the password of your Bloom account. To choose a new password, open:',
+      `${reason} To choose a new password, open:`,
       link,
       '',
       'The link works once, for one hour. If you did not ask for this, ignore this email.',
@@ -54,7 +64,7 @@ export async function setPassword(deps: ServerServices, fields: Fields): Promise
     throw fieldError(problem, 'password');
   }
   const passwordHash = await hashPassword(password);
-  await systemRepo(deps.db).withTransaction(async (repo) => {
+  const user = await systemRepo(deps.db).withTransaction(async (repo) => {
     const request = await repo
       .readResource<UserSecurityRequest>('UserSecurityRequest', id)
       .catch(() => undefined);
@@ -66,12 +76,20 @@ export async function setPassword(deps: ServerServices, fields: Fields): Promise
     ) {
       throw new OperationOutcomeError(badRequest(INVALID_LINK));
     }
+    const current = await repo.readResource<User>('User', request.user.reference?.split('/')[1] as string);
+    // A link older than the user's last password change was issued to whoever had the account then.
+    if (issuedBeforeCredentialsChange(current, request.meta?.lastUpdated)) {
+      throw new OperationOutcomeError(badRequest(INVALID_LINK));
+    }
     // Compare-and-set: two uses of one link cannot both set a password.
     await repo.updateResource<UserSecurityRequest>(
       { ...request, used: true },
       { ifMatch: request.meta?.versionId },
     );
-    const user = await repo.readResource<User>('User', request.user.reference?.split('/')[1] as string);
-    await repo.updateResource<User>({ ...user, passwordHash });
+    const { resource } = await repo.updateResource<User>(withNewPassword(current, passwordHash), {
+      ifMatch: current.meta?.versionId,
+    });
+    return resource;
   });
+  await forgetFailedGuesses(deps.db, deps.throttles, user);
 }

@@ -12,7 +12,7 @@ import type { Query } from './external-login';
 import { authMethod } from './external-method';
 import { googleLogin } from './google-login';
 import { assertMfaDone, chooseMembership, grantCode, nextLoginStep, readPendingLogin } from './logins';
-import { mfaEnroll, mfaStatus, mfaVerify } from './mfa';
+import { mfaDisable, mfaEnroll, mfaStatus, mfaVerify } from './mfa';
 import { passwordLogin } from './password-login';
 import { requestPasswordReset, setPassword } from './password-reset';
 import { newPatient, newProject, newUser } from './registration';
@@ -26,7 +26,15 @@ export interface AuthRoutesOptions {
 
 function requestInfo(request: FastifyRequest): RequestInfo {
   const userAgent = request.headers['user-agent'];
-  return { remoteAddress: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : undefined };
+  return {
+    remoteAddress: addressOf(request),
+    userAgent: typeof userAgent === 'string' ? userAgent : undefined,
+  };
+}
+
+/** The client's address: the peer's, or X-Forwarded-For's when the peer is a TRUST_PROXY proxy. */
+function addressOf(request: FastifyRequest): string {
+  return request.ip;
 }
 
 function requireUser(auth: AuthState): User {
@@ -84,11 +92,17 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
     return nextLoginStep(deps.db, resource, await readLoginUser(deps, resource));
   });
 
-  app.post('/mfa/verify', async (request) => mfaVerify(deps, readFields(request.body)));
+  app.post('/mfa/verify', async (request) => mfaVerify(deps, readFields(request.body), addressOf(request)));
   app.get('/mfa/status', async (request) => mfaStatus(deps, requireUser(await requireAuth(deps, request))));
   app.post('/mfa/enroll', async (request) => {
     const user = requireUser(await requireAuth(deps, request));
-    return mfaEnroll(deps, user, readFields(request.body ?? {}));
+    return mfaEnroll(deps, user, readFields(request.body ?? {}), addressOf(request));
+  });
+  app.post('/mfa/disable', async (request) => {
+    const auth = await requireAuth(deps, request);
+    requireUser(auth);
+    await mfaDisable(deps, auth, readFields(request.body), addressOf(request));
+    return {};
   });
 
   app.post('/newuser', async (request) => newUser(deps, readFields(request.body), requestInfo(request)));

@@ -5,7 +5,9 @@ import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import type { AuthState } from './authenticate';
 import { effectivePolicy } from '../access/access-control';
+import { withNewPassword } from './credentials';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords';
+import { forgetFailedGuesses } from './throttle';
 import type { Fields } from './request-fields';
 import { fieldError, requiredPassword } from './request-fields';
 
@@ -89,8 +91,10 @@ export async function changePassword(deps: ServerServices, user: User, fields: F
       badRequest('The new password must differ from the old one', 'newPassword'),
     );
   }
-  await systemRepo(deps.db).updateResource<User>(
-    { ...user, passwordHash: await hashPassword(newPassword) },
+  // Every sign-in of this user so far, this one included, ends here (credentials.ts).
+  const { resource } = await systemRepo(deps.db).updateResource<User>(
+    withNewPassword(user, await hashPassword(newPassword)),
     { ifMatch: user.meta?.versionId },
   );
+  await forgetFailedGuesses(deps.db, deps.throttles, resource);
 }

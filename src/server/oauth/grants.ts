@@ -8,6 +8,7 @@ import { OperationOutcomeError } from '../../fhir';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { clientMembership, secretsEqual } from '../auth/authenticate';
+import { loginPredatesCredentials } from '../auth/login-validity';
 import { randomSecret } from '../auth/logins';
 import { findLoginByCode, findMembershipsByUser, findUserByEmail } from '../repo/lookups';
 import { verifySignedByClient } from './client-assertion';
@@ -105,7 +106,7 @@ export async function authorizationCodeGrant(
     await revokeLogin(deps, login.id as string);
     throw new OAuthError('invalid_grant', 'Authorization code already used');
   }
-  if (login.revoked) {
+  if (login.revoked || (await loginPredatesCredentials(deps.db, login))) {
     throw new OAuthError('invalid_grant', 'Authorization code revoked');
   }
   if (Date.now() - Date.parse(login.meta?.lastUpdated ?? login.authTime) > CODE_LIFETIME_MS) {
@@ -173,7 +174,7 @@ export async function refreshTokenGrant(
   const login = await systemRepo(deps.db)
     .readResource<Login>('Login', claims.login_id)
     .catch(() => undefined);
-  if (!login?.granted || login.revoked) {
+  if (!login?.granted || login.revoked || (await loginPredatesCredentials(deps.db, login))) {
     throw new OAuthError('invalid_grant', 'Refresh token revoked');
   }
   const client = await readClient(deps, login);

@@ -29,7 +29,7 @@ export interface TestServerOptions {
    */
   requireAuth?: boolean;
   /** Test settings of server parts (e.g. Subscription → Bot retry delays). */
-  build?: Pick<BuildServerOptions, 'exportSettings' | 'botTriggerSettings'>;
+  build?: Pick<BuildServerOptions, 'exportSettings' | 'botTriggerSettings' | 'throttles'>;
 }
 
 export async function startTestServer(
