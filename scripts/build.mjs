@@ -1,9 +1,10 @@
 // Builds what is missing or stale: the FHIR definitions index, the bots' @medplum/core bundle and the
-// app bundle (dist/app).
+// app bundle (dist/app) with brotli and gzip copies of its text files.
 // Usage: node scripts/build.mjs [--force] [--only=fhir|app]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compressAssets } from './compress-assets.mjs';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -50,6 +51,7 @@ function buildApp() {
   const inputs = ['src/app', 'src/client', 'src/graphql', 'src/fhir', 'vite.config.ts', 'package-lock.json'];
   if (!force && existsSync(output) && statSync(output).mtimeMs >= newestMtime(inputs)) {
     console.log('build: app is up to date (dist/app)');
+    compressApp();
     return;
   }
   const started = Date.now();
@@ -59,6 +61,14 @@ function buildApp() {
     NODE_ENV: 'production',
   });
   console.log(`build: app built into dist/app in ${Date.now() - started} ms`);
+  compressApp();
+}
+
+/** The .br and .gz copies the app host serves; only stale or missing ones are written. */
+function compressApp() {
+  const started = Date.now();
+  const written = compressAssets('dist/app');
+  if (written > 0) console.log(`build: ${written} compressed copies written in ${Date.now() - started} ms`);
 }
 
 // 'fhir' is everything the server reads from generated files (dev, bench and reindex build only it).

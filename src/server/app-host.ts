@@ -58,6 +58,19 @@ export function appContentSecurityPolicy(
   };
 }
 
+/** Vite names built assets `name-HASH.ext` under assets/: a new build gives a changed file a new name. */
+const HASHED_ASSET = /\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9.]+$/;
+
+/**
+ * Hashed assets never change under their name, so browsers keep them for a year without asking;
+ * everything else (index.html, which names the current build's assets, icons) is revalidated.
+ */
+export function appCacheControl(filePath: string): string {
+  return HASHED_ASSET.test(filePath.split(path.sep).join('/'))
+    ? 'public, max-age=31536000, immutable'
+    : 'no-cache';
+}
+
 /** A path whose last segment has no dot is a client-side route; anything else is a missing file. */
 function isClientRoute(url: string): boolean {
   const pathname = url.split('?')[0];
@@ -85,18 +98,28 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   app.get('/config.json', async (_request, reply) =>
-    reply.header('Cache-Control', 'no-store').send({
+    reply.header('Cache-Control', 'no-cache').send({
       baseUrl: options.apiBaseUrl,
       ...(options.clientId ? { clientId: options.clientId } : {}),
       ...(options.registrationProjectId ? { projectId: options.registrationProjectId } : {}),
       ...(options.recaptchaSiteKey ? { recaptchaSiteKey: options.recaptchaSiteKey } : {}),
     }),
   );
-  await app.register(fastifyStatic, { root: appDir, wildcard: true, index: ['index.html'] });
+  await app.register(fastifyStatic, {
+    root: appDir,
+    wildcard: true,
+    index: ['index.html'],
+    // The build's .br/.gz copies (scripts/compress-assets.mjs), chosen by Accept-Encoding, with Vary.
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, filePath) => {
+      reply.header('Cache-Control', appCacheControl(filePath));
+    },
+  });
   app.setNotFoundHandler(async (request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && isClientRoute(request.url)) {
       // index.html must not be cached: it names the hashed assets of the current build.
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false });
+      return reply.sendFile('index.html');
     }
     return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
   });

@@ -37,6 +37,7 @@ import { wellKnownRoutes } from './oauth/well-known';
 import type { RepositoryContext, RepositorySettings } from './repo';
 import { registerRequestBodies } from './request-bodies';
 import { registerApiSecurity } from './security';
+import { registerApiDelivery } from './api-delivery';
 
 export interface BuildServerOptions {
   config: ServerConfig;
@@ -81,6 +82,7 @@ export async function buildServer({
   // Which bodies every route takes is decided once, before any route group registers.
   registerRequestBodies(app, config.limits);
   await registerApiSecurity(app, config.appOrigins);
+  await registerApiDelivery(app);
   await app.register(healthcheckRoutes, { db });
   // What the plugins share; the signing key is created on first use and shared by every instance.
   const services: ServerServices = {

@@ -35,7 +35,7 @@ describe('app host', () => {
     const response = await fetch(`${url}/config.json`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ baseUrl: 'http://localhost:8999/' });
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
   });
 
   test('GET /config.json names the project patients register into, when there is one (issue #3)', async () => {

@@ -1,0 +1,156 @@
+// The app host's delivery over real HTTP: the build's brotli/gzip copies chosen by Accept-Encoding
+// with Vary, a year of immutable caching only for hashed assets, revalidation for index.html, the
+// SPA fallback and /config.json (SPEC §2 routes; issue #24).
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { appCacheControl, buildAppHost } from '../../src/server/app-host';
+import { findFreePort } from '../../src/server/free-port';
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A GET with exactly the headers given (fetch would add and undo Accept-Encoding itself). */
+function get(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SCRIPT = 'console.log("bloom, compressed");'.repeat(40);
+const INDEX = '<!doctype html><title>Bloom</title><div id="root"></div>';
+
+describe('app host delivery', () => {
+  let appDir: string;
+  let host: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-app-delivery-'));
+    const write = (name: string, text: string) => {
+      fs.writeFileSync(path.join(appDir, name), text);
+      fs.writeFileSync(path.join(appDir, `${name}.br`), brotliCompressSync(text));
+      fs.writeFileSync(path.join(appDir, `${name}.gz`), gzipSync(text));
+    };
+    fs.mkdirSync(path.join(appDir, 'assets'));
+    write('index.html', INDEX);
+    write('assets/main-Ab3_x-9Z.js', SCRIPT);
+    write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    // A text file the build left without copies is still served, uncompressed.
+    fs.writeFileSync(path.join(appDir, 'assets', 'plain-Qw12Er34.css'), 'body{margin:0}');
+    host = await buildAppHost({ appDir, apiBaseUrl: 'http://localhost:8999/', logLevel: 'silent' });
+    const port = await findFreePort('localhost');
+    await host.listen({ port, host: 'localhost' });
+    url = `http://localhost:${port}`;
+  });
+
+  afterAll(async () => {
+    await host.close();
+    fs.rmSync(appDir, { recursive: true, force: true });
+  });
+
+  test('a hashed script comes as brotli when accepted, with Vary and a year of immutable caching', async () => {
+    const response = await get(`${url}/assets/main-Ab3_x-9Z.js`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe(IMMUTABLE);
+    expect(brotliDecompressSync(response.body).toString()).toBe(SCRIPT);
+    expect(response.body.length).toBeLessThan(SCRIPT.length / 4);
+  });
+
+  test('gzip when the browser accepts only gzip; the plain file when it accepts none', async () => {
+    const gzip = await get(`${url}/assets/main-Ab3_x-9Z.js`, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(SCRIPT);
+    const plain = await get(`${url}/assets/main-Ab3_x-9Z.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.body.toString()).toBe(SCRIPT);
+    const refused = await get(`${url}/assets/main-Ab3_x-9Z.js`, { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.toString()).toBe(SCRIPT);
+  });
+
+  test('a file without copies is served as it is, still immutable when hashed', async () => {
+    const response = await get(`${url}/assets/plain-Qw12Er34.css`, { 'accept-encoding': 'br, gzip' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body.toString()).toBe('body{margin:0}');
+    expect(response.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  test('index.html and the SPA fallback come compressed and must be revalidated (no-cache)', async () => {
+    for (const page of ['/', '/index.html', '/health-record/vitals?x=1']) {
+      const response = await get(`${url}${page}`, { 'accept-encoding': 'br' });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(response.body).toString()).toBe(INDEX);
+    }
+  });
+
+  test('files without a content hash in their name (icons) and /config.json are revalidated, never immutable', async () => {
+    const icon = await get(`${url}/favicon.svg`, { 'accept-encoding': 'gzip' });
+    expect(icon.headers['content-encoding']).toBe('gzip');
+    expect(icon.headers['cache-control']).toBe('no-cache');
+    const config = await get(`${url}/config.json`);
+    expect(config.headers['cache-control']).toBe('no-cache');
+  });
+
+  test('the compressed copies are never reachable by a crafted path outside the app', async () => {
+    const response = await get(`${url}/assets/..%2f..%2fetc%2fpasswd`, { 'accept-encoding': 'br' });
+    expect([403, 404]).toContain(response.status);
+  });
+
+  test('appCacheControl: immutable only for name-HASH files under assets/', () => {
+    expect(appCacheControl('/srv/app/assets/index-lEFyuLxs.js')).toBe(IMMUTABLE);
+    expect(appCacheControl('/srv/app/assets/AlertTitle-DS-6kvkf.js.br')).toBe(IMMUTABLE);
+    expect(appCacheControl('/srv/app/assets/index-lEFyuLxs.js.map')).toBe(IMMUTABLE);
+    expect(appCacheControl('/srv/app/index.html')).toBe('no-cache');
+    expect(appCacheControl('/srv/app/favicon.svg')).toBe('no-cache');
+    expect(appCacheControl('/srv/app/assets/logo.svg')).toBe('no-cache');
+  });
+});
+
+describe('the built app (dist/app, as npm run build writes it)', () => {
+  const dist = path.resolve('dist/app');
+  const textFiles = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return textFiles(file);
+      return /\.(js|mjs|css|html|json|svg|map|txt|xml|webmanifest)$/.test(entry.name) ? [file] : [];
+    });
+
+  test('every text file has brotli and gzip copies holding the same bytes', () => {
+    const files = textFiles(dist);
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const original = fs.readFileSync(file);
+      expect(brotliDecompressSync(fs.readFileSync(`${file}.br`)).equals(original)).toBe(true);
+      expect(gunzipSync(fs.readFileSync(`${file}.gz`)).equals(original)).toBe(true);
+    }
+  });
+});
