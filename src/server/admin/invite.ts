@@ -8,6 +8,8 @@ import type {
   Practitioner,
   Project,
   ProjectMembership,
+  ProjectMembershipAccess,
+  ProjectMembershipAccessParameter,
   Reference,
   User,
   UserSecurityRequest,
@@ -37,7 +39,14 @@ export const INVITE_LIFETIME_MS = 7 * 24 * 3600_000;
  */
 export const INVITE_EMAIL_TIMEOUT_MS = 15_000;
 /** What the request's `membership` may set; project, user and profile are the server's to choose. */
-const MEMBERSHIP_FIELDS = ['accessPolicy', 'admin'];
+const MEMBERSHIP_FIELDS = ['accessPolicy', 'access', 'admin'];
+/** A membership names a handful of policies; more is a mistake, not a use. */
+const MAX_ACCESS_ENTRIES = 20;
+const MAX_PARAMETERS = 20;
+const POLICY_REFERENCE = /^AccessPolicy\/[A-Za-z0-9\-.]{1,64}$/;
+/** A parameter's name as it appears after `%` in a policy: never `profile`, which the server sets. */
+const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const LITERAL_REFERENCE = /^[A-Z][A-Za-z]{1,63}\/[A-Za-z0-9\-.]{1,64}$/;
 
 export interface InviteRequest {
   resourceType: ProfileType;
@@ -47,6 +56,8 @@ export interface InviteRequest {
   sendEmail: boolean;
   admin: boolean;
   accessPolicy?: Reference<AccessPolicy>;
+  /** Policies with their parameters (`%patient`, named ones), combined with accessPolicy as Medplum does. */
+  access?: ProjectMembershipAccess[];
 }
 
 /** Only the project's own admins (and super admins) invite to it: 403 for everyone else. */
@@ -72,14 +83,14 @@ export function readInviteRequest(fields: Fields): InviteRequest {
       throw fieldError(`membership.${name} cannot be set by an invite`, `membership.${name}`);
     }
   }
-  const accessPolicy = membershipFields.accessPolicy as Reference<AccessPolicy> | undefined;
-  if (
-    accessPolicy !== undefined &&
-    (typeof accessPolicy?.reference !== 'string' ||
-      !/^AccessPolicy\/[A-Za-z0-9\-.]{1,64}$/.test(accessPolicy.reference))
-  ) {
-    throw fieldError('membership.accessPolicy must reference an AccessPolicy', 'membership.accessPolicy');
-  }
+  // Medplum's InviteRequest also takes accessPolicy, access and admin at the top level (deprecated
+  // there in favour of membership.*); the membership's own value wins.
+  const accessPolicy = readPolicyReference(
+    membershipFields.accessPolicy ?? fields.accessPolicy,
+    membershipFields.accessPolicy !== undefined ? 'membership.accessPolicy' : 'accessPolicy',
+  );
+  const accessField = membershipFields.access !== undefined ? 'membership.access' : 'access';
+  const access = readAccess(membershipFields.access ?? fields.access, accessField);
   return {
     resourceType: resourceType as ProfileType,
     firstName: requiredString(fields, 'firstName', 'First name', 128),
@@ -87,8 +98,82 @@ export function readInviteRequest(fields: Fields): InviteRequest {
     email: requiredEmail(fields),
     sendEmail: optionalBoolean(fields, 'sendEmail') ?? true,
     admin: (optionalBoolean(fields, 'admin') ?? false) || optionalBoolean(membershipFields, 'admin') === true,
-    accessPolicy: accessPolicy && { reference: accessPolicy.reference },
+    accessPolicy,
+    access,
   };
+}
+
+function readPolicyReference(value: unknown, field: string): Reference<AccessPolicy> | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const reference = (value as { reference?: unknown } | null)?.reference;
+  if (typeof reference !== 'string' || !POLICY_REFERENCE.test(reference)) {
+    throw fieldError(`${field} must reference an AccessPolicy`, field);
+  }
+  return { reference };
+}
+
+/** ProjectMembership.access as Medplum defines it: each entry a policy and its parameters. */
+function readAccess(value: unknown, field: string): ProjectMembershipAccess[] | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length > MAX_ACCESS_ENTRIES) {
+    throw fieldError(`${field} must be an array of at most ${MAX_ACCESS_ENTRIES} entries`, field);
+  }
+  return value.map((entry: unknown, index): ProjectMembershipAccess => {
+    const at = `${field}[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw fieldError(`${at} must be an object with a policy`, at);
+    }
+    const { policy, parameter, ...rest } = entry as Record<string, unknown>;
+    const unknownField = Object.keys(rest)[0];
+    if (unknownField !== undefined) {
+      throw fieldError(
+        `${at}.${unknownField} is not a field of ProjectMembership.access`,
+        `${at}.${unknownField}`,
+      );
+    }
+    const policyRef = readPolicyReference(policy, `${at}.policy`);
+    if (!policyRef) {
+      throw fieldError(`${at}.policy is required`, `${at}.policy`);
+    }
+    const parameters = readParameters(parameter, `${at}.parameter`);
+    return parameters ? { policy: policyRef, parameter: parameters } : { policy: policyRef };
+  });
+}
+
+function readParameters(value: unknown, field: string): ProjectMembershipAccessParameter[] | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length > MAX_PARAMETERS) {
+    throw fieldError(`${field} must be an array of at most ${MAX_PARAMETERS} parameters`, field);
+  }
+  return value.map((item: unknown, index): ProjectMembershipAccessParameter => {
+    const at = `${field}[${index}]`;
+    const { name, valueString, valueReference, ...rest } = (
+      typeof item === 'object' && item !== null && !Array.isArray(item) ? item : { invalid: true }
+    ) as Record<string, unknown>;
+    if (Object.keys(rest).length > 0 || typeof name !== 'string' || !PARAMETER_NAME.test(name)) {
+      throw fieldError(`${at} must be a parameter with a name and a valueString or valueReference`, at);
+    }
+    if (name === 'profile') {
+      throw fieldError(`${at}: %profile is the signed-in profile and cannot be given`, `${at}.name`);
+    }
+    const reference = (valueReference as { reference?: unknown } | null | undefined)?.reference;
+    if (valueString !== undefined && valueReference === undefined) {
+      if (typeof valueString !== 'string' || valueString.length > 256) {
+        throw fieldError(`${at}.valueString must be a string of at most 256 characters`, `${at}.valueString`);
+      }
+      return { name, valueString };
+    }
+    if (valueString === undefined && typeof reference === 'string' && LITERAL_REFERENCE.test(reference)) {
+      return { name, valueReference: { reference } };
+    }
+    throw fieldError(`${at} needs one valueString or one valueReference to a Type/id`, at);
+  });
 }
 
 function appOrigin(deps: ServerServices): string {
@@ -145,17 +230,21 @@ export async function inviteUser(
     .catch(() => {
       throw new OperationOutcomeError(notFound);
     });
-  // The policy must be one the inviting admin can read in this project.
+  // A patient invited without any policy gets the project's default patient policy.
   const accessPolicy =
     invite.accessPolicy ??
-    (invite.resourceType === 'Patient' ? project.defaultPatientAccessPolicy : undefined);
-  if (invite.accessPolicy) {
-    const id = invite.accessPolicy.reference?.split('/')[1] as string;
-    await new Repository(deps.db, { ...auth.context, project: projectId })
-      .readResource<AccessPolicy>('AccessPolicy', id)
-      .catch(() => {
-        throw fieldError('Access policy not found', 'membership.accessPolicy');
-      });
+    (invite.resourceType === 'Patient' && !invite.access ? project.defaultPatientAccessPolicy : undefined);
+  // Every policy named must be one the inviting admin can read in this project.
+  const asAdmin = new Repository(deps.db, { ...auth.context, project: projectId });
+  const named = [
+    ...(invite.accessPolicy ? [{ ref: invite.accessPolicy, field: 'membership.accessPolicy' }] : []),
+    ...(invite.access ?? []).map((a, i) => ({ ref: a.policy, field: `membership.access[${i}].policy` })),
+  ];
+  for (const { ref, field } of named) {
+    const id = ref.reference?.split('/')[1] as string;
+    await asAdmin.readResource<AccessPolicy>('AccessPolicy', id).catch(() => {
+      throw fieldError('Access policy not found', field);
+    });
   }
   return deps.db.transaction(async (tx) => {
     await lockName(tx, `bloom:user-email:${invite.email.toLowerCase()}`);
@@ -191,6 +280,7 @@ export async function inviteUser(
           display: `${invite.firstName} ${invite.lastName}`,
         },
         accessPolicy,
+        access: invite.access,
         admin: invite.admin || undefined,
       }),
     );

@@ -3,12 +3,14 @@
 // a failure leaves nothing half-created (no orphan User, Patient or membership).
 import crypto from 'node:crypto';
 import type {
+  AccessPolicy,
   Login,
   OperationOutcome,
   Patient,
   Practitioner,
   Project,
   ProjectMembership,
+  Reference,
   User,
 } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
@@ -118,6 +120,9 @@ export async function newPatient(deps: ServerServices, fields: Fields): Promise<
   if (!project.defaultPatientAccessPolicy) {
     throw fieldError('This project does not allow patient registration', 'projectId');
   }
+  // As Medplum's newpatient: the membership gets the project's default patient policy, which must
+  // exist in the project (a dangling default would sign her in with no policy at all).
+  const defaultPolicy = await readDefaultPatientPolicy(deps, project);
   const user = await readLoginUser(deps, login);
   assertMfaDone(login, user);
   const existing = await findMembershipsByUser(deps.db, `User/${user.id}`);
@@ -143,11 +148,30 @@ export async function newPatient(deps: ServerServices, fields: Fields): Promise<
         project: { reference: `Project/${projectId}`, display: project.name },
         user: { reference: `User/${user.id}`, display: user.email },
         profile: { reference: `Patient/${patient.id}`, display: `${user.firstName} ${user.lastName}` },
-        accessPolicy: project.defaultPatientAccessPolicy,
+        accessPolicy: defaultPolicy,
       }),
     );
     return grantCode(deps.db, { ...login, project: membership.project }, membership, tx);
   });
+}
+
+/** The project's defaultPatientAccessPolicy, as a reference to an AccessPolicy stored in the project. */
+async function readDefaultPatientPolicy(
+  deps: ServerServices,
+  project: Project,
+): Promise<Reference<AccessPolicy>> {
+  const match = /^AccessPolicy\/([A-Za-z0-9\-.]{1,64})$/.exec(
+    project.defaultPatientAccessPolicy?.reference ?? '',
+  );
+  const policy =
+    match &&
+    (await systemRepo(deps.db)
+      .readResource<AccessPolicy>('AccessPolicy', match[1])
+      .catch(() => undefined));
+  if (!policy || policy.meta?.project !== project.id) {
+    throw fieldError('This project does not allow patient registration', 'projectId');
+  }
+  return { reference: `AccessPolicy/${policy.id}`, display: policy.name };
 }
 
 /** SPEC §5: the app shows project name errors in the firstName slot, so the issue names both. */

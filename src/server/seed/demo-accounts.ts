@@ -1,7 +1,8 @@
 // The demo sign-ins: a User per demo account with the hashed
-// demo password, its ProjectMembership in Bloom Clinic (patients with the patient AccessPolicy,
-// the admin with admin: true), the patient AccessPolicy as the project's default for patient
-// registration, and the app's public ClientApplication. Written inside the demo clinic's
+// demo password, its ProjectMembership in Bloom Clinic (patients with the patient AccessPolicy, Dr.
+// Chen with the clinic staff policy, the admin with admin: true and the staff and admin policies as
+// access[]), the patient AccessPolicy as the project's default for patient registration, and the
+// app's public ClientApplication. Written inside the demo clinic's
 // transaction, so the clinic and its accounts are stored together or not at all.
 import type {
   AccessPolicy,
@@ -9,6 +10,7 @@ import type {
   ClientApplication,
   Project,
   ProjectMembership,
+  Reference,
   Resource,
   User,
 } from '@medplum/fhirtypes';
@@ -17,82 +19,19 @@ import type { DemoAccount } from './demo';
 import { hashPassword } from '../auth/passwords';
 import type { Repository } from '../repo';
 import { APP_CLIENT_NAME } from './app-client';
+import {
+  buildAdminAccessPolicy,
+  buildPatientAccessPolicy,
+  buildPractitionerAccessPolicy,
+} from './demo-policies';
+
+export { buildPatientAccessPolicy, THREAD_HEADER_UPDATE } from './demo-policies';
 
 export interface DemoAccountOptions {
   /** The demo password; DEMO_PASSWORD or 'bloom-demo' when absent. */
   demoPassword?: string;
   /** Where the app lives, for the ClientApplication's redirect URIs (e.g. http://localhost:3000). */
   appOrigins?: readonly string[];
-}
-
-/** An update that keeps a thread header (no `partOf`) about the same Patient (hers: compartment). */
-const HEADER_KEPT =
-  "(%before.partOf.empty() and %after.partOf.empty() and %before.subject.reference.startsWith('Patient/') and %after.subject.reference = %before.subject.reference)";
-
-/**
- * A read receipt, as Medplum's ThreadChat writes one when a message reaches its recipient in a
- * two-person thread (PUT with `received` set and status completed): a message to her (her Patient,
- * the subject, among the recipients) with nothing else changed.
- */
-const MESSAGE_RECEIPT =
-  "(%before.partOf.exists() and %after.partOf = %before.partOf and %after.subject = %before.subject and %after.sender = %before.sender and %after.recipient = %before.recipient and %after.payload = %before.payload and %after.sent = %before.sent and %after.status = 'completed' and %after.received.exists() and %before.recipient.reference contains %before.subject.reference)";
-
-/**
- * Which Communication writes a patient may make, as a Medplum AccessPolicy writeConstraint: any
- * create (her compartment, checked by the server), and as updates only a thread header kept a
- * header about her, or a read receipt of a message to her.
- */
-export const THREAD_HEADER_UPDATE = `%before.exists() implies (${HEADER_KEPT} or ${MESSAGE_RECEIPT})`;
-
-/** What a patient may touch in the demo clinic: their own compartment (SPEC §6). */
-export function buildPatientAccessPolicy(): AccessPolicy {
-  const readonly = [
-    'Appointment',
-    'CarePlan',
-    'Coverage',
-    'DiagnosticReport',
-    'DocumentReference',
-    'Immunization',
-    'Media',
-    'MedicationRequest',
-    'Specimen',
-  ];
-  return {
-    resourceType: 'AccessPolicy',
-    name: 'Bloom patient',
-    compartment: { reference: '%patient' },
-    resource: [
-      { resourceType: 'Patient', compartment: { reference: '%patient' } },
-      { resourceType: 'Observation', compartment: { reference: '%patient' } },
-      // Her messages, and the thread headers she is the subject of, which she may also update:
-      // Medplum's ThreadChat PATCHes the header after each message. Messages (with partOf) stay
-      // as sent, and a header stays a header about the same patient.
-      {
-        resourceType: 'Communication',
-        compartment: { reference: '%patient' },
-        writeConstraint: [{ language: 'text/fhirpath', expression: THREAD_HEADER_UPDATE }],
-      },
-      // Her live updates: Subscriptions she creates live in her compartment.
-      { resourceType: 'Subscription', compartment: { reference: '%patient' } },
-      // A message's attachment: her uploads carry her Patient as securityContext.
-      { resourceType: 'Binary', compartment: { reference: '%patient' } },
-      // Her answers to the clinic's forms.
-      { resourceType: 'QuestionnaireResponse', compartment: { reference: '%patient' } },
-      ...readonly.map((resourceType) => ({
-        resourceType,
-        compartment: { reference: '%patient' },
-        readonly: true,
-      })),
-      { resourceType: 'Practitioner', readonly: true },
-      { resourceType: 'Organization', readonly: true },
-      { resourceType: 'Location', readonly: true },
-      { resourceType: 'Schedule', readonly: true },
-      { resourceType: 'Slot', readonly: true },
-      // The clinic's forms and services, in no patient's compartment.
-      { resourceType: 'Questionnaire', readonly: true },
-      { resourceType: 'HealthcareService', readonly: true },
-    ],
-  };
 }
 
 /** The profile (Patient or Practitioner) of each demo account, found by its email in the clinic bundle. */
@@ -122,9 +61,12 @@ export async function seedDemoAccounts(
 ): Promise<void> {
   const password = options.demoPassword ?? getDemoPassword();
   const hashes = await Promise.all(DEMO_ACCOUNTS.map(() => hashPassword(password)));
-  const policy = await projectRepo.createResource(buildPatientAccessPolicy());
-  const policyRef = { reference: `AccessPolicy/${policy.id}`, display: policy.name };
-  await projectRepo.updateResource<Project>({ ...project, defaultPatientAccessPolicy: policyRef });
+  const [patientPolicy, staffPolicy, adminPolicy] = await createPolicies(projectRepo, [
+    buildPatientAccessPolicy(),
+    buildPractitionerAccessPolicy(),
+    buildAdminAccessPolicy(),
+  ]);
+  await projectRepo.updateResource<Project>({ ...project, defaultPatientAccessPolicy: patientPolicy });
   const projectRef = { reference: `Project/${project.id}`, display: DEMO_PROJECT_NAME };
 
   for (const [index, account] of DEMO_ACCOUNTS.entries()) {
@@ -145,13 +87,9 @@ export async function seedDemoAccounts(
         display: `${account.givenName} ${account.familyName}`,
       },
     };
-    if (account.role === 'patient') {
-      membership.accessPolicy = policyRef;
-    }
-    if (account.role === 'admin') {
-      membership.admin = true;
-    }
-    await projectRepo.createResource(membership);
+    await projectRepo.createResource(
+      withDemoAccess(membership, account.role, { patientPolicy, staffPolicy, adminPolicy }),
+    );
   }
 
   const redirectUris = (options.appOrigins ?? []).map((origin) => `${origin}/signin`);
@@ -164,4 +102,47 @@ export async function seedDemoAccounts(
     client.redirectUris = redirectUris;
   }
   await projectRepo.createResource(client);
+}
+
+/** The seeded policies, as references with their names. */
+export interface DemoPolicyRefs {
+  patientPolicy: Reference<AccessPolicy>;
+  staffPolicy: Reference<AccessPolicy>;
+  adminPolicy: Reference<AccessPolicy>;
+}
+
+async function createPolicies(
+  repo: Repository,
+  policies: AccessPolicy[],
+): Promise<Reference<AccessPolicy>[]> {
+  const refs: Reference<AccessPolicy>[] = [];
+  for (const policy of policies) {
+    const stored = await repo.createResource(policy);
+    refs.push({ reference: `AccessPolicy/${stored.id}`, display: stored.name });
+  }
+  return refs;
+}
+
+/**
+ * A demo membership's access: a patient's own policy (Medplum puts her Patient for `%patient`), the
+ * staff policy for Dr. Chen, and for the admin both the staff and the admin policy as access[]
+ * (Medplum combines them), with `admin: true` for the project's memberships, users and Project.
+ */
+export function withDemoAccess(
+  membership: ProjectMembership,
+  role: DemoAccount['role'],
+  refs: DemoPolicyRefs,
+): ProjectMembership {
+  switch (role) {
+    case 'patient':
+      return { ...membership, accessPolicy: refs.patientPolicy };
+    case 'practitioner':
+      return { ...membership, accessPolicy: refs.staffPolicy };
+    case 'admin':
+      return {
+        ...membership,
+        admin: true,
+        access: [{ policy: refs.staffPolicy }, { policy: refs.adminPolicy }],
+      };
+  }
 }

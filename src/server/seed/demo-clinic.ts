@@ -2,14 +2,15 @@
 // transaction Bundle of ./demo) is written in one database transaction through the same
 // transaction processing as POST /fhir/R4 with a transaction Bundle, so it passes the same
 // validation as any write and either all of it is stored or none. Idempotent: when the demo Project
-// exists already, nothing is written but the Project features it has gained since.
+// exists already, nothing is written but the Project features and the access policies it has gained
+// since (patient-policy-upgrade.ts).
 import crypto from 'node:crypto';
 import type { Project } from '@medplum/fhirtypes';
 import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from './demo';
 import { processBatch } from '../fhir/batch';
 import type { Repository } from '../repo';
 import { seedDemoAccounts } from './demo-accounts';
-import { upgradePatientAccessPolicy } from './patient-policy-upgrade';
+import { upgradePatientAccessPolicy, upgradeStaffMemberships } from './patient-policy-upgrade';
 
 export interface SeedOptions {
   /** The seeding day that the demo's relative dates count from; now by default. */
@@ -39,6 +40,7 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     if (existing?.id) {
       await addMissingFeatures(txRepo, existing, project.features ?? []);
       await upgradePatientAccessPolicy(txRepo, existing);
+      await upgradeStaffMemberships(txRepo.withContext({ ...repo.context, project: existing.id }), existing);
       return { seeded: false, projectId: existing.id };
     }
     // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.

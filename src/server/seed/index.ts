@@ -6,4 +6,5 @@ export { topUpDemoSlots } from './demo-slots';
 export type { TopUpOptions, TopUpResult } from './demo-slots';
 export { upgradeMessageThreads } from './message-threads';
 export type { ThreadUpgradeResult } from './message-threads';
-export { upgradePatientAccessPolicy } from './patient-policy-upgrade';
+export { upgradePatientAccessPolicy, upgradeStaffMemberships } from './patient-policy-upgrade';
+export { buildAdminAccessPolicy, buildPractitionerAccessPolicy, THREAD_HEADER_UPDATE } from './demo-policies';

@@ -4,7 +4,7 @@
 // start. Each patient's old messages join one new thread header, the Messages screen's query finds
 // them, the seeded patient policy becomes the current one, and a second start writes nothing.
 // Real server over HTTP, real sign-ins, PGlite and PostgreSQL.
-import type { AccessPolicy, Communication, Project } from '@medplum/fhirtypes';
+import type { AccessPolicy, Communication, Project, ProjectMembership } from '@medplum/fhirtypes';
 import { print } from 'graphql';
 import { CommunicationListDocument } from '../../../src/graphql/generated/operations';
 import type { CommunicationListQuery } from '../../../src/graphql/generated/operations';
@@ -243,3 +243,67 @@ describe.each(databases())('a clinic seeded before threads is upgraded on start,
     );
   });
 });
+
+describe.each(databases())(
+  "an earlier seed's staff memberships get the staff and admin policies on start, on %s",
+  (_engine, kind) => {
+    let clinic: Clinic;
+    let repo: Repository;
+
+    beforeAll(async () => {
+      clinic = await startClinic(kind);
+      repo = new Repository(clinic.server.db, systemContext());
+    }, 180_000);
+
+    afterAll(async () => {
+      await clinic?.server.close();
+    });
+
+    async function membershipOf(email: string): Promise<ProjectMembership> {
+      const query = { project: `Project/${clinic.projectId}`, _count: '100' };
+      const all = (
+        await repo.search<ProjectMembership>(parseSearchRequest({ resourceType: 'ProjectMembership', query }))
+      ).resources;
+      return all.find((m) => m.user?.display === email) as ProjectMembership;
+    }
+
+    async function policyName(reference: string | undefined): Promise<string | undefined> {
+      return (await repo.readResource<AccessPolicy>('AccessPolicy', reference?.split('/')[1] as string)).name;
+    }
+
+    test('SPEC §6 Dr. Chen gets the staff policy, the admin staff + admin as access[]; an edited membership and a second start are left alone', async () => {
+      const asProject = repo.withContext(systemContext(clinic.projectId));
+      // As an earlier seed wrote them: no policy at all.
+      const chen = await membershipOf('dr.chen@bloom.example');
+      const admin = await membershipOf('admin@bloom.example');
+      const { accessPolicy: _a, ...chenEarlier } = chen;
+      const { access: _b, ...adminEarlier } = admin;
+      await asProject.updateResource<ProjectMembership>(chenEarlier);
+      await asProject.updateResource<ProjectMembership>(adminEarlier);
+
+      await seedDemoClinic(repo);
+      const chenNow = await membershipOf('dr.chen@bloom.example');
+      const adminNow = await membershipOf('admin@bloom.example');
+      expect(await policyName(chenNow.accessPolicy?.reference)).toBe('Bloom clinic staff');
+      expect(adminNow.admin).toBe(true);
+      expect(await Promise.all((adminNow.access ?? []).map((a) => policyName(a.policy?.reference)))).toEqual([
+        'Bloom clinic staff',
+        'Bloom admin',
+      ]);
+
+      // A second start writes nothing.
+      await seedDemoClinic(repo);
+      expect((await membershipOf('dr.chen@bloom.example')).meta?.versionId).toBe(chenNow.meta?.versionId);
+      expect((await membershipOf('admin@bloom.example')).meta?.versionId).toBe(adminNow.meta?.versionId);
+
+      // An admin's own choice (no policy, but an externalId she set) is not a seed's: left as it is.
+      const { accessPolicy: _c, ...edited } = chenNow;
+      const stored = (await asProject.updateResource<ProjectMembership>({ ...edited, externalId: 'staff-7' }))
+        .resource;
+      await seedDemoClinic(repo);
+      const after = await membershipOf('dr.chen@bloom.example');
+      expect(after.meta?.versionId).toBe(stored.meta?.versionId);
+      expect(after.accessPolicy).toBeUndefined();
+    });
+  },
+);

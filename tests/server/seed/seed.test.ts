@@ -1,6 +1,7 @@
 // Seeding the demo clinic: written once, readable through the Repository with
 // the project's meta, all or nothing, on each database engine.
 import type {
+  AccessPolicy,
   Appointment,
   ClientApplication,
   DiagnosticReport,
@@ -112,9 +113,9 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
       const results = await Promise.all([racing(), racing()]);
       expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
       expect(results[0].projectId).toBe(results[1].projectId);
-      // The Project, the bundle, and the sign-ins: patient AccessPolicy, a User and a membership
-      // per demo account, the app's ClientApplication.
-      expect(await countAll(fresh)).toBe((bundle.entry?.length ?? 0) + 1 + 1 + 2 * DEMO_ACCOUNTS.length + 1);
+      // The Project, the bundle, and the sign-ins: the patient, staff and admin AccessPolicies, a
+      // User and a membership per demo account, the app's ClientApplication.
+      expect(await countAll(fresh)).toBe((bundle.entry?.length ?? 0) + 1 + 3 + 2 * DEMO_ACCOUNTS.length + 1);
     } finally {
       await fresh.close();
     }
@@ -181,7 +182,29 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
         membership.profile.reference?.split('/')[1] as string,
       );
       expect(profile.telecom?.some((t) => t.value === account.email)).toBe(true);
-      expect(membership.accessPolicy).toEqual(account.role === 'patient' ? policy : undefined);
+      // SPEC §6 as data: patients the patient policy, Dr. Chen the staff policy, the admin both
+      // the staff and the admin policy as access[] (and admin: true).
+      const names = async (refs: (string | undefined)[]) =>
+        Promise.all(
+          refs.map(
+            async (ref) =>
+              (await repo.readResource<AccessPolicy>('AccessPolicy', ref?.split('/')[1] as string)).name,
+          ),
+        );
+      if (account.role === 'patient') {
+        expect(membership.accessPolicy).toEqual(policy);
+        expect(membership.access).toBeUndefined();
+      } else if (account.role === 'practitioner') {
+        expect(await names([membership.accessPolicy?.reference])).toEqual(['Bloom clinic staff']);
+        expect(membership.access).toBeUndefined();
+      } else {
+        expect(membership.accessPolicy).toBeUndefined();
+        expect(membership.access?.every((a) => a.parameter === undefined)).toBe(true);
+        expect(await names((membership.access ?? []).map((a) => a.policy?.reference))).toEqual([
+          'Bloom clinic staff',
+          'Bloom admin',
+        ]);
+      }
       expect(membership.admin).toBe(account.role === 'admin' ? true : undefined);
     }
     const clients = await listAll<ClientApplication>(repo, 'ClientApplication');
