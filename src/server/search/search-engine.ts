@@ -260,7 +260,8 @@ async function includeTargets(
     : (
         await q.query<{ target_type: string }>(
           `SELECT DISTINCT l.target_type FROM search_reference l WHERE ${links.join(' AND ')}`,
-          params.values,
+          // A copy: the second query binds more values into the same list.
+          [...params.values],
         )
       ).rows.map((row) => row.target_type);
   const alternatives = types
