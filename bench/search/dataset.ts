@@ -22,7 +22,7 @@ export const VITALS = [
   { code: '29463-7', display: 'Body weight', unit: 'kg', min: 45, max: 120 },
   { code: '8310-5', display: 'Body temperature', unit: 'Cel', min: 35.5, max: 39.5 },
 ];
-const LABS = [
+export const LABS = [
   { code: '2339-0', display: 'Glucose', unit: 'mg/dL', min: 60, max: 250 },
   { code: '718-7', display: 'Hemoglobin', unit: 'g/dL', min: 8, max: 17 },
   { code: '2093-3', display: 'Cholesterol', unit: 'mg/dL', min: 120, max: 300 },

@@ -22,6 +22,8 @@ import type { QueryLatency } from './latency';
 import { measureLatency } from './latency';
 import type { LoadFigures } from './load';
 import { loadDataset } from './load';
+import type { PolicyLatency } from './policy-budget';
+import { measurePolicyBudget, placeInBenchProject, printPolicyFigures } from './policy-budget';
 
 export interface SearchBenchOptions {
   engines: BenchEngine[];
@@ -38,6 +40,8 @@ export interface SearchBenchFigures {
   load?: LoadFigures;
   cache: CacheState;
   queries: QueryLatency[];
+  /** The same searches under an AccessPolicy with criteria and without one (issue #22). */
+  policy: PolicyLatency[];
   http: HttpLoadFigures;
 }
 
@@ -68,6 +72,7 @@ async function benchEngine(engine: BenchEngine, options: SearchBenchOptions): Pr
   let load: LoadFigures | undefined;
   const queries = hotQueries(shape);
   let latency: QueryLatency[];
+  let policy: PolicyLatency[];
   let cache: CacheState;
   try {
     const present = await countResources(db);
@@ -94,16 +99,18 @@ async function benchEngine(engine: BenchEngine, options: SearchBenchOptions): Pr
     await db.query('VACUUM ANALYZE');
     cache = await warmCaches(db);
     latency = await measureLatency(db, queries, { samples: options.samples, warmup: 20 });
+    await placeInBenchProject(db);
+    policy = await measurePolicyBudget(db, queries, { samples: options.samples, warmup: 20 });
   } finally {
     // PGlite's directory can be opened by one process at a time: the HTTP server child needs it.
     await db.close();
   }
   const http = await measureHttpLoad(location, queries, { seconds: options.seconds, connections: 10 });
-  return { engine, shape, load, cache, queries: latency, http };
+  return { engine, shape, load, cache, queries: latency, policy, http };
 }
 
 export function printSearchFigures(figures: SearchBenchFigures): void {
-  const { engine, shape, load, cache, queries, http } = figures;
+  const { engine, shape, load, cache, queries, policy, http } = figures;
   console.log(
     `search on ${engine}: ${shape.total} resources (${shape.patients} Patients, ${shape.observations} Observations, ` +
       `${shape.reports} DiagnosticReports, ${shape.communications} Communications, ${shape.schedules} Schedules × ${shape.slotsPerSchedule} Slots)`,
@@ -125,6 +132,7 @@ export function printSearchFigures(figures: SearchBenchFigures): void {
         `   ratio ${q.ratio}   matches ${q.meanMatches}${q.mismatches ? `   RESULT DIFFERS in ${q.mismatches}/${q.samples}` : ''}`,
     );
   }
+  printPolicyFigures(policy);
   console.log(
     `  mixed HTTP search load: ${http.requestsPerSecond.toFixed(0)} req/s (p50 ${http.p50Ms} ms, p99 ${http.p99Ms} ms, ` +
       `errors ${http.errors}) on ${http.serverCores} server cores (PostgreSQL ${http.postgresCores}) = ${http.requestsPerSecondPerCore} req/s per core`,

@@ -267,66 +267,6 @@ export function canSee(context: RepositoryContext, placement: ResourcePlacement)
   );
 }
 
-/**
- * Whether a patient's reads of this type are limited to their compartment (the SQL of lists and
- * history until they carry the policy's own conditions): a policy entry with neither compartment
- * nor criteria grants the type project-wide.
- */
-export function compartmentApplies(access: AccessContext, resourceType: string): boolean {
-  const entry = effectivePolicy(access).resource.find(
-    (e) => e.resourceType === resourceType || e.resourceType === '*',
-  );
-  return !entry || entry.compartment !== undefined || entry.criteria !== undefined;
-}
-
-/**
- * SQL conditions that keep only what the caller may see, for lists and history (so paging stays
- * right). `alias` prefixes the columns; parameters are numbered from `firstParam`.
- */
-export function visibilitySql(
-  context: RepositoryContext,
-  alias: string,
-  firstParam: number,
-  /** The type searched: a type the policy grants project-wide drops the compartment condition. */
-  resourceType?: string,
-): { where: string[]; params: string[] } {
-  const access = context.access;
-  if (isUnrestricted(access)) {
-    return { where: [], params: [] };
-  }
-  const where = [`${alias}project = $${firstParam}`];
-  const params = [context.project ?? ''];
-  // A Project row's project is itself; the extra condition keeps any other Project out regardless.
-  where.push(`(${alias}resource_type <> 'Project' OR ${alias}id = $${firstParam})`);
-  if (access.patientCompartment && (!resourceType || compartmentApplies(access, resourceType))) {
-    where.push(`${alias}compartments @> ARRAY[$${firstParam + 1}::text]`);
-    params.push(access.patientCompartment);
-  }
-  return { where, params };
-}
-
-/** The same conditions on one stored version's content (a version may have lived elsewhere before). */
-export function versionVisibilitySql(
-  context: RepositoryContext,
-  contentColumn: string,
-  firstParam: number,
-  resourceType?: string,
-): { where: string[]; params: string[] } {
-  const access = context.access;
-  if (isUnrestricted(access)) {
-    return { where: [], params: [] };
-  }
-  const where = [`(${contentColumn} IS NULL OR ${contentColumn}->'meta'->>'project' = $${firstParam})`];
-  const params = [context.project ?? ''];
-  if (access.patientCompartment && (!resourceType || compartmentApplies(access, resourceType))) {
-    where.push(
-      `(${contentColumn} IS NULL OR ${contentColumn}->'meta'->'compartment' @> $${firstParam + 1}::jsonb)`,
-    );
-    params.push(JSON.stringify([{ reference: access.patientCompartment }]));
-  }
-  return { where, params };
-}
-
 /** The fields of a resource type that only the server's own code sees, if any. */
 export function secretFields(resourceType: string): readonly string[] | undefined {
   return SECRET_FIELDS[resourceType];

@@ -2,14 +2,16 @@
 // the Patient and every resource in its compartment that the caller may read, as a searchset Bundle,
 // paged with _count/_offset, optionally only what changed since _since and only some types (_type).
 // The compartments column (GIN-indexed) finds the resources; the caller's visibility rules are the
-// Repository's own (access-control.ts), in SQL, so pages stay right.
+// search's own (the AccessPolicy per type, search/policy-sql.ts), in SQL, so pages stay right.
 import type { Bundle, BundleEntry, BundleLink, Patient, Resource } from '@medplum/fhirtypes';
 import { badRequest, getPatientCompartmentParams, getResourceTypes, OperationOutcomeError } from '../../fhir';
 import type { Database } from '../db';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { Repository } from '../repo';
-import { typeRights, visibilitySql } from '../access/access-control';
+import { visibleTypesCondition } from '../search/filter-sql';
+import type { FilterContext } from '../search/filter-sql';
+import { SqlParams } from '../search/sql-params';
 import { checkKnownParams, singleParam, wholeNumberParam } from './query-params';
 
 // As Medplum (defaultMaxResults): one page holds a whole ordinary record.
@@ -89,24 +91,22 @@ export async function readPatientCompartment(
   request: CompartmentRead,
 ): Promise<{ patient: Patient; resources: Resource[]; hasMore: boolean }> {
   const patient = await new Repository(db, context).readResource<Patient>('Patient', patientId);
-  const types = (request.types ?? patientCompartmentTypes()).filter(
-    (type) => patientCompartmentTypes().includes(type) && typeRights(context.access, type).read,
+  const types = (request.types ?? patientCompartmentTypes()).filter((type) =>
+    patientCompartmentTypes().includes(type),
   );
-  const compartment = `Patient/${patientId}`;
-  const params: (string | number | readonly string[])[] = [compartment, types, patientId];
-  const where = ['compartments @> ARRAY[$1::text]', 'NOT deleted', 'resource_type = ANY($2::text[])'];
+  const params = new SqlParams();
+  const where = [`r.compartments @> ARRAY[${params.add(`Patient/${patientId}`)}::text]`, 'NOT r.deleted'];
+  const patientParam = params.add(patientId);
   if (request.since) {
-    params.push(request.since);
-    where.push(`last_updated >= $${params.length}::timestamptz`);
+    where.push(`r.last_updated >= ${params.add(request.since)}::timestamptz`);
   }
-  const visible = visibilitySql(context, '', params.length + 1);
-  where.push(...visible.where);
-  params.push(...visible.params);
+  const ctx: FilterContext = { params, context, valueSets: new Map(), depth: 0 };
+  where.push(...visibleTypesCondition(ctx, types, 'r'));
   const { rows } = await db.query<{ content: Resource }>(
-    `SELECT content FROM resource WHERE ${where.join(' AND ')}
-     ORDER BY (resource_type = 'Patient' AND id = $3) DESC, seq
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, request.count + 1, request.offset],
+    `SELECT r.content FROM resource r WHERE ${where.join(' AND ')}
+     ORDER BY (r.resource_type = 'Patient' AND r.id = ${patientParam}) DESC, r.seq
+     LIMIT ${params.add(request.count + 1)} OFFSET ${params.add(request.offset)}`,
+    params.values,
   );
   return {
     patient,

@@ -23,19 +23,14 @@ import type { Database, Queryable } from '../db';
 import { deleteIndexRows } from '../search/index-writer';
 import type { ResourceKey } from '../search/index-writer';
 import { executeSearch } from '../search/search-engine';
+import { visibleSql } from '../search/filter-sql';
+import { continuingParams, versionConditions } from '../search/policy-sql';
 import { isBaseDefinition, readBaseDefinitionJson } from '../definitions-source/base-definitions';
 import { searchWithBaseDefinitions } from '../definitions-source/merged-search';
 import type { SearchResult } from '../search/types';
 import { parseSearchRequest } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
-import {
-  canSee,
-  candidateEntries,
-  secretFields,
-  typeRights,
-  versionVisibilitySql,
-  visibilitySql,
-} from '../access/access-control';
+import { canSee, candidateEntries, secretFields, typeRights } from '../access/access-control';
 import type { ResourcePlacement, TypeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
 import type { AccessInteraction } from '../access/policy';
@@ -330,24 +325,20 @@ export class Repository {
     if (!UUID.test(versionId) || !this.rights(resourceType).vread) {
       throw new OperationOutcomeError(notFound);
     }
-    const { rows } = await this.connection.query<{
-      content: T | null;
-      deleted: boolean;
-      project: string | null;
-      compartments: string[];
-    }>(
-      `SELECT h.content, h.deleted, r.project, r.compartments
+    // The resource as it is now, and this version as it was, must both be visible to the caller.
+    const params = continuingParams([resourceType, id, versionId]);
+    const visible = [
+      ...visibleSql(this.context, resourceType, 'r', params, 'vread'),
+      ...versionConditions(this.context, resourceType, 'h.content', params, 'vread'),
+    ];
+    const { rows } = await this.connection.query<{ content: T | null; deleted: boolean }>(
+      `SELECT h.content, h.deleted
        FROM resource_history h JOIN resource r ON r.resource_type = h.resource_type AND r.id = h.id
-       WHERE h.resource_type = $1 AND h.id = $2 AND h.version_id = $3`,
-      [resourceType, id, versionId],
+       WHERE ${['h.resource_type = $1', 'h.id = $2', 'h.version_id = $3', ...visible].join(' AND ')}`,
+      params.values,
     );
     const row = rows[0];
-    // The resource as it is now, and this version as it was, must both be visible to the caller.
-    if (
-      !row ||
-      !canSee(this.context, placementOf(resourceType, id, row)) ||
-      (row.content && !this.readableAs(row.content, 'vread'))
-    ) {
+    if (!row || (row.content && !this.readableAs(row.content, 'vread'))) {
       throw new OperationOutcomeError(notFound);
     }
     if (row.deleted || !row.content) {
@@ -545,28 +536,23 @@ export class Repository {
   /** History filtered in SQL (the resource as it is now and each version as it was), so paging stays right. */
   private async queryHistory(
     conditions: string[],
-    params: string[],
+    values: string[],
     page: PageRequest,
   ): Promise<Page<HistoryRecord>> {
-    const current = visibilitySql(this.context, 'r.', params.length + 1, params[0]);
-    const version = versionVisibilitySql(
-      this.context,
-      'h.content',
-      params.length + current.params.length + 1,
-      params[0],
-    );
-    const where = [...conditions, ...current.where, ...version.where];
-    const allParams = [...params, ...current.params, ...version.params];
+    const params = continuingParams(values);
+    const resourceType = values[0];
+    const current = visibleSql(this.context, resourceType, 'r', params, 'history');
+    const version = versionConditions(this.context, resourceType, 'h.content', params, 'history');
+    const where = [...conditions, ...current, ...version];
     const join =
-      current.where.length > 0 ? 'JOIN resource r ON r.resource_type = h.resource_type AND r.id = h.id' : '';
-    const n = allParams.length;
+      current.length > 0 ? 'JOIN resource r ON r.resource_type = h.resource_type AND r.id = h.id' : '';
     const { rows } = await this.connection.query<HistoryRow>(
       `SELECT h.resource_type, h.id, h.version_id, h.content, h.last_updated, h.deleted,
          NOT EXISTS (SELECT 1 FROM resource_history e
                      WHERE e.resource_type = h.resource_type AND e.id = h.id AND e.seq < h.seq) AS first
        FROM resource_history h ${join} WHERE ${where.join(' AND ')}
-       ORDER BY h.seq DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [...allParams, page.count + 1, page.offset],
+       ORDER BY h.seq DESC LIMIT ${params.add(page.count + 1)} OFFSET ${params.add(page.offset)}`,
+      params.values,
     );
     return {
       items: rows.slice(0, page.count).map((row) => {
@@ -586,13 +572,12 @@ export class Repository {
     if (!this.rights(resourceType).read) {
       return { items: [], hasMore: false };
     }
-    const visible = visibilitySql(this.context, '', 2, resourceType);
-    const n = 1 + visible.params.length;
+    const params = continuingParams([resourceType]);
+    const visible = visibleSql(this.context, resourceType, 'r', params, 'search');
     const { rows } = await this.connection.query<{ content: T }>(
-      `SELECT content FROM resource WHERE resource_type = $1 AND NOT deleted
-       ${visible.where.map((condition) => `AND ${condition}`).join(' ')}
-       ORDER BY seq DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
-      [resourceType, ...visible.params, page.count + 1, page.offset],
+      `SELECT r.content FROM resource r WHERE ${['r.resource_type = $1', 'NOT r.deleted', ...visible].join(' AND ')}
+       ORDER BY r.seq DESC LIMIT ${params.add(page.count + 1)} OFFSET ${params.add(page.offset)}`,
+      params.values,
     );
     return {
       items: rows.slice(0, page.count).map((row) => this.redact(row.content)),

@@ -5,12 +5,16 @@
 import { getSearchParameter } from '../../fhir';
 import { Operator } from '../../fhir/search';
 import type { Filter } from '../../fhir/search';
-import { typeRights, visibilitySql } from '../access/access-control';
+import { typeRights } from '../access/access-control';
+import type { RepositoryContext } from '../access/context';
+import type { AccessInteraction } from '../access/policy';
 import { filterTree, treeSql } from './filter-expression-sql';
 import { RESOURCE_PARAMETERS, SEARCH_KINDS } from './kinds';
 import type { FilterContext, SearchKind } from './kinds';
 import { isSingleDate, singleDateProbe } from './kinds/ordered';
 import { invalid, ORDERED_PREFIXES, or, prefixed } from './kinds/probe';
+import { grantCondition, isolationConditions, policyConditions } from './policy-sql';
+import type { SqlParams } from './sql-params';
 import type { SqlFilter } from './types';
 
 export type { FilterContext } from './kinds';
@@ -53,15 +57,69 @@ export function filterCondition(
   return kind.sql(ctx, resourceType, alias, filter, param);
 }
 
-/** Visibility of a linked resource (chains, _has, includes): the caller's access rules apply to it too. */
-export function visibleCondition(ctx: FilterContext, resourceType: string, alias: string): string[] {
+/**
+ * What the caller may see of `resourceType` at row `alias` (the searched rows, and linked ones in
+ * chains, _has and includes): the fixed rules of access-control.ts, then the AccessPolicy's
+ * entries for the interaction as SQL (policy-sql.ts).
+ */
+export function visibleCondition(
+  ctx: FilterContext,
+  resourceType: string,
+  alias: string,
+  interaction: AccessInteraction = 'search',
+): string[] {
   if (!typeRights(ctx.context.access, resourceType).read) {
     return ['false'];
   }
-  const first = ctx.params.values.length + 1;
-  const visible = visibilitySql(ctx.context, `${alias}.`, first, resourceType);
-  ctx.params.values.push(...visible.params);
-  return visible.where;
+  return policyConditions(ctx, resourceType, alias, interaction, filterConditions);
+}
+
+/**
+ * The same conditions for a query built with plain `$n` placeholders: `params` already holds the
+ * query's values and receives the policy's (policy-sql.ts continuingParams).
+ */
+export function visibleSql(
+  context: RepositoryContext,
+  resourceType: string,
+  alias: string,
+  params: SqlParams,
+  interaction: AccessInteraction = 'search',
+): string[] {
+  return visibleCondition(
+    { params, context, valueSets: new Map(), depth: 0 },
+    resourceType,
+    alias,
+    interaction,
+  );
+}
+
+/**
+ * Rows of any of `types` the caller may see: isolation once, then per type its grant (types granted
+ * whole share one `= ANY`, so a patient's many compartment types stay one index condition).
+ */
+export function visibleTypesCondition(
+  ctx: FilterContext,
+  types: readonly string[],
+  alias: string,
+  interaction: AccessInteraction = 'search',
+): string[] {
+  const whole: string[] = [];
+  const alternatives: string[] = [];
+  for (const type of types) {
+    if (!typeRights(ctx.context.access, type).read) {
+      continue;
+    }
+    const grant = grantCondition(ctx, type, alias, interaction, filterConditions);
+    if (grant === undefined) {
+      whole.push(type);
+    } else if (grant !== 'false') {
+      alternatives.push(`(${alias}.resource_type = ${ctx.params.add(type)} AND ${grant})`);
+    }
+  }
+  if (whole.length > 0) {
+    alternatives.unshift(`${alias}.resource_type = ANY(${ctx.params.add(whole)}::text[])`);
+  }
+  return [...isolationConditions(ctx, alias), alternatives.length > 0 ? or(alternatives) : 'false'];
 }
 
 /** 'subject:Patient.name' / 'subject.name' → the referenced resources matching the rest of the chain. */

@@ -6,11 +6,13 @@ import { badRequest, getSearchParameter, isResourceType, OperationOutcomeError }
 import { Operator, resolveSearchParameter, splitOrValues } from '../../fhir/search';
 import type { Filter, IncludeTarget, SearchRequest } from '../../fhir/search';
 import type { Queryable } from '../db';
-import { canSee, typeRights } from '../access/access-control';
+import { typeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
 import { resolveSubsumption } from './code-hierarchy';
 import { atComparison, filterTree, treeLeaves } from './filter-expression-sql';
 import { filterConditions, visibleCondition } from './filter-sql';
+import { or } from './kinds/probe';
+import { policyCriteria } from './policy-sql';
 import type { FilterContext } from './filter-sql';
 import { sortSql } from './sort-sql';
 import { planTypedTable } from './typed-table-plan';
@@ -81,6 +83,33 @@ async function resolveTerminology(
   return expanded;
 }
 
+/** The value sets the caller's policy criteria name (:in / :not-in), resolved with the request's. */
+async function resolvePolicyTerminology(
+  q: Queryable,
+  context: RepositoryContext,
+  into: Map<string, string[]>,
+): Promise<void> {
+  if (!context.access || context.access.superAdmin) {
+    return;
+  }
+  for (const { resourceType, filters } of policyCriteria(context.access.policy)) {
+    const terms = filters.filter((f) => f.operator === Operator.IN || f.operator === Operator.NOT_IN);
+    // A value set the server cannot expand leaves its entry unresolved: that entry grants nothing.
+    const resolved =
+      terms.length > 0 ? await resolveTerminology(q, resourceType, terms).catch(unresolvable) : [];
+    for (const [url, codes] of resolved) {
+      into.set(url, codes);
+    }
+  }
+}
+
+function unresolvable(err: unknown): Map<string, string[]> {
+  if (err instanceof OperationOutcomeError) {
+    return new Map();
+  }
+  throw err;
+}
+
 export interface SearchOptions {
   /** Whether a per-type table may answer (typed-tables.ts); false runs the generic SQL only. */
   typedTables?: boolean;
@@ -129,6 +158,7 @@ export async function executeSearch<T extends Resource>(
     };
   }
   const valueSets = await resolveTerminology(q, request.resourceType, allFilters(request));
+  await resolvePolicyTerminology(q, context, valueSets);
   const ctx: FilterContext = { params: new SqlParams(), context, valueSets, depth: 0 };
   const { from, where, params, typed } = buildWhere(ctx, request, options);
   const whereParamCount = params.values.length;
@@ -218,33 +248,38 @@ async function includeTargets(
   }
   const params = new SqlParams();
   const ctx: FilterContext = { params, context, valueSets: new Map(), depth: 0 };
-  const conditions = [
+  const links = [
     `l.resource_type = ${params.add(target.resourceType)}`,
     `l.code = ${params.add(target.searchParam)}`,
     `l.resource_id = ANY(${params.add(ids)}::text[])`,
-    'NOT r.deleted',
   ];
-  if (target.targetType) {
-    conditions.push(`l.target_type = ${params.add(target.targetType)}`);
-    conditions.push(...visibleCondition(ctx, target.targetType, 'r'));
+  // Each target type has its own rules: without a target type, the types the links reach, each
+  // with its rules, in the same query.
+  const types = target.targetType
+    ? [target.targetType]
+    : (
+        await q.query<{ target_type: string }>(
+          `SELECT DISTINCT l.target_type FROM search_reference l WHERE ${links.join(' AND ')}`,
+          // A copy: the second query binds more values into the same list.
+          [...params.values],
+        )
+      ).rows.map((row) => row.target_type);
+  const alternatives = types
+    .filter((type) => isResourceType(type))
+    .map((type) => {
+      const visible = visibleCondition(ctx, type, 'r');
+      return `(${[`l.target_type = ${params.add(type)}`, ...visible].join(' AND ')})`;
+    });
+  if (alternatives.length === 0) {
+    return [];
   }
-  const { rows } = await q.query<ContentRow & { project: string | null; compartments: string[] }>(
-    `SELECT r.content, r.project, r.compartments
+  const { rows } = await q.query<ContentRow>(
+    `SELECT r.content
      FROM search_reference l JOIN resource r ON r.resource_type = l.target_type AND r.id = l.target_id
-     WHERE ${conditions.join(' AND ')}`,
+     WHERE ${[...links, 'NOT r.deleted', or(alternatives)].join(' AND ')}`,
     params.values,
   );
-  // Without a target type the rows may be of several types: the same rules, per row.
-  return distinct(rows)
-    .filter((row) =>
-      canSee(context, {
-        resourceType: row.content.resourceType,
-        id: row.content.id as string,
-        project: row.project,
-        compartments: row.compartments,
-      }),
-    )
-    .map((row) => row.content);
+  return distinct(rows).map((row) => row.content);
 }
 
 /** Resources of `target.resourceType` pointing at the page's resources (_revinclude). */

@@ -1,8 +1,9 @@
 // The app's hot searches must use indexes, every one of them: a large table is filled in bulk, ANALYZEd, and
 // every SQL statement a search runs is EXPLAINed; a sequential scan of a large table fails the test. Runs on
 // each engine (the planner is PostgreSQL's in both).
-import type { Resource } from '@medplum/fhirtypes';
+import type { AccessPolicy, Resource } from '@medplum/fhirtypes';
 import { parseSearchRequest } from '../../../src/fhir/search';
+import { combinePolicies } from '../../../src/server/access/policy';
 import type { Database, Queryable, SqlValue } from '../../../src/server/db';
 import { Repository, systemContext } from '../../../src/server/repo';
 import type { RepositoryContext } from '../../../src/server/repo';
@@ -70,6 +71,34 @@ const HOT_QUERIES = [
   'Patient?_id=p17&_revinclude=Observation:patient&_total=accurate',
 ];
 
+/** A practitioner granted Observations of two codes, his ward's Patients, and the other types whole. */
+function criteriaPractitioner(): RepositoryContext {
+  const profile = { reference: 'Practitioner/criteria' };
+  const policy: AccessPolicy = {
+    resourceType: 'AccessPolicy',
+    resource: [
+      { resourceType: 'Observation', criteria: 'Observation?code=http://loinc.org|29463-7' },
+      { resourceType: 'Observation', criteria: 'Observation?code=http://loinc.org|8867-4' },
+      { resourceType: 'Patient', criteria: 'Patient?_compartment=%ward' },
+      { resourceType: 'DiagnosticReport' },
+      { resourceType: 'Communication' },
+      { resourceType: 'Slot' },
+    ],
+  };
+  const parameter = [{ name: 'ward', valueReference: { reference: 'Patient/p17' } }];
+  return {
+    project: PROJECT,
+    author: profile,
+    access: {
+      superAdmin: false,
+      projectAdmin: false,
+      profile,
+      membership: { reference: 'ProjectMembership/criteria' },
+      policy: combinePolicies([{ policy, parameter }], profile),
+    },
+  };
+}
+
 describe.each(databases())('EXPLAIN of the hot searches on %s', (_engine, kind) => {
   let db: Database;
   const log: { sql: string; params: readonly SqlValue[] }[] = [];
@@ -118,6 +147,8 @@ describe.each(databases())('EXPLAIN of the hot searches on %s', (_engine, kind) 
     ['the server', systemContext(PROJECT)],
     // The demo clinic's patient policy: Slot is readable project-wide.
     ['a patient (access rules in the SQL)', patientContext(PROJECT, 'p17')],
+    // Issue #22: a practitioner whose policy has criteria (two token entries OR-ed, a compartment).
+    ['a criteria-restricted practitioner (policy criteria in the SQL)', criteriaPractitioner()],
   ];
 
   test.each(contexts)(
