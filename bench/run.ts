@@ -5,6 +5,8 @@
 // - search: load rate, hot searches against their SQL floor, HTTP search
 //   load per core, at a quick size here (SEARCH_BENCH=0 skips it; bench/search/run.ts has the sizes);
 // - live updates: 1,000 bound sockets, commit → delivery, writes/s, memory;
+// - soak: 60 s of mixed reads, searches and creates at 32 and 128 connections, RSS before/after
+//   (SOAK_BENCH=0 skips);
 // - the patient app: JS and requests per screen, time to show in Chromium;
 //   a long messages thread: opening at the newest, older pages,
 //   frame intervals while it scrolls.
@@ -23,6 +25,7 @@ import { measureSearch, searchBenchOptionsFromEnv } from './search/run';
 import { formatBotLatency, measureBotLatency } from './services/bots';
 import { formatAgentPush, measureAgentPush } from './services/agents';
 import { formatExportThroughput, measureExports } from './services/export';
+import { formatSoak, measureSoak } from './soak';
 import { measureStartup } from './startup';
 
 // The public Health Samurai FHIR benchmark's CRUD throughput ranges, each server on 8 CPUs.
@@ -97,6 +100,11 @@ async function main(): Promise<void> {
   if (exports) {
     console.log(formatExportThroughput(exports));
   }
+  // Mixed reads, searches and creates at 32 and 128 connections, memory before and after.
+  const soak = process.env.SOAK_BENCH === '0' ? undefined : await measureSoak();
+  if (soak) {
+    console.log(formatSoak(soak));
+  }
   // JS per screen, requests per screen, time to show (Chromium; APP_BENCH=0 skips).
   const app = process.env.APP_BENCH === '0' ? undefined : await measureApp();
   if (app) {
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
       bots,
       agents,
       exports,
+      soak,
       app,
       messagesThread,
       searchTable,

@@ -1,0 +1,159 @@
+// A short soak: the real server (`src/server/main.ts`, PGlite in a new DATA_DIR, demo clinic
+// seeded) takes a mix of reads, searches and creates over loopback (autocannon) at 32 and then
+// 128 connections, signed in as the demo admin. Reports per level: requests/s, p99, errors
+// (socket errors, timeouts and non-2xx answers), and the server's RSS before the load, right
+// after it and after 5 s of rest (memory must come back down). SOAK_SECONDS sets each level's
+// length (default 30: 60 s in all).
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export interface SoakLevel {
+  connections: number;
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+  /** Of errors: socket errors, timeouts (autocannon's 10 s) and non-2xx answers. */
+  errorKinds: { socket: number; timeouts: number; non2xx: number };
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  rssRestedMb: number;
+}
+
+const LEVELS = [32, 128];
+const REST_MS = 5000;
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', APP_PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const banner = /FHIR API:\s+(http:\/\/\S+?)fhir\/R4\//;
+  const deadline = Date.now() + 120_000;
+  while (!banner.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`soak server did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, baseUrl: (banner.exec(output) as RegExpExecArray)[1] };
+}
+
+/** auth/login with PKCE, then the code exchanged at oauth2/token. */
+async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const verifier = crypto.randomBytes(32).toString('base64url');
+  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+  const login = await fetch(`${baseUrl}auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, codeChallenge: challenge, codeChallengeMethod: 'S256' }),
+  });
+  const { code } = (await login.json()) as { code?: string };
+  if (!code) throw new Error(`soak sign-in failed: ${login.status}`);
+  const token = await fetch(`${baseUrl}oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier }).toString(),
+  });
+  return ((await token.json()) as { access_token: string }).access_token;
+}
+
+export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 30)): Promise<SoakLevel[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-soak-'));
+  const { child, baseUrl } = await startServer(dataDir);
+  try {
+    const pid = child.pid as number;
+    const token = await signIn(baseUrl, 'admin@bloom.example', process.env.DEMO_PASSWORD ?? 'bloom-demo');
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/fhir+json' };
+    const created = await fetch(`${baseUrl}fhir/R4/Patient`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ resourceType: 'Patient', name: [{ family: 'Soak', given: ['Reader'] }] }),
+    });
+    const readId = ((await created.json()) as { id: string }).id;
+    let sequence = 0;
+    // Each connection cycles read → search → search → create.
+    const requests = [
+      { method: 'GET' as const, path: `/fhir/R4/Patient/${readId}` },
+      { method: 'GET' as const, path: '/fhir/R4/Patient?name=soak&_count=20' },
+      { method: 'GET' as const, path: '/fhir/R4/Observation?_count=20&_sort=-_lastUpdated' },
+      {
+        method: 'POST' as const,
+        path: '/fhir/R4/Patient',
+        setupRequest: (request: object) => ({
+          ...request,
+          body: JSON.stringify({
+            resourceType: 'Patient',
+            name: [{ family: 'Soak', given: [`w${sequence++}`] }],
+          }),
+        }),
+      },
+    ];
+    const levels: SoakLevel[] = [];
+    for (const connections of LEVELS) {
+      const rssBeforeMb = rssMb(pid);
+      const result = await autocannon({ url: baseUrl, connections, duration: seconds, headers, requests });
+      const rssAfterMb = rssMb(pid);
+      await new Promise((resolve) => setTimeout(resolve, REST_MS));
+      levels.push({
+        connections,
+        seconds,
+        requests: result.requests.total,
+        requestsPerSecond: result.requests.average,
+        p99Ms: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+        errorKinds: { socket: result.errors, timeouts: result.timeouts, non2xx: result.non2xx },
+        rssBeforeMb,
+        rssAfterMb,
+        rssRestedMb: rssMb(pid),
+      });
+    }
+    return levels;
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function formatSoak(levels: readonly SoakLevel[]): string {
+  return [
+    'soak (PGlite, mixed read/search/search/create over loopback, demo admin):',
+    ...levels.map(
+      (level) =>
+        `  ${String(level.connections).padStart(3)} connections, ${level.seconds} s: ` +
+        `${level.requestsPerSecond.toFixed(0)} req/s, ${level.requests} requests, p99 ${level.p99Ms} ms, ` +
+        `errors ${level.errors} (socket ${level.errorKinds.socket}, timeouts ${level.errorKinds.timeouts}, ` +
+        `non-2xx ${level.errorKinds.non2xx}), RSS ${level.rssBeforeMb} → ${level.rssAfterMb} MB, ` +
+        `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest`,
+    ),
+  ].join('\n');
+}
+
+// `tsx bench/soak.ts` runs the soak alone.
+if (process.argv[1]?.endsWith('bench/soak.ts')) {
+  measureSoak().then(
+    (levels) => {
+      console.log(formatSoak(levels));
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
