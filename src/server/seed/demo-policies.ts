@@ -175,7 +175,7 @@ const ADMIN_TYPES = [
 
 /**
  * What the clinic's staff may do: every clinical and administrative FHIR type, read and write; the
- * clinic's Bots run but are not edited; no platform type.
+ * clinic's Bots and Agents are used but not edited; no other platform type.
  */
 export function buildPractitionerAccessPolicy(): AccessPolicy {
   const clinical = getResourceTypes().filter((type) => !PLATFORM_TYPES.has(type));
@@ -184,8 +184,9 @@ export function buildPractitionerAccessPolicy(): AccessPolicy {
     name: 'Bloom clinic staff',
     resource: [
       ...clinical.map((resourceType) => ({ resourceType })),
-      // $execute reads the Bot it runs.
+      // $execute reads the Bot it runs; $push reads the Agent it sends through.
       { resourceType: 'Bot', interaction: READ },
+      { resourceType: 'Agent', interaction: READ },
     ],
   };
 }
