@@ -5,6 +5,7 @@
 // writeConstraints are meant for that write.
 import type { AccessPolicy, AccessPolicyResource } from '@medplum/fhirtypes';
 import { getResourceTypes } from '../../fhir/definitions';
+import { PLATFORM_TYPES } from '../access/access-control';
 
 type Interaction = NonNullable<AccessPolicyResource['interaction']>[number];
 
@@ -139,29 +140,6 @@ export function buildPatientAccessPolicy(): AccessPolicy {
     ],
   };
 }
-
-/**
- * Medplum's platform types: the project's identity, sign-in and configuration. Clinic staff do not
- * touch them; the admin manages some of them (ADMIN_TYPES), the server's fixed rules the rest.
- */
-export const PLATFORM_TYPES: ReadonlySet<string> = new Set([
-  'AccessPolicy',
-  'Agent',
-  'AsyncJob',
-  'Bot',
-  'BulkDataExport',
-  'ClientApplication',
-  'DomainConfiguration',
-  'JsonWebKey',
-  'Login',
-  'PasswordChangeRequest',
-  'Project',
-  'ProjectMembership',
-  'SmartAppLaunch',
-  'User',
-  'UserConfiguration',
-  'UserSecurityRequest',
-]);
 
 /** Platform types the demo admin manages (memberships, users and the Project come with `admin`). */
 const ADMIN_TYPES = [
