@@ -1,4 +1,4 @@
-// The AccessPolicy budget (issue #22): each hot search as a member without a policy (Medplum's
+// The AccessPolicy budget: each hot search as a member without a policy (Medplum's
 // legacy `*`) and as a practitioner whose policy restricts Observations by criteria, side by side,
 // p50 / p99 ms one at a time on the same targets. The criteria name every code the clinic uses,
 // so both answer the same rows and the ratio is the cost of the policy's SQL alone (goal ≤ 1.3).

@@ -40,7 +40,7 @@ export interface SearchBenchFigures {
   load?: LoadFigures;
   cache: CacheState;
   queries: QueryLatency[];
-  /** The same searches under an AccessPolicy with criteria and without one (issue #22). */
+  /** The same searches under an AccessPolicy with criteria and without one. */
   policy: PolicyLatency[];
   http: HttpLoadFigures;
 }

@@ -1,4 +1,4 @@
-// forms (issue #26): the clinic's questionnaires offered to the patient, each a link to answer it,
+// forms: the clinic's questionnaires offered to the patient, each a link to answer it,
 // and her past responses, newest first, named by the form they answer. After she sends a form she
 // lands here with a confirmation.
 import { useQuery } from '@apollo/client/react';

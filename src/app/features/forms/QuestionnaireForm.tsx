@@ -1,4 +1,4 @@
-// The questionnaire renderer (issue #26): draws a FHIR Questionnaire's items, shows or hides them
+// The questionnaire renderer: draws a FHIR Questionnaire's items, shows or hides them
 // by enableWhen as the patient answers, and on submit either lists in plain words what still needs
 // an answer or hands the QuestionnaireResponse's items to `onSubmit`.
 import type { Coding, Questionnaire, QuestionnaireItem, QuestionnaireResponseItem } from '@medplum/fhirtypes';

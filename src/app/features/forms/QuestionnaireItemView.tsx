@@ -1,4 +1,4 @@
-// One Questionnaire item as a form control (issue #26): a group as a fieldset, display as text,
+// One Questionnaire item as a form control: a group as a fieldset, display as text,
 // boolean as Yes/No radios, choice as radios (checkboxes when it repeats), and integer, decimal,
 // string, text and date as labelled inputs, with "Add another answer" when the item repeats.
 import type { QuestionnaireItem } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// forms/{questionnaireId} (issue #26): one of the clinic's questionnaires to answer. Saving creates
+// forms/{questionnaireId}: one of the clinic's questionnaires to answer. Saving creates
 // a completed QuestionnaireResponse about the patient, written by her, naming the form by its
 // canonical URL; the server checks it against the form, and the patient returns to her list.
 import { useQuery } from '@apollo/client/react';

@@ -1,4 +1,4 @@
-// forms/responses/{responseId} (issue #26): one of the patient's answered forms, read-only: when
+// forms/responses/{responseId}: one of the patient's answered forms, read-only: when
 // she sent it, its status, and each question with her answers (sections as headed groups).
 import { useQuery } from '@apollo/client/react';
 import type {

@@ -1,4 +1,4 @@
-// Routes of the forms area (issue #26): forms (the clinic's questionnaires and the patient's
+// Routes of the forms area: forms (the clinic's questionnaires and the patient's
 // answers), forms/{questionnaireId} (answer one) and forms/responses/{responseId} (one sent). Each screen is its own chunk (React.lazy).
 import type { RouteObject } from 'react-router-dom';
 import { retryableLazy } from '../../components/retryableLazy';
