@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { useDemoSuite } from './support/demo-suite';
+import { unusedTotp } from './support/unused-totp';
 
 const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e', 'mfa-enrolment');
 const PASSWORD = 'a-long-unusual-passphrase-77';
@@ -86,7 +87,7 @@ describe('issue #3 two-factor enrolment on the profile page in Chromium', () => 
     expect(await codeField.getAttribute('aria-invalid')).toBe('true');
     await shot('3-wrong-code', width);
     // The keyboard alone: the right code, then Enter submits.
-    await codeField.fill(totp.generate());
+    await codeField.fill(await unusedTotp(secret));
     await codeField.press('Enter');
     await card
       .getByRole('status')
@@ -104,7 +105,8 @@ describe('issue #3 two-factor enrolment on the profile page in Chromium', () => 
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Enter MFA code' }).waitFor();
-    await page.getByLabel(/^MFA code/).fill(totp.generate());
+    // Not the enrolment's code: each time step completes one sign-in.
+    await page.getByLabel(/^MFA code/).fill(await unusedTotp(secret));
     await page.getByRole('button', { name: 'Submit code' }).click();
     await page.getByRole('heading', { level: 1, name: 'Hello Lena' }).waitFor();
 
@@ -116,7 +118,8 @@ describe('issue #3 two-factor enrolment on the profile page in Chromium', () => 
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel(/^MFA code/).fill(totp.generate());
+    // Not the enrolment's code: each time step completes one sign-in.
+    await page.getByLabel(/^MFA code/).fill(await unusedTotp(secret));
     await page.getByRole('button', { name: 'Submit code' }).click();
     await page.getByRole('heading', { level: 1, name: 'Hello Lena' }).waitFor();
     await page.goto(suite.url('/account'));

@@ -13,6 +13,7 @@ import { BloomClient, MemoryStorage, PrefixedStorage } from '../../src/client';
 import { findUserByEmail } from '../../src/server/repo/lookups';
 import { demoApiClient } from './support/demo-sign-in';
 import { useDemoSuite } from './support/demo-suite';
+import { unusedTotp } from './support/unused-totp';
 
 const screenshotDir = path.join(os.tmpdir(), 'bloom-e2e', 'signin');
 const PASSWORD = 'bloom-demo';
@@ -59,24 +60,6 @@ async function expectHome(name: string): Promise<void> {
 
 function totp(secret: string): TOTP {
   return new TOTP({ secret: Secret.fromBase32(secret) });
-}
-
-let lastStep = -1;
-
-/**
- * A code the server has not seen: each TOTP step completes one sign-in, so a step already used (by
- * the enrolment or an earlier sign-in) is skipped; the server accepts one step ahead for drift.
- */
-async function unusedCode(secret: string): Promise<string> {
-  for (;;) {
-    const now = Math.floor(Date.now() / 30_000);
-    const step = Math.max(now, lastStep + 1);
-    if (step <= now + 1) {
-      lastStep = step;
-      return totp(secret).generate({ timestamp: step * 30_000 });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
 }
 
 describe('issue #3 sign-in screens in Chromium', () => {
@@ -151,7 +134,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
     const status = await api.get<{ enrolled: boolean; secret: string; enrollUri: string }>('auth/mfa/status');
     expect(status.enrolled).toBe(false);
     expect(status.enrollUri).toMatch(/^otpauth:\/\/totp\//);
-    await api.post('auth/mfa/enroll', { token: await unusedCode(status.secret) }, 'application/json');
+    await api.post('auth/mfa/enroll', { token: await unusedTotp(status.secret) }, 'application/json');
 
     for (const width of widths) {
       await openPage(width);
@@ -171,7 +154,7 @@ describe('issue #3 sign-in screens in Chromium', () => {
       await box.waitFor();
       await expect(box.textContent()).resolves.toMatch(/^Error/);
       await shot('3-mfa-error', width);
-      await page.getByLabel(/^MFA code/).fill(await unusedCode(status.secret));
+      await page.getByLabel(/^MFA code/).fill(await unusedTotp(status.secret));
       await page.getByRole('button', { name: 'Submit code' }).click();
       await expectHome('Aisha');
       await context.close();
