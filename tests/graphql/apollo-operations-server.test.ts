@@ -76,6 +76,7 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
       status: 'completed',
       partOf: [{ reference: `Communication/${withAttachment.id}` }],
       subject: { reference: mariaRef() },
+      sender: { reference: mariaRef() },
       payload: [{ contentString: 'Not in the thread' }],
       sent: '2099-01-02T10:00:00.000Z',
     });
