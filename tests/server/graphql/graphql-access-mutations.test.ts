@@ -214,6 +214,7 @@ describe.each(databases())('SPEC §6 access control and mutations through $graph
           resourceType: 'Communication',
           status: 'in-progress',
           subject: { reference: clinic.mariaRef },
+          sender: { reference: clinic.mariaRef },
           payload: [{ contentString: 'Sent through GraphQL' }],
         },
       },

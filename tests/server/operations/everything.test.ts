@@ -56,16 +56,23 @@ describe.each(databases())('Patient $everything on %s', (_engine, kind) => {
 
   test('SPEC §6 a patient gets only the types her access policy lets her read; Dr Chen and the admin see more', async () => {
     const readable = new Set(buildPatientAccessPolicy().resource?.map((r) => r.resourceType));
-    // A clinician's note in Maria's compartment, of a type her policy does not list.
-    const condition = await call<Resource>(clinic.server, 'POST', 'fhir/R4/Condition', clinic.chen, {
-      body: {
-        resourceType: 'Condition',
-        subject: { reference: `Patient/${mariaId}` },
-        code: { text: 'everything-hidden' },
+    // A clinician's record in Maria's compartment, of a type her policy does not list.
+    const condition = await call<Resource>(
+      clinic.server,
+      'POST',
+      'fhir/R4/FamilyMemberHistory',
+      clinic.chen,
+      {
+        body: {
+          resourceType: 'FamilyMemberHistory',
+          status: 'completed',
+          patient: { reference: `Patient/${mariaId}` },
+          relationship: { text: 'everything-hidden' },
+        },
       },
-    });
+    );
     expect(condition.status).toBe(201);
-    expect(readable.has('Condition')).toBe(false);
+    expect(readable.has('FamilyMemberHistory')).toBe(false);
     const mine = await all(mariaId, clinic.maria);
     for (const resource of mine) {
       expect(readable).toContain(resource.resourceType);
@@ -76,8 +83,8 @@ describe.each(databases())('Patient $everything on %s', (_engine, kind) => {
     expect(ids(byChen)).toEqual(expect.arrayContaining(ids(mine)));
     expect(ids(byAdmin)).toEqual(ids(byChen));
     expect(byChen[0]).toMatchObject({ resourceType: 'Patient', id: mariaId });
-    expect(ids(byChen)).toContain(`Condition/${condition.body.id}`);
-    expect(ids(mine)).not.toContain(`Condition/${condition.body.id}`);
+    expect(ids(byChen)).toContain(`FamilyMemberHistory/${condition.body.id}`);
+    expect(ids(mine)).not.toContain(`FamilyMemberHistory/${condition.body.id}`);
   });
 
   test("SPEC §6 Aisha's $everything is 404 for Maria and for another project, with the body of a missing Patient", async () => {
