@@ -20,6 +20,7 @@ import type {
   Resource,
 } from '@medplum/fhirtypes';
 import { Repository, systemContext } from '../../../src/server/repo';
+import { buildPatientAccessPolicy } from '../../../src/server/seed/demo-accounts';
 import { addMembership, createUser, signIn } from '../../server/auth/support/auth-fixtures';
 import type { Tokens } from '../../server/auth/support/auth-fixtures';
 import { call, startClinic } from '../../server/operations/support/clinic';
@@ -209,9 +210,13 @@ describe.each(databases())("Medplum's MedplumClient: $summary and CDS Hooks on %
       const composition = resources[0] as Composition;
       expect(composition.author).toEqual([expect.objectContaining({ reference: `Patient/${mariaId}` })]);
       expect(resources.filter((r) => r.resourceType === 'Patient')).toHaveLength(1);
-      // The demo patient policy does not let her read AllergyIntolerance or Condition.
-      expect(resources.map((r) => r.resourceType)).not.toContain('AllergyIntolerance');
-      expect(composition.section?.[0]).toMatchObject({ title: 'Allergies', entry: [] });
+      // Only types the demo patient policy lets her read (its Allergies and Conditions included).
+      const readable = new Set(buildPatientAccessPolicy().resource?.map((entry) => entry.resourceType));
+      readable.add('Composition');
+      for (const resource of resources) {
+        expect(readable).toContain(resource.resourceType);
+      }
+      expect(composition.section?.[0]).toMatchObject({ title: 'Allergies' });
       expect(resources.some((r) => r.resourceType === 'Observation')).toBe(true);
     });
 
