@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       graphqlIntrospection: true,
       graphqlMaxCost: 10000,
       liveHeartbeatInterval: 10000,
+      trustProxy: [],
       websocketPingInterval: 30000,
       liveEventLogSize: 10000,
       liveBindingTokenLifetime: 3600,
@@ -93,6 +94,7 @@ describe('loadConfig', () => {
       MAX_SEARCH_PARAMETERS: '10',
       MAX_SEARCH_VALUES: '20',
       REQUEST_TIMEOUT: '5000',
+      TRUST_PROXY: '10.0.0.1, 192.168.0.0/16',
     });
     expect(config).toEqual({
       port: 9000,
@@ -119,6 +121,7 @@ describe('loadConfig', () => {
       graphqlIntrospection: false,
       graphqlMaxCost: 500,
       liveHeartbeatInterval: 2000,
+      trustProxy: ['10.0.0.1', '192.168.0.0/16'],
       websocketPingInterval: 5000,
       liveEventLogSize: 50,
       liveBindingTokenLifetime: 120,
@@ -224,6 +227,7 @@ describe('loadConfig', () => {
       'MAX_SEARCH_PARAMETERS',
       'MAX_SEARCH_VALUES',
       'REQUEST_TIMEOUT',
+      'TRUST_PROXY',
     ]);
   });
 
