@@ -1,6 +1,5 @@
 // Forms in Chromium against the real API seeded with the demo clinic and the built app, signed in
-// as Maria (issue #22 demo e2e: Maria answers a Questionnaire and sees her response; issue #26 the
-// questionnaire renderer): Forms in the header's navigation lists the clinic's questionnaires and her
+// as Maria (SPEC §6: she answers the clinic's forms about herself): Forms in the header's navigation lists the clinic's questionnaires and her
 // past answers; sending the mood screening empty says in plain words what is missing; answered, it
 // is a completed QuestionnaireResponse the API holds (subject and author Maria, the form's canonical
 // URL), it shows in her list, and she reads it back. At 1280 and 375 px; axe on both screens, nothing scrolls sideways.

@@ -1,7 +1,7 @@
 // The API's answers over real HTTP: compressed (brotli, else gzip) when the client accepts it and the
 // answer is over the threshold, with Vary: Accept-Encoding; FHIR answers carrying health data are
 // Cache-Control: no-store, as Medplum's server sends them; Binary downloads go as stored, also when a
-// Range is asked (SPEC §7 REST API, Binary; issue #24, issue #23).
+// Range is asked (SPEC §7 REST API, Binary).
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Bundle, Observation, Patient } from '@medplum/fhirtypes';

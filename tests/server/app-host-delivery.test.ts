@@ -1,6 +1,6 @@
 // The app host's delivery over real HTTP: the build's brotli/gzip copies chosen by Accept-Encoding
 // with Vary, a year of immutable caching only for hashed assets, revalidation for index.html, the
-// SPA fallback and /config.json (SPEC §2 routes; issue #24).
+// SPA fallback and /config.json (SPEC §2 routes).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';

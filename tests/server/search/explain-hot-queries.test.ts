@@ -147,7 +147,7 @@ describe.each(databases())('EXPLAIN of the hot searches on %s', (_engine, kind) 
     ['the server', systemContext(PROJECT)],
     // The demo clinic's patient policy: Slot is readable project-wide.
     ['a patient (access rules in the SQL)', patientContext(PROJECT, 'p17')],
-    // Issue #22: a practitioner whose policy has criteria (two token entries OR-ed, a compartment).
+    // A practitioner whose policy has criteria (two token entries OR-ed, a compartment).
     ['a criteria-restricted practitioner (policy criteria in the SQL)', criteriaPractitioner()],
   ];
 

@@ -1,4 +1,4 @@
-// A criteria AccessPolicy inside the search SQL over real HTTP (SPEC §6, §7; issue #22): a
+// A criteria AccessPolicy inside the search SQL over real HTTP (SPEC §6, §7): a
 // practitioner whose membership grants Observations he performed (`%profile`) or of one code (a named
 // parameter), the Patients of one compartment (`_compartment` criteria) and that compartment's
 // Encounters. Every read path answers exactly the allowed set, with exact totals.

@@ -1,4 +1,4 @@
-// The Forms screens (issue #26) with their one GraphQL operation each: the list of the clinic's forms
+// The Forms screens with their one GraphQL operation each: the list of the clinic's forms
 // and her answers, named by the form they answer; a form read through QuestionnaireForm, answered and
 // sent as a completed QuestionnaireResponse about and by Maria; the server's refusal shown in its words.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// The questionnaire renderer (issue #26 screening questionnaires): each item type as an accessible
+// The questionnaire renderer: each item type as an accessible
 // control, enableWhen showing and hiding questions, required questions and unreadable answers
 // explained in plain words, and the QuestionnaireResponse items it hands over when the form is sent.
 import type { Questionnaire, QuestionnaireItem, QuestionnaireResponseItem } from '@medplum/fhirtypes';
