@@ -199,6 +199,37 @@ describe.each(databases())("Medplum's MedplumClient operations against Bloom on 
     expect(outcomeOf(refused)[0]?.code).toBe('forbidden');
   });
 
+  test('invite (admin) with membership.access: the policy and its %patient parameter are stored; a patient is refused', async () => {
+    const policy = (await admin.searchOne('AccessPolicy', { name: 'Bloom patient' }))?.id as string;
+    expect(policy).toEqual(expect.any(String));
+    const access = [
+      {
+        policy: { reference: `AccessPolicy/${policy}` },
+        parameter: [{ name: 'patient', valueReference: { reference: `Patient/${mariaId}` } }],
+      },
+    ];
+    const membership = (await admin.invite(clinic.projectId, {
+      // A midwife who follows one patient: the patient policy, parameterised by Maria.
+      resourceType: 'Practitioner',
+      firstName: 'Rosa',
+      lastName: 'Lopez',
+      email: `midwife-${crypto.randomUUID()}@bloom.example`,
+      sendEmail: false,
+      membership: { access },
+    })) as ProjectMembership;
+    expect(membership.access).toEqual(access);
+    const refused = await rejectionOf(
+      maria.invite(clinic.projectId, {
+        resourceType: 'Patient',
+        firstName: 'No',
+        lastName: 'Way',
+        email: `x-${crypto.randomUUID()}@bloom.example`,
+        membership: { access },
+      }),
+    );
+    expect(outcomeOf(refused)[0]?.code).toBe('forbidden');
+  });
+
   describe('executeBot', () => {
     let bot: Bot;
 
