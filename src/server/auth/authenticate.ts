@@ -20,6 +20,7 @@ import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
+import { issuedBeforeCredentialsChange } from './credentials';
 import { loginPredatesCredentials } from './login-validity';
 import { guardPlatformResources } from './platform-guard';
 import { ipAllowed } from '../access/ip-rules';
@@ -111,8 +112,17 @@ export async function buildAuthState(
   return { ...extra, membership, project, profile, accessPolicy, context };
 }
 
-/** A verified access token's Login, or 401. Refresh and ID tokens are not access tokens. */
+/** A verified access token's Login, or 401, unless its user changed their password since it began. */
 export async function verifyAccessToken(deps: ServerServices, token: string): Promise<Login> {
+  const login = await verifiedLogin(deps, token);
+  if (await loginPredatesCredentials(deps.db, login)) {
+    fail();
+  }
+  return login;
+}
+
+/** The Login of a valid, unrevoked access token, or 401. Refresh and ID tokens are not access tokens. */
+async function verifiedLogin(deps: ServerServices, token: string): Promise<Login> {
   let payload: Record<string, unknown>;
   try {
     payload = (await deps.keys.verify(token)).payload;
@@ -127,21 +137,25 @@ export async function verifyAccessToken(deps: ServerServices, token: string): Pr
     fail();
   }
   const login = await readOrFail<Login>(deps.db, `Login/${payload.login_id}`);
-  if (login.revoked || !login.granted || (await loginPredatesCredentials(deps.db, login))) {
+  if (login.revoked || !login.granted) {
     fail();
   }
   return login;
 }
 
 export async function authenticateBearer(deps: ServerServices, token: string): Promise<AuthState> {
-  const login = await verifyAccessToken(deps, token);
+  const login = await verifiedLogin(deps, token);
   const membership = await readOrFail<ProjectMembership>(deps.db, login.membership?.reference);
   const principal = login.user.reference ?? '';
   if (principal.startsWith('ClientApplication/')) {
     const client = await readOrFail<ClientApplication>(deps.db, principal);
     return buildAuthState(deps.db, membership, { login, client });
   }
+  // The user is read here anyway: the password-change check needs no second read.
   const user = await readOrFail<User>(deps.db, principal);
+  if (issuedBeforeCredentialsChange(user, login.authTime)) {
+    fail();
+  }
   return buildAuthState(deps.db, membership, { login, user });
 }
 
