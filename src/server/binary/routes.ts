@@ -14,6 +14,7 @@ import { FHIR_JSON } from '../media-types';
 import { acceptRawBodies } from '../request-bodies';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
+import { binaryContentHidden } from './signed-responses';
 import { signBinaryUrl, STORAGE_PATH, verifyBinarySignature } from './signed-url';
 import type { BinaryStorage } from './storage';
 
@@ -164,10 +165,23 @@ export const binaryRoutes: FastifyPluginAsync<BinaryRoutesOptions> = async (app,
   );
 
   app.get<{ Params: { id: string } }>('/fhir/R4/Binary/:id', async (request, reply) => {
-    const binary = await new Repository(deps.db, getContext(request)).readResource<Binary>(
-      'Binary',
-      request.params.id,
-    );
+    const context = getContext(request);
+    const binary = await new Repository(deps.db, context).readResource<Binary>('Binary', request.params.id);
+    if (binaryContentHidden(context, binary)) {
+      // The policy hides the content (`data`): the resource without it, never the bytes or a URL.
+      if (wantsFhirJson(request)) return reply.type(FHIR_JSON).send(binary);
+      throw new OperationOutcomeError({
+        resourceType: 'OperationOutcome',
+        issue: [
+          {
+            severity: 'error',
+            code: 'forbidden',
+            details: { text: 'Your access policy hides the content of this Binary' },
+            expression: ['Binary.data'],
+          },
+        ],
+      });
+    }
     const content = await storage.get(binary.id as string);
     if (!content) {
       throw new OperationOutcomeError(notFound);

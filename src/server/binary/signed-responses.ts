@@ -4,21 +4,34 @@
 // REST API does and as $graphql does. Only Binaries of this server the caller may read are signed;
 // any other URL is answered as stored. Notifications on /ws/subscriptions-r4 are signed with the same
 // walk, for the subscription's owner (live/subscription-socket.ts).
+import type { Binary } from '@medplum/fhirtypes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Repository } from '../repo';
+import type { Repository, RepositoryContext } from '../repo';
+import { entryFor, fieldsHiddenFrom } from '../repo/policy-match';
 import type { BinaryUrlSigner } from './attachment-urls';
 import { binaryIdOfAttachmentUrl } from './attachment-urls';
 
 /** Whether the caller may read Binary `id`. */
 export type BinaryReadCheck = (request: FastifyRequest, id: string) => Promise<boolean>;
 
-/** Whether `repo`'s user may read Binary `id`: a read through it succeeds only for a Binary they may see. */
+/**
+ * Whether `repo`'s user may read Binary `id`'s content: a read through it succeeds only for a Binary
+ * they may see, and the policy entry it is read through must not hide its `data` (the content a
+ * signed URL hands out).
+ */
 export function readableThrough(repo: Repository): (id: string) => Promise<boolean> {
   return (id) =>
-    repo.readResource('Binary', id).then(
-      () => true,
+    repo.readResource<Binary>('Binary', id).then(
+      (binary) => !binaryContentHidden(repo.context, binary),
       () => false,
     );
+}
+
+/** Whether the caller's policy hides the Binary's content (`hiddenFields: ['data']` on its entry). */
+export function binaryContentHidden(context: RepositoryContext, binary: Binary): boolean {
+  if (!context.access || context.access.superAdmin) return false;
+  const entry = entryFor(context, binary, 'read') ?? entryFor(context, binary, 'search');
+  return fieldsHiddenFrom(context, entry, 'Binary').includes('data');
 }
 
 /** The check as a read through the caller's Repository. */

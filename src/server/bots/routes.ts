@@ -95,7 +95,10 @@ export const botRoutes: FastifyPluginAsync<BotRoutesOptions> = async (app, optio
     // The caller must be allowed to read the bot: its access policy decides who may run it.
     const bot = await findBot(new Repository(db, caller));
     const { input, contentType } = decodeBotInput(request.body, request.headers['content-type']);
-    const result = await executeBot({ db, storage, fhirBase }, { bot, caller, input, contentType });
+    // Bot.runAsUser: the bot's client acts as the caller, under the caller's policy (Medplum's
+    // getBotProjectMembership); otherwise as the bot's own membership.
+    const runAs = bot.runAsUser === true ? caller : undefined;
+    const result = await executeBot({ db, storage, fhirBase }, { bot, caller, input, contentType, runAs });
     if (!result.ok) {
       return reply
         .status(getStatus(result.outcome) >= 500 ? 400 : getStatus(result.outcome))

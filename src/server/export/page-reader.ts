@@ -2,11 +2,13 @@
 // cursor (keyset paging, so page 1,000 costs what page 1 does), as the NDJSON lines to write.
 // Filters and the requester's access rules are the search engine's own SQL conditions, inside
 // the same query: a patient's page only ever holds her compartment.
+import type { Resource } from '@medplum/fhirtypes';
 import type { Filter } from '../../fhir/search';
 import { Operator } from '../../fhir/search';
 import type { Database } from '../db';
-import { secretFields } from '../access/access-control';
+import { candidateEntries, secretFields } from '../access/access-control';
 import type { RepositoryContext } from '../repo';
+import { redactFor } from '../repo/policy-match';
 import { filterConditions, visibleCondition } from '../search/filter-sql';
 import type { FilterContext } from '../search/filter-sql';
 import { SqlParams } from '../search/sql-params';
@@ -71,5 +73,24 @@ export async function readExportPage(
     await tx.query('SET LOCAL enable_sort = off');
     return (await tx.query<{ id: string; line: string }>(sql, params.values)).rows;
   });
-  return { lines: rows.map((row) => row.line), lastId: rows.at(-1)?.id };
+  const hidden = hidesFieldsOf(scope.context, resourceType);
+  return {
+    lines: rows.map((row) =>
+      hidden ? JSON.stringify(redactFor(scope.context, JSON.parse(row.line) as Resource)) : row.line,
+    ),
+    lastId: rows.at(-1)?.id,
+  };
+}
+
+/**
+ * Whether some entry the requester may read this type through has hiddenFields: then each line is
+ * parsed and loses the fields of the entry its resource satisfies, as a read by id would.
+ */
+function hidesFieldsOf(context: RepositoryContext, resourceType: string): boolean {
+  const access = context.access;
+  if (!access || access.superAdmin) return false;
+  return [
+    ...candidateEntries(access, resourceType, 'read'),
+    ...candidateEntries(access, resourceType, 'search'),
+  ].some((entry) => (entry.hiddenFields?.length ?? 0) > 0);
 }

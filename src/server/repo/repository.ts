@@ -42,6 +42,7 @@ import { changedReadonlyField, entryFor, keepHiddenFields, redactFor } from './p
 import { writeVersions } from './version-writer';
 import { writeConstraintsHold } from './write-constraints';
 import { checkQuestionnaireResponse } from '../questionnaires/check-response';
+import { checkFhircastEntries } from '../fhircast/policy-entries';
 
 export interface WriteResult<T extends Resource> {
   resource: T;
@@ -758,6 +759,7 @@ export class Repository {
       keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
     }
     assertValidResource(candidate);
+    checkFhircastEntries(candidate);
     const compartments = getPatientCompartments(candidate);
     // AccessPolicy.compartment: what the caller writes is also placed there, as Medplum does, when
     // it names no patient itself (a patient's Subscription lives in her compartment so she reads
