@@ -3,7 +3,7 @@
 // machine's load average beside the figures, which are ratios of searches run alternately.
 import os from 'node:os';
 import type { BenchEngine } from './database';
-import { benchLocation, countResources, openBenchDatabase } from './database';
+import { benchLocation, countResources, openBenchDatabase, warmCaches } from './database';
 import { datasetShape } from './dataset';
 import { hotQueries } from './hot-queries';
 import { measurePolicyBudget, placeInBenchProject, printPolicyFigures } from './policy-budget';
@@ -23,6 +23,9 @@ async function main(): Promise<void> {
       }
       await placeInBenchProject(db);
       await db.query('ANALYZE');
+      // As run.ts before it times searches: the search tables read into memory.
+      const cache = await warmCaches(db);
+      console.log(`  shared_buffers ${cache.sharedBuffers ?? '-'}, ${cache.prewarmed} relations prewarmed`);
       const load = () =>
         os
           .loadavg()

@@ -160,7 +160,7 @@ export const binaryRoutes: FastifyPluginAsync<BinaryRoutesOptions> = async (app,
         .header('Location', `${fhirBase}Binary/${id}/_history/${binary.meta?.versionId}`)
         .header('ETag', `W/"${binary.meta?.versionId}"`)
         .type(FHIR_JSON)
-        .send({ ...binary, url: await signedUrl(id) });
+        .send(binaryContentHidden(context, binary) ? binary : { ...binary, url: await signedUrl(id) });
     },
   );
 

@@ -237,6 +237,16 @@ describe.each(databases())('SPEC §6 AccessPolicy on the live paths on %s', (_en
     expect(raw.status).toBe(403);
     expect(raw.body.issue[0].expression).toEqual(['Binary.data']);
     expect(JSON.stringify(raw.body)).not.toContain('maria scan');
+    // Her own upload is answered without a signed URL either.
+    const uploaded = await fetch(`${server.fhirUrl}Binary`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${maria.access_token}` },
+      body: 'her upload',
+    });
+    expect(uploaded.status).toBe(201);
+    const created = (await uploaded.json()) as Binary & { url?: string };
+    expect(created.resourceType).toBe('Binary');
+    expect(created.url).toBeUndefined();
   });
 
   test('SPEC §6 subscriptions over /ws/subscriptions-r4 (MedplumClient.subscribeToCriteria): only his Observations, note hidden', async () => {
