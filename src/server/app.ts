@@ -38,6 +38,7 @@ import type { RepositoryContext, RepositorySettings } from './repo';
 import { registerRequestBodies } from './request-bodies';
 import { registerApiSecurity } from './security';
 import { registerApiDelivery } from './api-delivery';
+import { shareResourceCache } from './repo/shared-cache';
 
 export interface BuildServerOptions {
   config: ServerConfig;
@@ -93,6 +94,9 @@ export async function buildServer({
     mailer: createMailer(config, app.log),
   };
   decorateAuth(app);
+  // On PostgreSQL, reads and auth state are cached while every instance's writes are heard.
+  const stopSharedCache = await shareResourceCache(db);
+  app.addHook('onClose', stopSharedCache);
   const requestContext = getContext ?? contextFromRequest;
   const fhirBase = config.baseUrl + FHIR_PATH;
   // Every WebSocket path (live updates, graphql-ws, FHIRcast, agents) on one upgrade listener,

@@ -20,6 +20,7 @@ import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
+import { authCacheFor } from './auth-cache';
 import { issuedBeforeCredentialsChange } from './credentials';
 import { loginPredatesCredentials } from './login-validity';
 import { guardPlatformResources } from './platform-guard';
@@ -114,15 +115,21 @@ export async function buildAuthState(
 
 /** A verified access token's Login, or 401, unless its user changed their password since it began. */
 export async function verifyAccessToken(deps: ServerServices, token: string): Promise<Login> {
-  const login = await verifiedLogin(deps, token);
+  const { login } = await verifiedLogin(deps, token);
   if (await loginPredatesCredentials(deps.db, login)) {
     fail();
   }
   return login;
 }
 
-/** The Login of a valid, unrevoked access token, or 401. Refresh and ID tokens are not access tokens. */
-async function verifiedLogin(deps: ServerServices, token: string): Promise<Login> {
+/**
+ * The Login of a valid, unrevoked access token and the token's expiry (ms), or 401. Refresh and ID
+ * tokens are not access tokens.
+ */
+async function verifiedLogin(
+  deps: ServerServices,
+  token: string,
+): Promise<{ login: Login; expiresAt: number }> {
   let payload: Record<string, unknown>;
   try {
     payload = (await deps.keys.verify(token)).payload;
@@ -140,23 +147,44 @@ async function verifiedLogin(deps: ServerServices, token: string): Promise<Login
   if (login.revoked || !login.granted) {
     fail();
   }
-  return login;
+  // jose has checked exp when present; a token without one is never kept beyond this request.
+  const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
+  return { login, expiresAt };
 }
 
+/**
+ * The caller a bearer token stands for: from the auth cache while none of the resources it was
+ * built from has changed and the token has not expired, else verified and built afresh.
+ */
 export async function authenticateBearer(deps: ServerServices, token: string): Promise<AuthState> {
-  const login = await verifiedLogin(deps, token);
+  const cache = authCacheFor<AuthState>(deps.db);
+  const cached = cache?.get(token);
+  if (cached) {
+    return cached;
+  }
+  const generation = cache?.startRead() ?? 0;
+  const { state, expiresAt } = await buildBearerState(deps, token);
+  cache?.set(token, state, expiresAt, generation);
+  return state;
+}
+
+async function buildBearerState(
+  deps: ServerServices,
+  token: string,
+): Promise<{ state: AuthState; expiresAt: number }> {
+  const { login, expiresAt } = await verifiedLogin(deps, token);
   const membership = await readOrFail<ProjectMembership>(deps.db, login.membership?.reference);
   const principal = login.user.reference ?? '';
   if (principal.startsWith('ClientApplication/')) {
     const client = await readOrFail<ClientApplication>(deps.db, principal);
-    return buildAuthState(deps.db, membership, { login, client });
+    return { state: await buildAuthState(deps.db, membership, { login, client }), expiresAt };
   }
   // The user is read here anyway: the password-change check needs no second read.
   const user = await readOrFail<User>(deps.db, principal);
   if (issuedBeforeCredentialsChange(user, login.authTime)) {
     fail();
   }
-  return buildAuthState(deps.db, membership, { login, user });
+  return { state: await buildAuthState(deps.db, membership, { login, user }), expiresAt };
 }
 
 /** Constant-time comparison of two secrets of any length. */

@@ -28,10 +28,12 @@ export interface Database extends Queryable {
    * transaction commits, from any connection or server instance on this database. Resolves to a
    * function that stops listening. Optional so that test doubles need not implement it.
    * `onReconnect` runs when a lost listening connection is back: notifications sent meanwhile are lost.
+   * `onLost` runs as soon as the listening connection is lost (before any retry).
    */
   listen?(
     channel: string,
     onNotify: (payload: string) => void,
     onReconnect?: () => void,
+    onLost?: () => void,
   ): Promise<() => Promise<void>>;
 }

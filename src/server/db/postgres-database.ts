@@ -65,6 +65,7 @@ export class PostgresDatabase implements Database {
     channel: string,
     onNotify: (payload: string) => void,
     onReconnect?: () => void,
+    onConnectionLost?: () => void,
   ): Promise<() => Promise<void>> {
     let client: pg.Client | undefined;
     let stopped = false;
@@ -87,6 +88,7 @@ export class PostgresDatabase implements Database {
       const onLost = (): void => {
         if (lost || stopped) return;
         lost = true;
+        onConnectionLost?.();
         reconnect();
       };
       next.on('error', onLost);

@@ -74,7 +74,7 @@ export async function readResourcesBatch(
     [types, ids],
   );
   for (const row of rows) {
-    cache?.setJson(`${row.resource_type}/${row.id}`, toResourceJson(row.content), generation);
+    cache?.setJson(`${row.resource_type}/${row.id}`, toResourceJson(row.content, row), generation);
     if (entryFor(context, row.content, 'read', row)) {
       found.set(`${row.resource_type}/${row.id}`, redactFor(context, row.content));
     }

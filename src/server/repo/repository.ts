@@ -138,16 +138,17 @@ export interface RepositorySettings {
 }
 
 export class Repository {
-  private readonly cache: ResourceCache | undefined;
-
   constructor(
     private readonly db: Database,
     readonly context: RepositoryContext,
     /** Set when this Repository works inside a transaction opened by withTransaction. */
     private readonly tx?: Queryable,
     private readonly settings: RepositorySettings = {},
-  ) {
-    this.cache = resourceCacheFor(db);
+  ) {}
+
+  /** Looked up on each use: on PostgreSQL the cache comes and goes with its notifications. */
+  private get cache(): ResourceCache | undefined {
+    return resourceCacheFor(this.db);
   }
 
   /** Runs `fn` with a Repository whose every call joins one transaction: all of it is stored, or none. */
@@ -316,7 +317,7 @@ export class Repository {
     if (!cache) {
       return { resource: row.content };
     }
-    const json = toResourceJson(row.content);
+    const json = toResourceJson(row.content, row);
     cache.setJson(`${resourceType}/${id}`, json, generation);
     return { resource: row.content, json };
   }

@@ -1,10 +1,12 @@
-// An in-process cache of current resource versions, for the embedded engine only. PGlite's data
-// directory belongs to one process, so this process sees every write and the cache stays exact;
-// with PostgreSQL several server instances share the data, so there is no cache (reads go to SQL).
+// An in-process cache of current resource versions. PGlite's data directory belongs to one process,
+// so this process sees every write and the cache stays exact. With PostgreSQL several server
+// instances share the data: a server shares its cache (shared-cache.ts) only while it hears every
+// committed write of every instance through the database's notifications, and drops it otherwise.
 //
-// Correctness rests on two facts: every write goes through the Repository, which invalidates the
-// key as it writes; and PGlite runs one transaction or query at a time, so no read outside a
-// transaction can observe a write before its commit. Reads inside a transaction never use the cache.
+// Correctness rests on: every write goes through the Repository, which invalidates the key as it
+// writes (and, on PostgreSQL, again when the commit's notification arrives); PGlite runs one
+// transaction or query at a time; a read that started before an invalidation never stores what it
+// read. Reads inside a transaction never use the cache.
 import type { Resource } from '@medplum/fhirtypes';
 import type { Database } from '../db';
 
@@ -22,9 +24,15 @@ export interface ResourceJson {
   compartments: readonly string[];
 }
 
-/** The text form of a resource read from the database. */
-export function toResourceJson(resource: Resource): ResourceJson {
-  return {
+/**
+ * The text form of a resource read from the database. `row` gives the stored project and
+ * compartments (access control's facts) when they come from the row rather than the content.
+ */
+export function toResourceJson(
+  resource: Resource,
+  row?: { project: string | null; compartments: readonly string[] | null },
+): ResourceJson {
+  const fromMeta = {
     json: JSON.stringify(resource),
     versionId: resource.meta?.versionId,
     lastUpdated: resource.meta?.lastUpdated,
@@ -34,13 +42,21 @@ export function toResourceJson(resource: Resource): ResourceJson {
       .map((ref) => ref.reference)
       .filter((ref): ref is string => !!ref),
   };
+  if (!row) {
+    return fromMeta;
+  }
+  return { ...fromMeta, project: row.project ?? undefined, compartments: row.compartments ?? [] };
 }
+
+/** Called with the key of each invalidated entry, or undefined when everything was dropped. */
+export type InvalidationListener = (key: string | undefined) => void;
 
 export class ResourceCache {
   /** Serialized JSON, so callers always get their own copy. Map order is least recently used first. */
   private readonly entries = new Map<string, Readonly<ResourceJson>>();
   /** Bumped by every invalidation: a read that started before a write must not store what it read. */
   private generation = 0;
+  private readonly listeners = new Set<InvalidationListener>();
 
   get<T extends Resource>(key: string): T | undefined {
     const entry = this.getJson(key);
@@ -49,6 +65,9 @@ export class ResourceCache {
 
   /** The cached text itself (immutable), for a read that sends it without parsing it. */
   getJson(key: string): Readonly<ResourceJson> | undefined {
+    if (this.closed) {
+      return undefined;
+    }
     const entry = this.entries.get(key);
     if (entry === undefined) {
       return undefined;
@@ -68,7 +87,7 @@ export class ResourceCache {
   }
 
   setJson(key: string, entry: ResourceJson, readGeneration: number): void {
-    if (readGeneration !== this.generation) {
+    if (readGeneration !== this.generation || this.closed) {
       return;
     }
     this.entries.set(key, Object.freeze(entry));
@@ -83,6 +102,32 @@ export class ResourceCache {
   invalidate(key: string): void {
     this.generation++;
     this.entries.delete(key);
+    for (const listener of this.listeners) {
+      listener(key);
+    }
+  }
+
+  /** Set by close: a cache taken out of service neither answers nor stores. */
+  private closed = false;
+
+  /** Drops every entry and stores none from now on (notifications of other writes may be lost). */
+  close(): void {
+    this.closed = true;
+    this.clear();
+  }
+
+  /** Drops every entry. */
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    for (const listener of this.listeners) {
+      listener(undefined);
+    }
+  }
+
+  /** Caches derived from resources (auth state) follow this cache's invalidations. */
+  onInvalidate(listener: InvalidationListener): void {
+    this.listeners.add(listener);
   }
 
   get size(): number {
@@ -92,10 +137,13 @@ export class ResourceCache {
 
 const caches = new WeakMap<Database, ResourceCache>();
 
-/** The cache shared by every Repository over `db`, or undefined when the engine is shared by processes. */
+/**
+ * The cache shared by every Repository over `db`: always on PGlite; on PostgreSQL only while
+ * shareResourceCache (shared-cache.ts) hears every write, else undefined (reads go to SQL).
+ */
 export function resourceCacheFor(db: Database): ResourceCache | undefined {
   if (db.engine !== 'pglite') {
-    return undefined;
+    return caches.get(db);
   }
   let cache = caches.get(db);
   if (!cache) {
@@ -103,4 +151,13 @@ export function resourceCacheFor(db: Database): ResourceCache | undefined {
     caches.set(db, cache);
   }
   return cache;
+}
+
+/** shared-cache.ts: puts a PostgreSQL database's cache in place, or takes it away. */
+export function setSharedResourceCache(db: Database, cache: ResourceCache | undefined): void {
+  if (cache) {
+    caches.set(db, cache);
+  } else {
+    caches.delete(db);
+  }
 }

@@ -51,8 +51,13 @@ export async function openTestPostgres(connectionString: string): Promise<Databa
       return db.transaction(fn);
     },
     // Live updates LISTEN on the same schema.
-    listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void) {
-      return db.listen(channel, onNotify, onReconnect);
+    listen(
+      channel: string,
+      onNotify: (payload: string) => void,
+      onReconnect?: () => void,
+      onConnectionLost?: () => void,
+    ) {
+      return db.listen(channel, onNotify, onReconnect, onConnectionLost);
     },
     async close() {
       await db.close();

@@ -1,0 +1,367 @@
+// Search and read throughput over HTTP, before and after: two builds of the server (two checkouts,
+// e.g. a worktree at main and this one) serve the same clinic on PostgreSQL in alternating rounds,
+// with real bearer tokens of a patient and of a practitioner (both under AccessPolicies), for the
+// vitals query, Patient?name= and reads of Patient/{id}, at 16 and 64 connections (autocannon).
+// A bare Fastify route doing one primary-key SELECT on a pool of the same size is the floor that
+// reads are compared with. Prints req/s per build (mean of the rounds), the ratios, statements
+// sent to PostgreSQL per request, and the machine's load average with each round.
+//   npx tsx bench/search/throughput.ts --base ../wt-main [--new .]
+// Settings (environment): TEST_DATABASE_URL (required), THROUGHPUT_SIZE (resources, default 50000),
+// THROUGHPUT_SECONDS (per measurement, default 5), THROUGHPUT_ROUNDS (default 2),
+// THROUGHPUT_CONNECTIONS (default 16,64).
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { AccessPolicy, Practitioner, Project, ProjectMembership, User } from '@medplum/fhirtypes';
+import autocannon from 'autocannon';
+import { hashPassword } from '../../src/server/auth/passwords';
+import type { Database } from '../../src/server/db';
+import { openPostgres } from '../../src/server/db';
+import { migrateServer } from '../../src/server/migrations';
+import { Repository, systemContext } from '../../src/server/repo';
+import { datasetShape, LOINC, VITALS } from './dataset';
+import { countResources } from './database';
+import { loadDataset } from './load';
+import { BENCH_PROJECT, placeInBenchProject } from './policy-budget';
+
+const PASSWORD = 'bench-throughput-2026';
+const NAME_PREFIXES = ['smi', 'joh', 'wil', 'bro', 'gar', 'mil', 'dav', 'lee', 'kin', 'hil'];
+
+type Role = 'patient' | 'practitioner';
+type QueryName = 'vitals' | 'name' | 'read';
+const QUERIES: QueryName[] = ['vitals', 'name', 'read'];
+const ROLES: Role[] = ['patient', 'practitioner'];
+
+interface Settings {
+  roots: { base: string; new: string };
+  connectionString: string;
+  schema: string;
+  total: number;
+  seconds: number;
+  rounds: number;
+  connections: number[];
+}
+
+function settings(): Settings {
+  const arg = (name: string): string | undefined => {
+    const at = process.argv.indexOf(`--${name}`);
+    return at >= 0 ? process.argv[at + 1] : undefined;
+  };
+  const base = arg('base');
+  const connectionString = process.env.TEST_DATABASE_URL;
+  if (!base || !connectionString) {
+    throw new Error('usage: TEST_DATABASE_URL=… npx tsx bench/search/throughput.ts --base DIR [--new DIR]');
+  }
+  const total = Number(process.env.THROUGHPUT_SIZE ?? 50_000);
+  return {
+    roots: { base: path.resolve(base), new: path.resolve(arg('new') ?? '.') },
+    connectionString,
+    schema: `bench_throughput_${total}`,
+    total,
+    seconds: Number(process.env.THROUGHPUT_SECONDS ?? 5),
+    rounds: Number(process.env.THROUGHPUT_ROUNDS ?? 2),
+    connections: (process.env.THROUGHPUT_CONNECTIONS ?? '16,64').split(',').map(Number),
+  };
+}
+
+/** The patient who signs in: one of the clinic's (her Observations are the vitals she reads). */
+const PATIENT_ID = 'p-7';
+
+/** The clinic (loaded once per size), its project, policies and the two accounts. */
+async function prepare(db: Database, total: number): Promise<void> {
+  const shape = datasetShape(total);
+  const present = await countResources(db);
+  if (present < shape.total) {
+    if (present > 0) {
+      throw new Error(`schema holds ${present} resources: drop it to reload`);
+    }
+    console.log(`loading ${shape.total} resources…`);
+    await loadDataset(db, shape, { chunk: 500, concurrency: 4 });
+    await placeInBenchProject(db);
+    await db.query('VACUUM ANALYZE');
+  }
+  const repo = new Repository(db, systemContext(BENCH_PROJECT));
+  const put = <T extends Parameters<Repository['updateResource']>[0]>(resource: T) =>
+    repo.updateResource(resource);
+  await put<AccessPolicy>({
+    resourceType: 'AccessPolicy',
+    id: 'bench-patient-policy',
+    name: 'Patient',
+    resource: ['Patient', 'Observation', 'DiagnosticReport', 'Communication'].map((resourceType) => ({
+      resourceType,
+      compartment: { reference: '%patient' },
+    })),
+  });
+  await put<AccessPolicy>({
+    resourceType: 'AccessPolicy',
+    id: 'bench-practitioner-policy',
+    name: 'Practitioner',
+    resource: ['Patient', 'Observation', 'DiagnosticReport', 'Communication', 'Practitioner'].map(
+      (resourceType) => ({ resourceType }),
+    ),
+  });
+  await put<Project>({
+    resourceType: 'Project',
+    id: BENCH_PROJECT,
+    name: 'Bench clinic',
+    defaultPatientAccessPolicy: { reference: 'AccessPolicy/bench-patient-policy' },
+  });
+  await put<Practitioner>({
+    resourceType: 'Practitioner',
+    id: 'bench-practitioner',
+    name: [{ family: 'Bench' }],
+  });
+  const passwordHash = await hashPassword(PASSWORD);
+  for (const role of ROLES) {
+    await put<User>({
+      resourceType: 'User',
+      id: `bench-${role}-user`,
+      firstName: 'Bench',
+      lastName: role,
+      email: `bench-${role}@example.org`,
+      passwordHash,
+    });
+    await put<ProjectMembership>({
+      resourceType: 'ProjectMembership',
+      id: `bench-${role}-member`,
+      project: { reference: `Project/${BENCH_PROJECT}` },
+      user: { reference: `User/bench-${role}-user` },
+      profile: {
+        reference: role === 'patient' ? `Patient/${PATIENT_ID}` : 'Practitioner/bench-practitioner',
+      },
+      accessPolicy: { reference: `AccessPolicy/bench-${role}-policy` },
+    });
+  }
+}
+
+async function post<T>(url: string, body: string, type: string): Promise<T> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+  if (!response.ok) {
+    throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  }
+  return (await response.json()) as T;
+}
+
+/** A password sign-in with PKCE, as the app does it. */
+async function signIn(base: string, role: Role): Promise<string> {
+  const verifier = 'v'.repeat(43) + role;
+  const challenge = (await import('node:crypto')).createHash('sha256').update(verifier).digest('base64url');
+  const login = await post<{ code: string }>(
+    `${base}/auth/login`,
+    JSON.stringify({
+      email: `bench-${role}@example.org`,
+      password: PASSWORD,
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+    }),
+    'application/json',
+  );
+  const token = await post<{ access_token: string }>(
+    `${base}/oauth2/token`,
+    new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: login.code,
+      code_verifier: verifier,
+    }).toString(),
+    'application/x-www-form-urlencoded',
+  );
+  return token.access_token;
+}
+
+/** The request paths of a query for a role: a patient asks about herself, a practitioner about anyone. */
+function pathsFor(query: QueryName, role: Role, patients: number): string[] {
+  return Array.from({ length: 1000 }, (_, i) => {
+    const patient = role === 'patient' ? PATIENT_ID : `p-${(i * 7919) % patients}`;
+    switch (query) {
+      case 'vitals':
+        return `/fhir/R4/Observation?subject=Patient/${patient}&code=${LOINC}|${VITALS[i % VITALS.length].code}&_sort=-date`;
+      case 'name':
+        return `/fhir/R4/Patient?name=${NAME_PREFIXES[i % NAME_PREFIXES.length]}`;
+      case 'read':
+        return `/fhir/R4/Patient/${patient}`;
+    }
+  });
+}
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+  statements(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startServer(root: string, mode: 'bloom' | 'bare', location: object): Promise<Child> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.resolve('bench/search/throughput-server.ts')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      env: {
+        ...process.env,
+        THROUGHPUT_ROOT: root,
+        THROUGHPUT_MODE: mode,
+        THROUGHPUT_LOCATION: JSON.stringify(location),
+      },
+    },
+  );
+  const lines = readline.createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`throughput server exited with ${code}`)));
+  });
+  const { url } = JSON.parse(first) as { url: string };
+  return {
+    url,
+    process: child,
+    statements: () =>
+      new Promise((resolve) => {
+        child.once('message', (message) => resolve((message as { statements: number }).statements));
+        child.send('stats');
+      }),
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+interface Measurement {
+  rps: number;
+  p99: number;
+  errors: number;
+  statementsPerRequest: number;
+}
+
+async function measure(
+  server: Child,
+  paths: string[],
+  token: string | undefined,
+  connections: number,
+  seconds: number,
+): Promise<Measurement> {
+  let next = 0;
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const requests = [
+    {
+      method: 'GET' as const,
+      headers,
+      setupRequest: (r: object) => ({ ...r, path: paths[next++ % paths.length] }),
+    },
+  ];
+  await autocannon({ url: server.url, connections, duration: 1, requests });
+  const before = await server.statements();
+  const result = await autocannon({ url: server.url, connections, duration: seconds, requests });
+  const sent = (await server.statements()) - before;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    statementsPerRequest: Number((sent / Math.max(result.requests.total, 1)).toFixed(2)),
+  };
+}
+
+function load(): string {
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+}
+
+type Build = 'base' | 'new';
+const key = (build: Build | 'bare', role: Role | 'none', query: QueryName, c: number): string =>
+  `${build}|${role}|${query}|${c}`;
+
+async function main(): Promise<void> {
+  const s = settings();
+  const location = { connectionString: s.connectionString, schema: s.schema };
+  const db = await openPostgres({
+    connectionString: s.connectionString,
+    schema: s.schema,
+    maxConnections: 4,
+  });
+  await migrateServer(db);
+  await prepare(db, s.total);
+  await db.close();
+  const patients = datasetShape(s.total).patients;
+  console.log(`throughput bench: node ${process.version}, ${os.cpus().length} cores, ${s.total} resources`);
+  console.log(`  base ${s.roots.base}\n  new  ${s.roots.new}`);
+  const signer = await startServer(s.roots.new, 'bloom', location);
+  const tokens = {
+    patient: await signIn(signer.url, 'patient'),
+    practitioner: await signIn(signer.url, 'practitioner'),
+  };
+  await signer.stop();
+  const figures = new Map<string, Measurement[]>();
+  const record = (k: string, m: Measurement): void => {
+    figures.set(k, [...(figures.get(k) ?? []), m]);
+  };
+  for (let round = 0; round < s.rounds; round++) {
+    const order: Build[] = round % 2 === 0 ? ['base', 'new'] : ['new', 'base'];
+    console.log(`round ${round + 1}: ${order.join(' then ')}, then bare; load average ${load()}`);
+    for (const build of order) {
+      const server = await startServer(s.roots[build], 'bloom', location);
+      try {
+        for (const role of ROLES) {
+          for (const query of QUERIES) {
+            for (const c of s.connections) {
+              const m = await measure(server, pathsFor(query, role, patients), tokens[role], c, s.seconds);
+              record(key(build, role, query, c), m);
+              console.log(
+                `  ${build.padEnd(4)} ${role.padEnd(12)} ${query.padEnd(6)} c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ` +
+                  `${m.statementsPerRequest} statements/request${m.errors ? `, ${m.errors} ERRORS` : ''}`,
+              );
+            }
+          }
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+    const bare = await startServer(s.roots.new, 'bare', location);
+    try {
+      for (const c of s.connections) {
+        const m = await measure(bare, pathsFor('read', 'practitioner', patients), undefined, c, s.seconds);
+        record(key('bare', 'none', 'read', c), m);
+        console.log(`  bare Fastify primary-key SELECT c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms`);
+      }
+    } finally {
+      await bare.stop();
+    }
+  }
+  const mean = (k: string): number => {
+    const all = figures.get(k) ?? [];
+    return all.reduce((sum, m) => sum + m.rps, 0) / Math.max(all.length, 1);
+  };
+  console.log(`\nreq/s, mean of ${s.rounds} rounds (load average now ${load()}):`);
+  console.log('  role          query   conns   base     new   new/base   new/bare');
+  for (const role of ROLES) {
+    for (const query of QUERIES) {
+      for (const c of s.connections) {
+        const b = mean(key('base', role, query, c));
+        const n = mean(key('new', role, query, c));
+        const bare = query === 'read' ? `${(n / mean(key('bare', 'none', 'read', c))).toFixed(2)}` : '';
+        console.log(
+          `  ${role.padEnd(13)} ${query.padEnd(7)} ${String(c).padStart(5)} ${b.toFixed(0).padStart(6)} ${n.toFixed(0).padStart(7)}` +
+            `   ${(n / b).toFixed(2).padStart(7)}   ${bare.padStart(7)}`,
+        );
+      }
+    }
+  }
+  for (const c of s.connections) {
+    console.log(
+      `  bare Fastify primary-key SELECT c${c}: ${mean(key('bare', 'none', 'read', c)).toFixed(0)} req/s`,
+    );
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
