@@ -34,6 +34,7 @@ import { canSee, candidateEntries, secretFields, typeRights } from '../access/ac
 import type { ResourcePlacement, TypeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
 import type { AccessInteraction } from '../access/policy';
+import { checkCredentialWrite } from './credential-writes';
 import { applyJsonPatch } from './json-patch';
 import { lockName } from './lookups';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
@@ -755,7 +756,9 @@ export class Repository {
     const rewrite = this.settings.rewriteStoredUrls;
     const candidate = { ...(rewrite ? rewrite(resource) : resource), id, meta } as T;
     if (access) {
-      keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
+      const previous = current?.deleted === false ? current.content : undefined;
+      keepSecrets(candidate, previous);
+      checkCredentialWrite(access, candidate, previous);
     }
     assertValidResource(candidate);
     const compartments = getPatientCompartments(candidate);
