@@ -114,6 +114,7 @@ export async function buildServer({
   // Binary/{id}, which never expires; the Repository itself knows nothing of Binary.
   const repositorySettings: RepositorySettings = {
     rewriteStoredUrls: storedAttachmentUrlRewriter(binaryUrls.storageBase),
+    maxIndexValues: config.limits.maxIndexValues,
   };
   if (!getContext) {
     registerFhirAuthentication(app, services);
