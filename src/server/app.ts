@@ -31,6 +31,7 @@ import { adminRoutes } from './admin/routes';
 import { emailRoutes } from './email/routes';
 import { exportRoutes } from './export/routes';
 import type { ExportSettings } from './export/runner';
+import { rotateSecretRoutes } from './operations/client-rotate-secret';
 import { fhirOperationRoutes } from './operations/routes';
 import { oauthRoutes } from './oauth/routes';
 import { wellKnownRoutes } from './oauth/well-known';
@@ -117,6 +118,7 @@ export async function buildServer({
   // Binary/{id}, which never expires; the Repository itself knows nothing of Binary.
   const repositorySettings: RepositorySettings = {
     rewriteStoredUrls: storedAttachmentUrlRewriter(binaryUrls.storageBase),
+    maxIndexValues: config.limits.maxIndexValues,
   };
   if (!getContext) {
     registerFhirAuthentication(app, services);
@@ -148,6 +150,7 @@ export async function buildServer({
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
   });
+  await app.register(rotateSecretRoutes, { prefix: '/fhir/R4', deps: services });
   await app.register(fhirOperationRoutes, {
     prefix: '/fhir/R4',
     db,

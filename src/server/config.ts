@@ -430,6 +430,12 @@ const VARIABLES = {
     'Most values in one search, each comma-separated value counted (more get 400)',
     positiveInteger(100, 'values'),
   ),
+  maxIndexValues: variable(
+    'MAX_INDEX_VALUES',
+    '10000',
+    'Most search index values (rows) one written resource may produce (more get 400)',
+    positiveInteger(10000, 'values'),
+  ),
   requestTimeout: variable(
     'REQUEST_TIMEOUT',
     '30000',
@@ -513,6 +519,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       maxBatchEntries: v.maxBatchEntries,
       maxSearchParameters: v.maxSearchParameters,
       maxSearchValues: v.maxSearchValues,
+      maxIndexValues: v.maxIndexValues,
       requestTimeout: v.requestTimeout,
     },
     trustProxy: v.trustProxy,

@@ -128,6 +128,8 @@ export interface RequestLimits extends InputLimits {
   maxSearchParameters: number;
   /** Most values over all search parameters of one request (a,b,c counts 3). */
   maxSearchValues: number;
+  /** Most search index values (rows) one resource written by a caller may produce. */
+  maxIndexValues: number;
   /** Milliseconds a client has to send a whole request. */
   requestTimeout: number;
 }

@@ -28,7 +28,8 @@ describe.each(databases())('input limits (issue #23) on %s', (_engine, kind) => 
 
   beforeAll(async () => {
     // A small batch limit, so the batch test does not need a thousand entries.
-    server = await startTestServer(kind, { MAX_BATCH_ENTRIES: '5' });
+    // A small index limit: 300 names of three parts each need more than 500 index values.
+    server = await startTestServer(kind, { MAX_BATCH_ENTRIES: '5', MAX_INDEX_VALUES: '500' });
     maria = (await send('POST', 'Patient', { resourceType: 'Patient', name: [{ family: 'Garcia' }] }))
       .body as Patient;
   });
@@ -126,6 +127,50 @@ describe.each(databases())('input limits (issue #23) on %s', (_engine, kind) => 
         /string at \$\.name\[0\]\.text is 1048577 characters long; the limit is 1048576/,
       );
       expect(await patientCount()).toBe(before);
+    });
+  });
+
+  describe('search index values per resource', () => {
+    const names = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ family: `Family${i}`, given: [`Given${i}`, `Middle${i}`] }));
+
+    test('a resource that would need more index values than MAX_INDEX_VALUES is refused and not stored', async () => {
+      const before = await patientCount();
+      const created = await send('POST', 'Patient', { resourceType: 'Patient', name: names(300) });
+      await expectRefused(created, /search index values; the limit is 500 \(MAX_INDEX_VALUES\)/);
+      const updated = await send('PUT', `Patient/${maria.id}`, { ...maria, name: names(300) });
+      await expectRefused(updated, /the limit is 500/);
+      const transaction = await send('POST', '', {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: [
+          {
+            request: { method: 'POST', url: 'Patient' },
+            resource: { resourceType: 'Patient', name: names(300) },
+          },
+        ],
+      });
+      expect(transaction.status).toBe(400);
+      expect(transaction.text).toMatch(/MAX_INDEX_VALUES/);
+      expect(await patientCount()).toBe(before);
+      const stored = (await send('GET', `Patient/${maria.id}`)).body as Patient;
+      expect(stored.name).toHaveLength(1);
+    });
+
+    test('a resource under the limit is stored and found', async () => {
+      const created = await send('POST', 'Patient', { resourceType: 'Patient', name: names(20) });
+      expect(created.status).toBe(201);
+      const found = await send('GET', 'Patient?family=Family19');
+      expect((found.body as Bundle).entry?.map((e) => e.resource?.id)).toContain(
+        (created.body as Patient).id,
+      );
+    });
+
+    test('the limit is in the CapabilityStatement', async () => {
+      const statement = (await send('GET', 'metadata')).body as CapabilityStatement;
+      const limits =
+        statement.rest?.[0].extension?.find((e) => e.url === REQUEST_LIMITS_EXTENSION)?.extension ?? [];
+      expect(limits.find((e) => e.url === 'maxIndexValues')?.valueInteger).toBe(500);
     });
   });
 
@@ -243,6 +288,7 @@ describe.each(databases())('input limits (issue #23) on %s', (_engine, kind) => 
       maxBatchEntries: 5,
       maxSearchParameters: 32,
       maxSearchValues: 100,
+      maxIndexValues: 500,
       requestTimeout: 30000,
     });
     expect(statement.rest?.[0].documentation).toContain('a batch or transaction holds at most 5 entries');

@@ -47,6 +47,7 @@ describe('loadConfig', () => {
         maxBatchEntries: 1000,
         maxSearchParameters: 32,
         maxSearchValues: 100,
+        maxIndexValues: 10000,
         requestTimeout: 30000,
       },
     });
@@ -93,6 +94,7 @@ describe('loadConfig', () => {
       MAX_BATCH_ENTRIES: '50',
       MAX_SEARCH_PARAMETERS: '10',
       MAX_SEARCH_VALUES: '20',
+      MAX_INDEX_VALUES: '300',
       REQUEST_TIMEOUT: '5000',
       TRUST_PROXY: '10.0.0.1, 192.168.0.0/16',
     });
@@ -135,6 +137,7 @@ describe('loadConfig', () => {
         maxBatchEntries: 50,
         maxSearchParameters: 10,
         maxSearchValues: 20,
+        maxIndexValues: 300,
         requestTimeout: 5000,
       },
     });
@@ -226,6 +229,7 @@ describe('loadConfig', () => {
       'MAX_BATCH_ENTRIES',
       'MAX_SEARCH_PARAMETERS',
       'MAX_SEARCH_VALUES',
+      'MAX_INDEX_VALUES',
       'REQUEST_TIMEOUT',
       'TRUST_PROXY',
     ]);

@@ -13,6 +13,7 @@ import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { BloomAgent } from '../../src/agent/agent';
 import { ackCodeOf } from '../../src/agent/hl7-ack';
+import { TOO_MANY_FRAMES_REASON } from '../../src/server/guarded-websocket';
 import { AGENT_WS_PATH, HL7_V2_CONTENT_TYPE } from '../../src/fhir/agent-protocol';
 import { postForm } from './auth/support/auth-fixtures';
 import { TestSubscriber } from './fhircast/hub-socket';
@@ -319,6 +320,24 @@ describe.each(databases())(
       ['signed in', true],
     ] as const;
 
+    test('a burst of 50 binds on one socket is answered in full and the socket stays open', async () => {
+      const ws = await RawWebSocket.open(`${wsBase}/ws/subscriptions-r4`);
+      raw.push(ws);
+      // Every text is tested once (those seen already, then each new one): a count of handshakes.
+      let handshakes = 0;
+      const all = ws.nextText((text) => text.includes('"handshake"') && ++handshakes === 50);
+      const bind = JSON.stringify({ type: 'bind-with-token', payload: { token: liveSubscriptionToken } });
+      ws.send(
+        Buffer.concat(
+          Array.from({ length: 50 }, () => encodeFrame({ opcode: OPCODE.text, payload: Buffer.from(bind) })),
+        ),
+      );
+      await all;
+      await ws.roundTrip();
+      expect(handshakes).toBe(50);
+      expect(ws.isClosed).toBe(false);
+    });
+
     describe.each(paths.map((p) => [p.path, p] as const))('%s', (_path, target) => {
       describe.each(signIns)('%s', (_label, signedIn) => {
         const expectClosed = async (ws: RawWebSocket, code: number): Promise<Closed> => {
@@ -417,6 +436,15 @@ describe.each(databases())(
           ws.socket.end();
           await ws.closed();
           await waitFor(() => openSockets(target.path) === before);
+          await expectServerUnharmed();
+        });
+
+        test('a flood of frames closes the socket with 1008 and says why', async () => {
+          // Text frames: a flood of ping frames `ws` itself ends (maxPendingAutoPongs, no close frame).
+          const frame = encodeFrame({ opcode: OPCODE.text, payload: Buffer.from('{"type":"ping"}') });
+          const ws = await attack(target, signedIn, Buffer.concat(Array.from({ length: 2000 }, () => frame)));
+          const closed = await expectClosed(ws, 1008);
+          expect(closed.reason).toBe(TOO_MANY_FRAMES_REASON);
           await expectServerUnharmed();
         });
 

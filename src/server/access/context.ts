@@ -34,6 +34,8 @@ export interface AccessContext {
    * what the caller may do, as data.
    */
   policy: PopulatedAccessPolicy;
+  /** The session began with a password or identity-provider sign-in minutes ago (auth/fresh-sign-in.ts). */
+  freshSignIn?: boolean;
 }
 
 /** The context of the server itself, used until sign-in exists (SPEC §3 "System reference"). */

@@ -22,6 +22,7 @@ import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { authCacheFor } from './auth-cache';
 import { issuedBeforeCredentialsChange } from './credentials';
+import { isFreshSignIn } from './fresh-sign-in';
 import { loginPredatesCredentials } from './login-validity';
 import { guardPlatformResources } from './platform-guard';
 import { ipAllowed } from '../access/ip-rules';
@@ -108,6 +109,7 @@ export async function buildAuthState(
       patientCompartment: profileRef.startsWith('Patient/') ? profileRef : undefined,
       accessPolicy,
       policy: combinePolicies(grants, profile),
+      freshSignIn: isFreshSignIn(extra.login),
     },
   };
   return { ...extra, membership, project, profile, accessPolicy, context };
@@ -206,7 +208,11 @@ export async function findClientBySecret(
   } catch {
     return undefined;
   }
-  if (!client.secret || client.status === 'off' || !secretsEqual(client.secret, secret)) {
+  // After $rotate-secret the retiring secret still works until the client retires it.
+  const matches = [client.secret, client.retiringSecret].some(
+    (known) => !!known && secretsEqual(known, secret),
+  );
+  if (client.status === 'off' || !matches) {
     return undefined;
   }
   return client;

@@ -8,23 +8,10 @@ import type { AuthState } from './authenticate';
 import { verifyPassword } from './passwords';
 import type { Fields } from './request-fields';
 import { fieldError, optionalString } from './request-fields';
+import { isFreshSignIn, RECENT_AUTH_REQUIRED } from './fresh-sign-in';
 import { pairKey } from './throttle';
 
-/** How recent a sign-in counts as fresh: long enough to finish a settings change, short for a thief. */
-export const FRESH_SIGN_IN_MS = 5 * 60_000;
-
-const INTERACTIVE_METHODS = new Set(['password', 'google', 'external']);
-
-export const RECENT_AUTH_REQUIRED = 'Enter your current password (or sign in again) to make this change';
-
-function isFreshSignIn(auth: AuthState, now: number): boolean {
-  const login = auth.login;
-  return (
-    !!login &&
-    INTERACTIVE_METHODS.has(login.authMethod ?? '') &&
-    now - Date.parse(login.authTime) <= FRESH_SIGN_IN_MS
-  );
-}
+export { RECENT_AUTH_REQUIRED };
 
 /** Throws unless `password` is the user's current one or the session is a fresh sign-in. */
 export async function requireRecentAuth(
@@ -39,7 +26,7 @@ export async function requireRecentAuth(
   }
   const password = optionalString(fields, 'password', 1024);
   if (password === undefined) {
-    if (isFreshSignIn(auth, Date.now())) {
+    if (isFreshSignIn(auth.login)) {
       return user;
     }
     throw fieldError(RECENT_AUTH_REQUIRED, 'password');

@@ -39,7 +39,8 @@ function limitsDocumentation(limits: RequestLimits): string {
     `Limits: JSON bodies nest at most ${limits.maxDepth} levels, hold at most ${limits.maxArrayLength} elements ` +
     `per array and ${limits.maxStringLength} characters per string, and no control characters other than tab, ` +
     `CR and LF; a batch or transaction holds at most ${limits.maxBatchEntries} entries; a request carries at ` +
-    `most ${limits.maxSearchParameters} search parameters and ${limits.maxSearchValues} values. Beyond them: 400.`
+    `most ${limits.maxSearchParameters} search parameters and ${limits.maxSearchValues} values; a written ` +
+    `resource produces at most ${limits.maxIndexValues} search index values. Beyond them: 400.`
   );
 }
 

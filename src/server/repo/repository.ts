@@ -34,6 +34,7 @@ import { canSee, candidateEntries, secretFields, typeRights } from '../access/ac
 import type { ResourcePlacement, TypeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
 import type { AccessInteraction } from '../access/policy';
+import { checkCredentialWrite } from './credential-writes';
 import { applyJsonPatch } from './json-patch';
 import { lockName } from './lookups';
 import { resourceCacheFor, toResourceJson } from './resource-cache';
@@ -135,6 +136,8 @@ export interface RepositorySettings {
    * Unset (the seed, system work, tests), resources are stored as written.
    */
   rewriteStoredUrls?: StoredUrlRewriter;
+  /** Most search index rows one resource written by a caller may have (MAX_INDEX_VALUES); unset: no limit. */
+  maxIndexValues?: number;
 }
 
 export class Repository {
@@ -179,6 +182,11 @@ export class Repository {
     return this.tx ? fn(this.tx) : this.db.transaction(fn);
   }
 
+  /** The index limit: set for writes through the API, unset for the server's own work. */
+  private get maxIndexValues(): number | undefined {
+    return this.settings.maxIndexValues;
+  }
+
   /** The open transaction, or the database itself for single statements and reads. */
   private get connection(): Queryable {
     return this.tx ?? this.db;
@@ -191,7 +199,7 @@ export class Repository {
     const stored = this.checkNewVersion(this.prepareVersion(resource, id), undefined);
     await this.checkPartOfVisible(this.connection, stored);
     // A single statement: atomic on its own, so outside a transaction none is opened.
-    await writeVersions(this.connection, [stored], [], 'insert');
+    await writeVersions(this.connection, [stored], [], 'insert', this.maxIndexValues);
     this.cache?.invalidate(`${stored.resourceType}/${id}`);
     return this.redact(stored);
   }
@@ -207,7 +215,7 @@ export class Repository {
       }
       const stored = this.checkNewVersion(this.prepareVersion(resource, crypto.randomUUID()), undefined);
       await this.checkPartOfVisible(tx, stored);
-      await writeVersions(tx, [stored], [], 'insert');
+      await writeVersions(tx, [stored], [], 'insert', this.maxIndexValues);
       this.cache?.invalidate(`${stored.resourceType}/${stored.id}`);
       return { resource: this.redact(stored), created: true };
     });
@@ -356,7 +364,7 @@ export class Repository {
       const current = await lockCurrent(tx, key.resourceType, key.id);
       const placed = this.placeUpdate(resource, current, options.ifMatch);
       await this.checkPartOfVisible(tx, placed.stored);
-      await writeVersions(tx, [placed.stored], current ? [key] : [], 'upsert');
+      await writeVersions(tx, [placed.stored], current ? [key] : [], 'upsert', this.maxIndexValues);
       this.cache?.invalidate(`${key.resourceType}/${key.id}`);
       return { resource: this.redact(placed.stored), created: placed.created };
     });
@@ -395,6 +403,7 @@ export class Repository {
         placed.map((p) => p.stored),
         replaced,
         'upsert',
+        this.maxIndexValues,
       );
       for (const key of keys) {
         this.cache?.invalidate(`${key.resourceType}/${key.id}`);
@@ -468,7 +477,7 @@ export class Repository {
       }
       const stored = this.checkNewVersion(this.prepareVersion(patched, id, current), current.content);
       await this.checkPartOfVisible(tx, stored);
-      await writeVersions(tx, [stored], [{ resourceType, id }], 'upsert');
+      await writeVersions(tx, [stored], [{ resourceType, id }], 'upsert', this.maxIndexValues);
       this.cache?.invalidate(`${resourceType}/${id}`);
       return this.redact(stored);
     });
@@ -757,7 +766,9 @@ export class Repository {
     const rewrite = this.settings.rewriteStoredUrls;
     const candidate = { ...(rewrite ? rewrite(resource) : resource), id, meta } as T;
     if (access) {
-      keepSecrets(candidate, current?.deleted === false ? current.content : undefined);
+      const previous = current?.deleted === false ? current.content : undefined;
+      keepSecrets(candidate, previous);
+      checkCredentialWrite(access, candidate, previous);
     }
     assertValidResource(candidate);
     checkFhircastEntries(candidate);

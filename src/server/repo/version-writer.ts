@@ -39,8 +39,10 @@ export async function writeVersions(
   resources: readonly Resource[],
   replaced: readonly ResourceKey[],
   mode: 'insert' | 'upsert',
+  /** A caller's write: most index rows one resource may have (RepositorySettings.maxIndexValues). */
+  maxIndexValues?: number,
 ): Promise<void> {
-  const index = indexWriteCtes(indexedResources(resources), replaced, 2);
+  const index = indexWriteCtes(indexedResources(resources, maxIndexValues), replaced, 2);
   await tx.query(
     `WITH v AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(resource_type text, id text, version_id uuid,
