@@ -47,6 +47,27 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     await page.screenshot({ path: path.join(screenshotDir, 'landing-1280.png'), fullPage: true });
   });
 
+  it('the landing page scripts arrive brotli-compressed, long-cached, with Vary: Accept-Encoding', async () => {
+    await openPage(1280, 900);
+    const scripts: { url: string; encoding?: string; vary?: string; cache?: string }[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      scripts.push({ url: response.url(), ...pickHeaders(response.headers()) });
+    });
+    await page.goto(suite.url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Care that grows with you' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      expect(script).toEqual({
+        url: script.url,
+        encoding: 'br',
+        vary: expect.stringMatching(/accept-encoding/i),
+        cache: 'public, max-age=31536000, immutable',
+      });
+    }
+  });
+
   it('follows Log in to /signin, goes back, and follows Sign up to /register', async () => {
     await openPage(1280, 900);
     await page.goto(suite.url('/'));
@@ -168,3 +189,8 @@ describe('SPEC §2 signed-out app in Chromium', () => {
     },
   );
 });
+
+/** The delivery headers of a response, as Chromium received them. */
+function pickHeaders(headers: Record<string, string>) {
+  return { encoding: headers['content-encoding'], vary: headers.vary, cache: headers['cache-control'] };
+}

@@ -120,6 +120,34 @@ describe('app host delivery', () => {
     expect(config.headers['cache-control']).toBe('no-cache');
   });
 
+  test('scripts and style sheets carry no document-only headers (CSP, frame options); pages keep them all', async () => {
+    const documentOnly = [
+      'content-security-policy',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+    ];
+    for (const [file, encoding] of [
+      ['/assets/main-Ab3_x-9Z.js', 'br'],
+      ['/assets/main-Ab3_x-9Z.js', 'gzip'],
+      ['/assets/main-Ab3_x-9Z.js', 'identity'],
+      ['/assets/plain-Qw12Er34.css', 'br'],
+    ]) {
+      const asset = await get(`${url}${file}`, { 'accept-encoding': encoding });
+      expect(asset.status).toBe(200);
+      for (const name of documentOnly)
+        expect([file, encoding, name, asset.headers[name]]).toEqual([file, encoding, name, undefined]);
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+    for (const page of ['/', '/index.html', '/messages', '/favicon.svg']) {
+      const response = await get(`${url}${page}`, { 'accept-encoding': 'br' });
+      for (const name of documentOnly)
+        expect([page, name, response.headers[name]]).not.toEqual([page, name, undefined]);
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+  });
+
   test('the compressed copies are never reachable by a crafted path outside the app', async () => {
     const response = await get(`${url}/assets/..%2f..%2fetc%2fpasswd`, { 'accept-encoding': 'br' });
     expect([403, 404]).toContain(response.status);

@@ -1,4 +1,4 @@
-// keyvalue/v1/{key}: GET the value as text/plain, PUT a
+// keyvalue/v1/{key}: GET the value as text/plain (204 No Content when the key is not set), PUT a
 // text/plain value (204), DELETE it (204); each signed-in user (or client application) has their
 // own keys. Medplum's client calls these as medplum.keyValue.get/set/delete.
 //
@@ -7,8 +7,11 @@
 // differences, on purpose: errors are OperationOutcome JSON (ARCHITECTURE.md conventions; Medplum
 // sends the same text as a bare body, and both clients read the same message from either); GET
 // answers text/plain, not the text/html Medplum's Express sends by default, so a stored value is
-// never served as a page; keys belong to the user (Medplum: the project membership); a body over
-// 100 KiB is a 413 while it is read, like Express's default text limit.
+// never served as a page; an unset key is 204 No Content, not Medplum's 404 (the app reads keys
+// nobody has set yet on every start, and a 404 is a console error in every browser; Medplum's client
+// reads 204 as undefined, the type its keyValue.get declares, where it throws on a 404); keys belong
+// to the user (Medplum: the project membership); a body over 100 KiB is a 413 while it is read, like
+// Express's default text limit.
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { notFound, OperationOutcomeError, payloadTooLarge } from '../../fhir';
 import type { ServerServices } from '../services';
@@ -68,6 +71,9 @@ export const keyValueRoutes: FastifyPluginAsync<KeyValueRoutesOptions> = async (
     const auth = await requireAuth(deps, request);
     const key = keyOf(request);
     const value = await getValue(deps.db, ownerOf(auth), key);
+    if (value === undefined) {
+      return reply.status(204).send();
+    }
     return reply
       .status(200)
       .type('text/plain; charset=utf-8')

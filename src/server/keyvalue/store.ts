@@ -3,7 +3,7 @@
 // rules are Medplum's key-value API's (packages/server/src/keyvalue/store.ts), so an app that works
 // here works there: the same keys, values and limits pass, and the same requests fail with the same
 // status and text ('Invalid key', 'Invalid value type', 'Value too long', 'Max items exceeded').
-import { badRequest, notFound, OperationOutcomeError } from '../../fhir';
+import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { Database } from '../db';
 
 /** A key is 1 to 255 characters. */
@@ -36,15 +36,13 @@ export function checkValue(value: unknown): asserts value is string {
   }
 }
 
-export async function getValue(db: Database, owner: string, key: string): Promise<string> {
+/** The value stored under `key`, or undefined when the key has none (an unset key is a normal answer). */
+export async function getValue(db: Database, owner: string, key: string): Promise<string | undefined> {
   const { rows } = await db.query<{ value: string }>(
     'SELECT value FROM key_value WHERE owner = $1 AND key = $2',
     [owner, key],
   );
-  if (rows.length === 0) {
-    throw new OperationOutcomeError(notFound);
-  }
-  return rows[0].value;
+  return rows[0]?.value;
 }
 
 export async function setValue(db: Database, owner: string, key: string, value: string): Promise<void> {

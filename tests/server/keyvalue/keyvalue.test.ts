@@ -1,5 +1,5 @@
 // keyvalue/v1/{key} over real HTTP:
-// per-user text values, 404 for a missing key, sign-in required. The keys,
+// per-user text values, 204 No Content for a key not set (not a 404 a browser logs), sign-in required. The keys,
 // values and limits Medplum's key-value API accepts, and its answers (status and text) otherwise, so
 // an app that passes here does not fail on a Medplum server.
 import { databases } from '../support/test-databases';
@@ -51,21 +51,24 @@ describe.each(databases())('keyvalue/v1 on %s', (_engine, kind) => {
     expect((await put('theme', 'light ☀ {"json": "is just text"}')).status).toBe(204);
     expect((await get('theme')).text).toBe('light ☀ {"json": "is just text"}');
     expect((await del('theme')).status).toBe(204);
-    expect((await get('theme')).status).toBe(404);
+    expect((await get('theme')).status).toBe(204);
   });
 
-  test('a missing key is 404 on GET with a Not found outcome; DELETE of a missing key is 204, as in Medplum', async () => {
+  test('a key not set is 204 No Content on GET (no body, no error a browser logs); DELETE of it is 204, as in Medplum', async () => {
     const missing = await get('never-set');
-    expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ resourceType: 'OperationOutcome' });
-    expect(textOf(missing.body)).toBe('Not found');
+    expect(missing.status).toBe(204);
+    expect(missing.text).toBe('');
     expect((await del('never-set')).status).toBe(204);
+    // An empty value is a value: 200 with an empty body, told apart from a key not set.
+    expect((await put('empty-but-set', '')).status).toBe(204);
+    expect((await get('empty-but-set')).status).toBe(200);
+    expect((await del('empty-but-set')).status).toBe(204);
   });
 
   test("values are per user: Aisha, Dr Chen and another project never see or delete Maria's value under the same key", async () => {
     expect((await put('shared-name', 'maria-secret')).status).toBe(204);
     for (const tokens of [clinic.aisha, clinic.chen, clinic.admin, clinic.otherAdmin]) {
-      expect((await get('shared-name', tokens)).status).toBe(404);
+      expect((await get('shared-name', tokens)).status).toBe(204);
       expect((await del('shared-name', tokens)).status).toBe(204);
     }
     expect((await put('shared-name', 'chen-value', clinic.chen)).status).toBe(204);
@@ -206,7 +209,7 @@ describe.each(databases())('keyvalue/v1 on %s', (_engine, kind) => {
       status: 400,
       text: 'Max items exceeded',
     });
-    expect((await get('one-more', clinic.aisha)).status).toBe(404);
+    expect((await get('one-more', clinic.aisha)).status).toBe(204);
     // Another user's count is their own.
     expect((await put('one-more', 'v', clinic.chen)).status).toBe(204);
     expect((await put('fill-1', 'replaced', clinic.aisha)).status).toBe(204);
