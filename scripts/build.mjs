@@ -1,10 +1,12 @@
-// Builds what is missing or stale: the FHIR definitions index, the bots' @medplum/core bundle and the
+// Builds what is missing or stale: the FHIR definitions index, the bots' @medplum/core bundle, the
+// PGlite worker thread's bundle and the
 // app bundle (dist/app) with brotli and gzip copies of its text files.
 // Usage: node scripts/build.mjs [--force] [--only=fhir|app]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compressAssets } from './compress-assets.mjs';
+import { buildPgliteWorker } from './build-pglite-worker.mjs';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -75,5 +77,6 @@ function compressApp() {
 if (!only || only === 'fhir') {
   buildFhirIndex();
   buildBotCore();
+  await buildPgliteWorker({ force });
 }
 if (!only || only === 'app') buildApp();

@@ -3,6 +3,7 @@
 // The template is cached in the OS temp dir, keyed by the source of every server file that defines
 // schema (each module's migrations.ts and the DDL they call) and PGlite's version, so runs that
 // change neither (and runs of tests/fhir alone) pay nothing.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,7 +34,16 @@ function templatePath(): string {
   return path.join(os.tmpdir(), `bloom-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
 }
 
+/** PGlite runs in a worker thread loaded from its bundle: build it when a source changed. */
+function buildPgliteWorker(): void {
+  const result = spawnSync(process.execPath, ['scripts/build-pglite-worker.mjs'], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    throw new Error('scripts/build-pglite-worker.mjs failed');
+  }
+}
+
 export default async function globalSetup(): Promise<void> {
+  buildPgliteWorker();
   const target = templatePath();
   if (!fs.existsSync(target)) {
     const db = await openPGlite();

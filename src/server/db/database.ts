@@ -30,6 +30,12 @@ export interface Database extends Queryable {
    * `onReconnect` runs when a lost listening connection is back: notifications sent meanwhile are lost.
    * `onLost` runs as soon as the listening connection is lost (before any retry).
    */
+  /**
+   * Whether the database can serve: PGlite answers true while its worker is busy with a query
+   * (a health check waiting behind a slow search would report a live server as down). Absent:
+   * the health check runs `SELECT 1`.
+   */
+  healthy?(): Promise<boolean>;
   listen?(
     channel: string,
     onNotify: (payload: string) => void,
