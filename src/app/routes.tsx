@@ -12,8 +12,8 @@ import { accountRoutes } from './features/account/accountRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
 import { formsRoutes } from './features/forms/formsRoutes';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
-import { healthRecordRoutes } from './features/health-record/healthRecordRoutes';
-import { messagesRoutes } from './features/messages/messagesRoutes';
+import { healthRecordRoutes, healthRecordSection } from './features/health-record/healthRecordRoutes';
+import { chartMessagesRoute, messagesRoutes } from './features/messages/messagesRoutes';
 import { searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { LandingPage } from './features/landing/LandingPage';
 import { resourceRoutes } from './features/resource/resourceRoutes';
@@ -43,17 +43,44 @@ const SignOutPage = retryableLazy(() =>
 // since features do not import each other. The home page and the GraphQL layer it reads through are
 // lazy chunks: the landing page never downloads them.
 const HomePage = retryableLazy(() => import('./features/home/HomePage'));
+// A care-team member's home is her patients (and the appointment requests waiting for her).
+const CareTeamHome = retryableLazy(() => import('./features/care-team/CareTeamHome'));
+const PatientChartLayout = retryableLazy(() => import('./features/care-team/PatientChartLayout'));
+const ChartAppointments = retryableLazy(() => import('./features/care-team/ChartAppointments'));
+const InboxPage = retryableLazy(() => import('./features/inbox/InboxPage'));
 
 function HomeOrLanding() {
   const { loading, profile } = useSession();
   if (loading) return <SessionLoading />;
-  return profile ? (
+  if (!profile) return <LandingPage />;
+  return (
     <WithGraphql>
-      <HomePage profile={profile} />
+      {profile.resourceType === 'Practitioner' ? (
+        <CareTeamHome profile={profile} />
+      ) : (
+        <HomePage profile={profile} />
+      )}
     </WithGraphql>
-  ) : (
-    <LandingPage />
   );
+}
+
+/**
+ * The care team's screens: the inbox, and a patient's chart that reuses the patient's own screens for
+ * the patient of the route (features do not import each other, so the chart is composed here).
+ */
+function careTeamRoutes(): RouteObject[] {
+  return [
+    { path: 'inbox', element: <InboxPage /> },
+    {
+      path: 'patients/:patientId',
+      element: <PatientChartLayout />,
+      children: [
+        healthRecordSection(),
+        chartMessagesRoute(),
+        { path: 'appointments', element: <ChartAppointments /> },
+      ],
+    },
+  ];
 }
 
 function Loaded({ children }: { children: ReactNode }) {
@@ -125,6 +152,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
               // routes: static segments such as Observation/:observationId outrank their dynamic ones.
               children: [
                 ...signedInRoutes,
+                ...careTeamRoutes(),
                 ...messagesRoutes,
                 ...healthRecordRoutes,
                 ...getCareRoutes,

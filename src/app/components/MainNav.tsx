@@ -1,37 +1,66 @@
-// The header's main navigation (SPEC §2 Navigation: Health Record, Messages, Get Care, and Forms,
-// the clinic's questionnaires). Below 768 px
-// (SPEC §9) the three links collapse into a Menu button.
+// The header's main navigation (SPEC §2 Navigation): for a patient Health Record, Messages, Get Care
+// and Forms (the clinic's questionnaires); for the care team Patients, Inbox and a Records menu (the
+// resource search by type); for an admin an Admin menu too (navItems.ts). Below 768 px (SPEC §9)
+// everything collapses into one Menu button.
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
+import { useLoadedBloomClient, useSession } from '../session/BloomClientContext';
 import { LazyLinkMenu } from './LazyLinkMenu';
+import { navFor, navRole, type NavGroup } from './navItems';
 import { DESKTOP_QUERY } from './SideMenu';
 
-export const MAIN_NAV = [
-  { label: 'Health Record', to: '/health-record' },
-  { label: 'Messages', to: '/messages' },
-  { label: 'Get Care', to: '/get-care' },
-  { label: 'Forms', to: '/forms' },
-] as const;
+function GroupMenu({ group }: { group: NavGroup }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const buttonId = `${group.id}-menu-button`;
+  return (
+    <>
+      <Button
+        id={buttonId}
+        aria-haspopup="menu"
+        aria-controls={anchor ? `${group.id}-menu` : undefined}
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(event) => setAnchor(event.currentTarget)}
+        color="inherit"
+      >
+        {group.label}
+      </Button>
+      <LazyLinkMenu
+        id={`${group.id}-menu`}
+        labelledBy={buttonId}
+        anchor={anchor}
+        items={group.items}
+        onClose={() => setAnchor(null)}
+      />
+    </>
+  );
+}
 
 export function MainNav() {
   const desktop = useMediaQuery(DESKTOP_QUERY, { noSsr: true });
+  const { profile } = useSession();
+  const client = useLoadedBloomClient();
+  const { links, groups } = navFor(navRole(profile?.resourceType, client?.isProjectAdmin() ?? false));
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   if (desktop) {
     return (
       <Stack direction="row" spacing={0.5} component="nav" aria-label="Main" sx={{ ml: 3 }}>
-        {MAIN_NAV.map((item) => (
+        {links.map((item) => (
           <Button
             key={item.to}
             component={NavLink}
             to={item.to}
+            end={item.to === '/'}
             color="inherit"
             sx={{ '&.active': { color: 'primary.main', textDecoration: 'underline' } }}
           >
             {item.label}
           </Button>
+        ))}
+        {groups.map((group) => (
+          <GroupMenu key={group.id} group={group} />
         ))}
       </Stack>
     );
@@ -52,7 +81,7 @@ export function MainNav() {
         id="main-menu"
         labelledBy="main-menu-button"
         anchor={anchor}
-        items={MAIN_NAV}
+        items={[...links, ...groups.flatMap((group) => group.items)]}
         onClose={() => setAnchor(null)}
       />
     </nav>

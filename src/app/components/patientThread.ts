@@ -7,12 +7,13 @@ import { newThread, threadTouch } from '../../fhir/message-threads';
 
 /**
  * Her most recently active thread header (as Medplum's apps search them: `part-of:missing=true`),
- * or a new one when she has none.
+ * or a new one when she has none, opened by `opener` (a care-team member) or else by her.
  */
 export async function findOrOpenThread(
   client: BloomClient,
   patient: Reference<Patient>,
   careTeam: readonly Reference[] | undefined,
+  opener?: Communication['sender'],
 ): Promise<Communication> {
   const found = await client.searchResources<Communication>('Communication', {
     subject: patient.reference ?? '',
@@ -20,7 +21,9 @@ export async function findOrOpenThread(
     _sort: '-_lastUpdated',
     _count: '1',
   });
-  return found[0] ?? (await client.createResource(newThread(patient, careTeam)));
+  if (found[0]) return found[0];
+  const header = newThread(patient, careTeam);
+  return client.createResource<Communication>(opener ? { ...header, sender: opener } : header);
 }
 
 /** After a message: the header's `sent`, as ThreadChat leaves it. A failure only leaves it older. */

@@ -1,8 +1,10 @@
 // health-record/* frame: the Health Record side menu (SPEC §2 Navigation) beside the current screen.
-import { Suspense } from 'react';
+// In a care-team member's patient chart the same menu leads to that patient's screens.
+import { Suspense, useMemo } from 'react';
 import { Outlet } from 'react-router-dom';
 import { LoadingState } from '../../components/ListStates';
 import { SectionLayout, SideMenu, type SideMenuItem } from '../../components/SideMenu';
+import { useHealthRecordBase } from './usePatientReference';
 
 export const HEALTH_RECORD_MENU: readonly SideMenuItem[] = [
   { label: 'Lab Results', to: '/health-record/lab-results' },
@@ -19,9 +21,19 @@ export const HEALTH_RECORD_MENU: readonly SideMenuItem[] = [
   },
 ];
 
+function underBase(items: readonly SideMenuItem[], base: string): SideMenuItem[] {
+  return items.map((item) => ({
+    ...item,
+    to: item.to.replace(/^\/health-record/, base),
+    ...(item.children ? { children: underBase(item.children, base) } : {}),
+  }));
+}
+
 export default function HealthRecordLayout() {
+  const base = useHealthRecordBase();
+  const items = useMemo(() => underBase(HEALTH_RECORD_MENU, base), [base]);
   return (
-    <SectionLayout menu={<SideMenu label="Health Record" items={HEALTH_RECORD_MENU} />}>
+    <SectionLayout menu={<SideMenu label="Health Record" items={items} />}>
       <Suspense fallback={<LoadingState label="Loading" />}>
         <Outlet />
       </Suspense>

@@ -14,12 +14,13 @@ import { LoadMore } from './LoadMore';
 import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
-import { usePatientReference } from './usePatientReference';
+import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 
 export const LAB_RESULTS_PAGE_SIZE = 50;
 
 export function LabResultsPage() {
   const patient = usePatientReference() ?? '';
+  const base = useHealthRecordBase();
   const { data, loading, error, refetch, fetchMore } = useQuery(LabResultListDocument, {
     variables: { patient, count: LAB_RESULTS_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -47,7 +48,7 @@ export function LabResultsPage() {
                   flexWrap: 'wrap',
                 }}
               >
-                <ResourceLink to={`/health-record/lab-results/${report.id}`}>
+                <ResourceLink to={`${base}/lab-results/${report.id}`}>
                   {conceptText(report.code) || 'Lab report'}
                 </ResourceLink>
                 <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>

@@ -7,12 +7,13 @@ import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceRows } from './ResourceRows';
-import { usePatientReference } from './usePatientReference';
+import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 
 export const MEDICATIONS_PAGE_SIZE = 50;
 
 export function MedicationsPage() {
   const patient = usePatientReference() ?? '';
+  const base = useHealthRecordBase();
   const { data, loading, error, refetch, fetchMore } = useQuery(MedicationListDocument, {
     variables: { patient, count: MEDICATIONS_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -31,7 +32,7 @@ export function MedicationsPage() {
           label="Medications"
           rows={requests.map((request) => ({
             key: request.id ?? '',
-            href: `/health-record/medications/${request.id}`,
+            href: `${base}/medications/${request.id}`,
             title: conceptText(request.medicationCodeableConcept) || 'Medication',
             detail: request.dosageInstruction?.[0]?.text,
             date: request.authoredOn,

@@ -10,7 +10,7 @@ import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceRows, type ResourceRow } from './ResourceRows';
-import { usePatientReference } from './usePatientReference';
+import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 import { splitVaccines } from './vaccineSplit';
 
 export const VACCINES_PAGE_SIZE = 100;
@@ -18,6 +18,7 @@ export const VACCINES_PAGE_SIZE = 100;
 export function VaccinesPage({ now: givenNow }: { now?: Date }) {
   const [now] = useState(() => givenNow ?? new Date());
   const patient = usePatientReference() ?? '';
+  const base = useHealthRecordBase();
   const { data, loading, error, refetch, fetchMore } = useQuery(VaccineListDocument, {
     variables: { patient, count: VACCINES_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -29,7 +30,7 @@ export function VaccinesPage({ now: givenNow }: { now?: Date }) {
   const rows = (list: typeof vaccines): ResourceRow[] =>
     list.map((vaccine) => ({
       key: vaccine.id ?? '',
-      href: `/health-record/vaccines/${vaccine.id}`,
+      href: `${base}/vaccines/${vaccine.id}`,
       title: conceptText(vaccine.vaccineCode) || 'Vaccine',
       date: vaccine.occurrenceDateTime,
       status: vaccine.status,

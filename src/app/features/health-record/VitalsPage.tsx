@@ -22,7 +22,7 @@ import { ResourceLink } from '../../components/ResourceLink';
 import { LoadMore } from './LoadMore';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
-import { usePatientReference } from './usePatientReference';
+import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 import { VitalEntryForm } from './VitalEntryForm';
 import { seriesValue, type VitalMeasurement, type VitalType } from './vitalTypes';
 
@@ -78,6 +78,7 @@ function VitalsChart({
 
 export function VitalsPage({ vital }: { vital: VitalType }) {
   const patient = usePatientReference() ?? '';
+  const base = useHealthRecordBase();
   const { data, loading, error, refetch, fetchMore } = useQuery(VitalsListDocument, {
     variables: { patient, code: `http://loinc.org|${vital.code}`, count: VITALS_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -112,7 +113,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
                 {[...measurements].reverse().map((m) => (
                   <TableRow key={m.id}>
                     <TableCell>
-                      <ResourceLink to={`/health-record/vitals/${m.id}`}>
+                      <ResourceLink to={`${base}/vitals/${m.id}`}>
                         <DateTimeDisplay value={m.effectiveDateTime} />
                       </ResourceLink>
                     </TableCell>

@@ -27,8 +27,12 @@ const ObservationPage = retryableLazy(() =>
   import('./ObservationPage').then((m) => ({ default: m.ObservationPage })),
 );
 
-export const healthRecordRoutes: RouteObject[] = [
-  {
+/**
+ * The health-record section: at /health-record for the signed-in patient, and (fresh route objects
+ * each call) under a care-team member's patient chart, where the screens read the patient from the route.
+ */
+export function healthRecordSection(): RouteObject {
+  return {
     path: 'health-record',
     element: <HealthRecordLayout />,
     children: [
@@ -49,7 +53,11 @@ export const healthRecordRoutes: RouteObject[] = [
       })),
       { path: 'vitals/:measurementId', element: <ObservationPage /> },
     ],
-  },
+  };
+}
+
+export const healthRecordRoutes: RouteObject[] = [
+  healthRecordSection(),
   {
     path: 'Observation/:observationId',
     element: <HealthRecordLayout />,

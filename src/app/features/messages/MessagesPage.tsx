@@ -6,7 +6,9 @@
 // tells screen-reader users of new messages and of a message sent.
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { useCallback, useState } from 'react';
+import type { Communication, Patient } from '@medplum/fhirtypes';
+import { useCallback, useMemo, useState } from 'react';
+import { useParams } from 'react-router-dom';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { useSession } from '../../session/BloomClientContext';
@@ -14,6 +16,7 @@ import { MessageComposer } from './MessageComposer';
 import { MessageThread } from './MessageThread';
 import type { MessageDraft } from './newMessage';
 import { useMessageThread } from './useMessageThread';
+import { useReadReceipts } from './useReadReceipts';
 import { useSendMessage } from './useSendMessage';
 
 // Strings, not numbers: MUI's sx reads width 1 as 100%.
@@ -29,12 +32,44 @@ const visuallyHidden = {
   border: 0,
 } as const;
 
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+
+/**
+ * Whose thread: the patient of the route (/patients/{id}/messages, a care-team member's chart: she
+ * writes as herself) or the signed-in patient.
+ */
+function useThreadPeople(): {
+  patient: Patient | undefined;
+  author: Communication['sender'];
+  loading: boolean;
+} {
+  const { patientId } = useParams();
+  const { profile, loading } = useSession();
+  const routePatient = useMemo<Patient | undefined>(
+    () =>
+      patientId !== undefined && FHIR_ID.test(patientId)
+        ? { resourceType: 'Patient', id: patientId }
+        : undefined,
+    [patientId],
+  );
+  const author = useMemo<Communication['sender']>(
+    () =>
+      profile?.id && (profile.resourceType === 'Practitioner' || profile.resourceType === 'Patient')
+        ? { reference: `${profile.resourceType}/${profile.id}` }
+        : undefined,
+    [profile],
+  );
+  if (patientId !== undefined) return { patient: routePatient, author: routePatient && author, loading };
+  const own = profile?.resourceType === 'Patient' && profile.id ? profile : undefined;
+  return { patient: own, author: undefined, loading };
+}
+
 export function MessagesPage() {
-  const { profile, loading: sessionLoading } = useSession();
-  const patient = profile?.resourceType === 'Patient' && profile.id ? profile : undefined;
+  const { patient, author, loading: sessionLoading } = useThreadPeople();
   const subject = patient ? `Patient/${patient.id}` : undefined;
   const thread = useMessageThread(subject);
-  const sender = useSendMessage(patient, thread.thread);
+  const sender = useSendMessage(patient, thread.thread, author);
+  useReadReceipts(author?.reference, thread.messages);
   const [announcement, setAnnouncement] = useState('');
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const { refreshNewest } = thread;
@@ -56,7 +91,7 @@ export function MessagesPage() {
     <Box sx={{ maxWidth: 860, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 4 } }}>
       <PageHeading title="Messages" />
       <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
-        Your conversation with your care team.
+        {author ? 'Your conversation with this patient.' : 'Your conversation with your care team.'}
       </Typography>
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
@@ -71,7 +106,7 @@ export function MessagesPage() {
       {patient && subject && thread.loaded && (
         <MessageThread
           messages={thread.messages}
-          ownReference={subject}
+          ownReference={author?.reference ?? subject}
           hasOlder={thread.hasOlder}
           loadingOlder={thread.loadingOlder}
           olderError={thread.olderError}

@@ -6,3 +6,8 @@ import type { RouteObject } from 'react-router-dom';
 const MessagesPage = retryableLazy(() => import('./MessagesPage').then((m) => ({ default: m.MessagesPage })));
 
 export const messagesRoutes: RouteObject[] = [{ path: 'messages/*', element: <MessagesPage /> }];
+
+/** The same screen in a care-team member's patient chart, reading the patient from the route. */
+export function chartMessagesRoute(): RouteObject {
+  return { path: 'messages', element: <MessagesPage /> };
+}

@@ -38,6 +38,8 @@ export interface NewMessage {
   /** Her thread header, `Communication/<id>`. */
   readonly thread: string;
   readonly patient: Reference<Patient>;
+  /** Who writes it when not the patient herself (a care-team member answering in her thread). */
+  readonly sender?: Communication['sender'];
   readonly recipients: readonly Reference[] | undefined;
   readonly text: string;
   readonly attachment: Attachment | undefined;
@@ -47,12 +49,13 @@ export interface NewMessage {
 export function newMessage({
   thread,
   patient,
+  sender = patient as NonNullable<Communication['sender']>,
   recipients,
   text,
   attachment,
   sent,
 }: NewMessage): Communication {
-  const recipient = recipientsOf(recipients, patient.reference);
+  const recipient = recipientsOf(recipients, sender?.reference);
   const trimmed = text.trim();
   return {
     resourceType: 'Communication',
@@ -60,7 +63,7 @@ export function newMessage({
     partOf: [{ reference: thread }],
     category: [{ coding: [MESSAGE_CATEGORY], text: MESSAGE_CATEGORY.display }],
     subject: patient,
-    sender: patient,
+    sender,
     ...(recipient.length > 0 ? { recipient } : {}),
     sent: sent.toISOString(),
     payload: [

@@ -30,7 +30,15 @@ function reasonOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Something went wrong';
 }
 
-export function useSendMessage(patient: Patient | undefined, thread: ThreadTarget | undefined): SendMessage {
+/**
+ * `author`: a care-team member writing into the patient's thread (her chart); without it the patient
+ * writes herself.
+ */
+export function useSendMessage(
+  patient: Patient | undefined,
+  thread: ThreadTarget | undefined,
+  author?: Communication['sender'],
+): SendMessage {
   const client = useBloomClient();
   const [state, setState] = useState<SendState>({ phase: 'idle' });
   const uploaded = useRef<{ file: File; attachment: Attachment } | undefined>(undefined);
@@ -69,14 +77,21 @@ export function useSendMessage(patient: Patient | undefined, thread: ThreadTarge
         const header: ThreadTarget =
           (thread?.id ? thread : undefined) ??
           // None on the screen: one may have been opened elsewhere since (Get Care, a Medplum app).
-          (opened.current ??= await findOrOpenThread(client, patientRef, patient.generalPractitioner));
+          (opened.current ??= await findOrOpenThread(
+            client,
+            patientRef,
+            author ? [author] : patient.generalPractitioner,
+            author,
+          ));
         const participants = recipientsOf(header.recipient);
         const sent = new Date();
         await client.createResource(
           newMessage({
             thread: `Communication/${header.id ?? ''}`,
             patient: patientRef,
-            recipients: participants.length > 1 ? participants : patient.generalPractitioner,
+            sender: author,
+            recipients:
+              participants.length > 1 ? participants : author ? [patientRef] : patient.generalPractitioner,
             text,
             attachment,
             sent,
@@ -92,7 +107,7 @@ export function useSendMessage(patient: Patient | undefined, thread: ThreadTarge
         return false;
       }
     },
-    [client, patient, thread, upload],
+    [client, patient, thread, upload, author],
   );
 
   return { state, send };

@@ -1,0 +1,27 @@
+// The sections of a care-team member's patient chart (/patients/{id}/...): the patient's own screens,
+// reused for her (health record, messages), and her appointments.
+export interface ChartTab {
+  readonly label: string;
+  /** Relative to /patients/{id}. */
+  readonly path: string;
+}
+
+export const CHART_TABS: readonly ChartTab[] = [
+  { label: 'Lab results', path: 'health-record/lab-results' },
+  { label: 'Vitals', path: 'health-record/vitals' },
+  { label: 'Medications', path: 'health-record/medications' },
+  { label: 'Vaccines', path: 'health-record/vaccines' },
+  { label: 'Messages', path: 'messages' },
+  { label: 'Appointments', path: 'appointments' },
+];
+
+/** The tab a chart path belongs to (its first one or two segments), or undefined. */
+export function currentTab(rest: string): ChartTab | undefined {
+  return CHART_TABS.find((tab) => rest === tab.path || rest.startsWith(`${tab.path}/`));
+}
+
+const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
+
+export function isFhirId(value: string | undefined): value is string {
+  return value !== undefined && FHIR_ID.test(value);
+}
