@@ -255,6 +255,61 @@ describe.each(databases())('SPEC §6 AccessPolicy matrix over HTTP on %s', (_eng
     expect((await call('GET', aishaRef, tokens)).status).toBe(404);
   });
 
+  test('SPEC §6 history judges each version on its own content: versions outside the criteria are left out', async () => {
+    const { tokens } = await member('Practitioner', {
+      accessPolicy: {
+        reference: `AccessPolicy/${
+          (
+            await policy({
+              resourceType: 'AccessPolicy',
+              name: 'Final Observations',
+              resource: [
+                { resourceType: 'Observation', criteria: 'Observation?status=final&code=history-test' },
+              ],
+            })
+          ).id
+        }`,
+      },
+    });
+    const base = {
+      ...observation(chenRef, aishaRef, 'history-test'),
+      code: { coding: [{ code: 'history-test' }] },
+    };
+    // v1 final, v2 preliminary, v3 final again.
+    const v1 = await system.createResource<Observation>(base);
+    const v2 = (await system.updateResource<Observation>({ ...v1, status: 'preliminary' })).resource;
+    const v3 = (await system.updateResource<Observation>({ ...v2, status: 'final' })).resource;
+    // Was final once, preliminary now.
+    const w1 = await system.createResource<Observation>(base);
+    const w2 = (await system.updateResource<Observation>({ ...w1, status: 'preliminary' })).resource;
+    // Never final.
+    const never = await system.createResource<Observation>({ ...base, status: 'preliminary' });
+
+    const versions = async (path: string): Promise<(string | undefined)[]> => {
+      const answer = await call<Bundle<Observation>>('GET', path, tokens);
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+      return (answer.body.entry ?? []).map((e) => e.resource?.meta?.versionId);
+    };
+    const versionOf = (r: Observation): string | undefined => r.meta?.versionId;
+    expect(await versions(`Observation/${v1.id}/_history`)).toEqual([versionOf(v3), versionOf(v1)]);
+    expect(await versions(`Observation/${w1.id}/_history`)).toEqual([versionOf(w1)]);
+    expect((await call('GET', `Observation/${w1.id}`, tokens)).status).toBe(404);
+    expect((await call('GET', `Observation/${never.id}/_history`, tokens)).status).toBe(404);
+
+    const typeHistory = await versions('Observation/_history?_count=1000');
+    expect(typeHistory).toEqual(expect.arrayContaining([versionOf(v1), versionOf(v3), versionOf(w1)]));
+    for (const hidden of [v2, w2, never]) {
+      expect(typeHistory).not.toContain(versionOf(hidden));
+    }
+    // Paging counts only the versions the caller may see.
+    const page = await call<Bundle<Observation>>(
+      'GET',
+      `Observation/${v1.id}/_history?_count=1&_offset=1`,
+      tokens,
+    );
+    expect(page.body.entry?.map((e) => e.resource?.meta?.versionId)).toEqual([versionOf(v1)]);
+  });
+
   test('SPEC §6 criteria on writes: the current and the new version must satisfy them', async () => {
     // Update of another's: unreadable, 404; his own moved to another performer: 403.
     expect(
