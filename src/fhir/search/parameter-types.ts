@@ -17,9 +17,13 @@ export type SearchParameterLookup = (resourceType: string, code: string) => Sear
 export const definitionsLookup: SearchParameterLookup = (resourceType, code) =>
   getSearchParameter(resourceType, code);
 
-/** Parameters every type has that are not in the definitions index (SPEC §7 `_compartment`). */
+/**
+ * Parameters every type has that are not in the definitions index (SPEC §7 `_compartment`, and
+ * Medplum's `_project`, a token on meta.project that access policy criteria use).
+ */
 const EXTRA_COMMON_PARAMETERS: Record<string, SearchParameterShape> = {
   _compartment: { type: 'reference' },
+  _project: { type: 'token' },
 };
 
 /** Wraps a lookup so it also knows the common parameters the definitions do not list. */

@@ -15,7 +15,7 @@ import type {
 } from '@medplum/fhirtypes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OperationOutcomeError } from '../../fhir';
-import type { Database } from '../db';
+import type { Database, Queryable } from '../db';
 import type { RepositoryContext } from '../repo';
 import { findMembershipsByUser } from '../repo/lookups';
 import type { ServerServices } from '../services';
@@ -59,44 +59,54 @@ function fail(): never {
   throw new OperationOutcomeError(unauthenticated);
 }
 
-async function readOrFail<T extends Resource>(db: Database, reference: string | undefined): Promise<T> {
+async function readOrFail<T extends Resource>(
+  db: Database,
+  reference: string | undefined,
+  tx?: Queryable,
+): Promise<T> {
   const [type, id] = (reference ?? '').split('/');
   if (!type || !id) {
     fail();
   }
   try {
-    return await systemRepo(db).readResource<T>(type, id);
+    return await systemRepo(db, tx).readResource<T>(type, id);
   } catch {
     return fail();
   }
 }
 
-/** Project, access policy and the AccessContext of a membership. */
+/**
+ * Project, access policy and the AccessContext of a membership. `tx` when the membership (or its
+ * project) was written in a transaction not yet committed (registration).
+ */
 export async function buildAuthState(
   db: Database,
   membership: ProjectMembership,
   extra: Pick<AuthState, 'login' | 'user' | 'client'>,
+  tx?: Queryable,
 ): Promise<AuthState> {
   if (membership.active === false) {
     fail();
   }
-  const project = await readOrFail<Project>(db, membership.project?.reference);
+  const project = await readOrFail<Project>(db, membership.project?.reference, tx);
   const accessPolicy = membership.accessPolicy
-    ? await readOrFail<AccessPolicy>(db, membership.accessPolicy.reference)
+    ? await readOrFail<AccessPolicy>(db, membership.accessPolicy.reference, tx)
     : undefined;
   const profile = membership.profile;
   const profileRef = profile.reference ?? '';
   const grants: PolicyGrant[] = accessPolicy ? [{ policy: accessPolicy }] : [];
   for (const access of membership.access ?? []) {
     grants.push({
-      policy: await readOrFail<AccessPolicy>(db, access.policy?.reference),
+      policy: await readOrFail<AccessPolicy>(db, access.policy?.reference, tx),
       parameter: access.parameter,
     });
   }
   // A patient is never granted everything by default: without a policy of her own she gets the
   // project's default patient policy.
   if (grants.length === 0 && profileRef.startsWith('Patient/') && project.defaultPatientAccessPolicy) {
-    grants.push({ policy: await readOrFail<AccessPolicy>(db, project.defaultPatientAccessPolicy.reference) });
+    grants.push({
+      policy: await readOrFail<AccessPolicy>(db, project.defaultPatientAccessPolicy.reference, tx),
+    });
   }
   const context: RepositoryContext = {
     project: project.id,
@@ -264,9 +274,30 @@ export async function authenticateRequest(deps: ServerServices, request: Fastify
 /** AccessPolicy.ipAccessRule on a caller's address, as Medplum checks it on every request. */
 export function checkIpAccess(state: AuthState, address: string): void {
   if (!ipAllowed(state.context.access?.policy.ipAccessRule, address)) {
-    throw new OperationOutcomeError(ipBlocked);
+    throw ipBlockedError();
   }
 }
+
+/** The 403 of a blocked address, at sign-in as on a request. */
+export function ipBlockedError(): OperationOutcomeError {
+  return new OperationOutcomeError(ipBlocked);
+}
+
+/**
+ * Sign-in's check (Medplum checks it when a login gets its membership): the membership's combined
+ * policy must let `address` in, or no code or token is issued for it.
+ */
+export async function signInAddressAllowed(
+  db: Database,
+  membership: ProjectMembership,
+  address: string,
+  tx?: Queryable,
+): Promise<boolean> {
+  const state = await buildAuthState(db, membership, {}, tx);
+  return ipAllowed(state.context.access?.policy.ipAccessRule, address);
+}
+
+export const IP_BLOCKED_TEXT = 'IP address not allowed by your access policy';
 
 const ipBlocked: OperationOutcome = {
   resourceType: 'OperationOutcome',
@@ -275,7 +306,7 @@ const ipBlocked: OperationOutcome = {
     {
       severity: 'error',
       code: 'forbidden',
-      details: { text: 'IP address not allowed by your access policy' },
+      details: { text: IP_BLOCKED_TEXT },
     },
   ],
 };

@@ -7,6 +7,7 @@ import { badRequest, OperationOutcomeError } from '../../fhir';
 import type { Database, Queryable } from '../db';
 import { findMembershipsByUser } from '../repo/lookups';
 import { systemRepo } from '../services';
+import { ipBlockedError, signInAddressAllowed } from './authenticate';
 import { compact } from './compact';
 
 /** SPEC §3 "Login response". */
@@ -117,8 +118,9 @@ export async function nextLoginStep(db: Database, login: Login, user: User): Pro
 }
 
 /**
- * Binds the login to a membership and gives it a fresh authorization code. Compare-and-set on the
- * Login's version: two steps racing on one login cannot both hand out a code.
+ * Binds the login to a membership and gives it a fresh authorization code, unless the membership's
+ * policy blocks the address the sign-in came from (403). Compare-and-set on the Login's version:
+ * two steps racing on one login cannot both hand out a code.
  */
 export async function grantCode(
   db: Database,
@@ -126,6 +128,9 @@ export async function grantCode(
   membership: ProjectMembership,
   tx?: Queryable,
 ): Promise<LoginResponse> {
+  if (login.remoteAddress && !(await signInAddressAllowed(db, membership, login.remoteAddress, tx))) {
+    throw ipBlockedError();
+  }
   const updated: Login = compact({
     ...login,
     membership: { reference: `ProjectMembership/${membership.id}` },

@@ -2,6 +2,7 @@
 // all record one already-granted Login and issue tokens for it.
 import type { Login, ProjectMembership } from '@medplum/fhirtypes';
 import type { FastifyRequest } from 'fastify';
+import { IP_BLOCKED_TEXT, signInAddressAllowed } from '../auth/authenticate';
 import type { ServerServices } from '../services';
 import { systemRepo } from '../services';
 import { OAuthError } from './oauth-error';
@@ -28,6 +29,9 @@ export async function issueGrantedLogin(
   const scope = grant.scope || 'openid';
   if (scope.length > MAX_SCOPE_LENGTH) {
     throw new OAuthError('invalid_scope', 'scope is too long');
+  }
+  if (!(await signInAddressAllowed(deps.db, grant.membership, request.ip))) {
+    throw new OAuthError('invalid_grant', IP_BLOCKED_TEXT);
   }
   const login = await systemRepo(deps.db).createResource<Login>({
     resourceType: 'Login',

@@ -24,13 +24,13 @@ import { deleteIndexRows } from '../search/index-writer';
 import type { ResourceKey } from '../search/index-writer';
 import { executeSearch } from '../search/search-engine';
 import { visibleSql } from '../search/filter-sql';
-import { continuingParams, versionConditions } from '../search/policy-sql';
+import { continuingParams, isolationConditions, versionConditions } from '../search/policy-sql';
 import { isBaseDefinition, readBaseDefinitionJson } from '../definitions-source/base-definitions';
 import { searchWithBaseDefinitions } from '../definitions-source/merged-search';
 import type { SearchResult } from '../search/types';
 import { parseSearchRequest } from '../../fhir/search';
 import type { SearchRequest } from '../../fhir/search';
-import { canSee, candidateEntries, secretFields, typeRights } from '../access/access-control';
+import { canSee, candidateEntries, isUnrestricted, secretFields, typeRights } from '../access/access-control';
 import type { ResourcePlacement, TypeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
 import type { AccessInteraction } from '../access/policy';
@@ -529,7 +529,23 @@ export class Repository {
       id,
     ]);
     const row = exists.rows[0];
-    if (!row || !this.readableAs(row.content, 'history', row)) {
+    if (!row) {
+      throw new OperationOutcomeError(notFound);
+    }
+    if (this.historyCriteria(resourceType)) {
+      // Each version is judged on its own content: a resource none of whose versions the caller
+      // may read answers as a missing one.
+      const result = await this.queryHistoryPerVersion(
+        ['h.resource_type = $1', 'h.id = $2'],
+        [resourceType, id],
+        page,
+      );
+      if (page.offset === 0 && result.items.length === 0) {
+        throw new OperationOutcomeError(notFound);
+      }
+      return result;
+    }
+    if (!this.readableAs(row.content, 'history', row)) {
       throw new OperationOutcomeError(notFound);
     }
     return this.queryHistory(['h.resource_type = $1', 'h.id = $2'], [resourceType, id], page);
@@ -541,7 +557,77 @@ export class Repository {
     if (!this.rights(resourceType).history) {
       return { items: [], hasMore: false };
     }
-    return this.queryHistory(['h.resource_type = $1'], [resourceType], page);
+    return this.historyCriteria(resourceType)
+      ? this.queryHistoryPerVersion(['h.resource_type = $1'], [resourceType], page)
+      : this.queryHistory(['h.resource_type = $1'], [resourceType], page);
+  }
+
+  /**
+   * Whether some entry granting `history` on the type has criteria: the search tables index only
+   * the resource as it is now, so criteria on older versions are decided on each version's content.
+   */
+  private historyCriteria(resourceType: string): boolean {
+    const access = this.context.access;
+    return (
+      !isUnrestricted(access) &&
+      candidateEntries(access, resourceType, 'history').some((entry) => entry.criteria !== undefined)
+    );
+  }
+
+  /**
+   * History under criteria: project and compartments in SQL, then each version judged on its own
+   * content by the same matcher as a read (a deletion by the resource's last stored content), scanning in
+   * batches so that offset and count are over the versions the caller may see.
+   */
+  private async queryHistoryPerVersion(
+    conditions: string[],
+    values: string[],
+    page: PageRequest,
+  ): Promise<Page<HistoryRecord>> {
+    const params = continuingParams(values);
+    const resourceType = values[0];
+    const where = [
+      ...conditions,
+      ...isolationConditions({ params, context: this.context, valueSets: new Map(), depth: 0 }, 'r'),
+      ...versionConditions(this.context, resourceType, 'h.content', params, 'history'),
+    ];
+    const batch = Math.max(100, page.count + 1);
+    const limit = params.add(batch);
+    const offset = params.add(0);
+    const visible: HistoryRecord[] = [];
+    let skipped = 0;
+    for (let scanned = 0; ; scanned += batch) {
+      params.values[params.values.length - 1] = scanned;
+      const { rows } = await this.connection.query<HistoryRow & { current: Resource }>(
+        `SELECT h.resource_type, h.id, h.version_id, h.content, h.last_updated, h.deleted, r.content AS current,
+           NOT EXISTS (SELECT 1 FROM resource_history e
+                       WHERE e.resource_type = h.resource_type AND e.id = h.id AND e.seq < h.seq) AS first
+         FROM resource_history h JOIN resource r ON r.resource_type = h.resource_type AND r.id = h.id
+         WHERE ${where.join(' AND ')}
+         ORDER BY h.seq DESC LIMIT ${limit} OFFSET ${offset}`,
+        params.values,
+      );
+      for (const row of rows) {
+        if (!this.readableAs(row.content ?? row.current, 'history')) {
+          continue;
+        }
+        if (skipped < page.offset) {
+          skipped++;
+          continue;
+        }
+        const record = toHistoryRecord(row);
+        if (record.resource) {
+          record.resource = this.redact(record.resource);
+        }
+        visible.push(record);
+        if (visible.length > page.count) {
+          return { items: visible.slice(0, page.count), hasMore: true };
+        }
+      }
+      if (rows.length < batch) {
+        return { items: visible, hasMore: false };
+      }
+    }
   }
 
   /** History filtered in SQL (the resource as it is now and each version as it was), so paging stays right. */

