@@ -1,6 +1,7 @@
 // health-record/vitals/{blood-pressure|heart-rate|weight} (SPEC §2 Vitals, §9): a line chart of every
-// measurement (y-axis from 0, legend at the bottom; blood pressure shows systolic and diastolic) with
-// a text alternative, and a table of measurements linking to their detail.
+// measurement (value axis fitted to the readings, legend at the bottom; blood pressure shows systolic
+// and diastolic) with a text alternative, and a table of measurements linking to their detail. Units
+// are printed for people (mmHg), weight in the reader's locale unit (vitalDisplay.ts).
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
@@ -24,7 +25,8 @@ import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
 import { usePatientReference } from './usePatientReference';
 import { VitalEntryForm } from './VitalEntryForm';
-import { seriesValue, type VitalMeasurement, type VitalType } from './vitalTypes';
+import { displayValue, valueAxisRange, vitalUnit } from './vitalDisplay';
+import type { VitalMeasurement, VitalType } from './vitalTypes';
 
 export const VITALS_PAGE_SIZE = 500;
 
@@ -37,10 +39,12 @@ function VitalsChart({
 }) {
   const dated = measurements.filter((m) => m.effectiveDateTime);
   const latest = dated[dated.length - 1];
+  const unit = vitalUnit(vital);
+  const range = valueAxisRange(dated.flatMap((m) => vital.series.map((s) => displayValue(m, s, vital))));
   const summary = latest
     ? `${vital.title} chart of ${dated.length} measurements; latest ${vital.series
-        .map((s) => `${s.label} ${seriesValue(latest, s) ?? '–'}`)
-        .join(', ')} ${vital.unit} on ${formatFhirDate(latest.effectiveDateTime ?? '')}.`
+        .map((s) => `${s.label} ${displayValue(latest, s, vital) ?? '–'}`)
+        .join(', ')} ${unit} on ${formatFhirDate(latest.effectiveDateTime ?? '')}.`
     : `${vital.title} chart with no measurements.`;
   return (
     <Box role="img" aria-label={summary} sx={{ width: '100%', height: 320 }}>
@@ -55,11 +59,11 @@ function VitalsChart({
             valueFormatter: (value: Date) => value.toLocaleDateString(),
           },
         ]}
-        yAxis={[{ min: 0 }]}
+        yAxis={[{ ...range, label: unit }]}
         series={vital.series.map((series) => ({
           type: 'line' as const,
           label: series.label,
-          data: dated.map((m) => seriesValue(m, series)),
+          data: dated.map((m) => displayValue(m, series, vital)),
           connectNulls: true,
         }))}
       >
@@ -103,7 +107,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
                   <TableCell scope="col">Date</TableCell>
                   {vital.series.map((series) => (
                     <TableCell key={series.label} scope="col">
-                      {series.label} ({vital.unit})
+                      {series.label} ({vitalUnit(vital)})
                     </TableCell>
                   ))}
                 </TableRow>
@@ -117,7 +121,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
                       </ResourceLink>
                     </TableCell>
                     {vital.series.map((series) => (
-                      <TableCell key={series.label}>{seriesValue(m, series) ?? '–'}</TableCell>
+                      <TableCell key={series.label}>{displayValue(m, series, vital) ?? '–'}</TableCell>
                     ))}
                   </TableRow>
                 ))}
