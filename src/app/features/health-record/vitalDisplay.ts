@@ -39,3 +39,17 @@ export function valueAxisRange(values: readonly (number | null)[]): { min: numbe
   const margin = Math.max((high - low) / 5, 2);
   return { min: Math.max(0, Math.floor(low - margin)), max: Math.ceil(high + margin) };
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The week of pregnancy on a day, from the due date (40 weeks after the last period's first day), or
+ * undefined outside the pregnancy. Home computes the same from the same date.
+ */
+export function pregnancyWeek(dueDate: string, at: Date): number | undefined {
+  const due = Date.parse(dueDate.length === 10 ? `${dueDate}T00:00:00Z` : dueDate);
+  if (Number.isNaN(due)) return undefined;
+  const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  const elapsed = 280 - Math.round((due - day) / DAY_MS);
+  return elapsed < 0 || elapsed > 42 * 7 ? undefined : Math.floor(elapsed / 7);
+}

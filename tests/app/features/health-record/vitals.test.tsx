@@ -10,6 +10,7 @@ import { seriesValue, VITAL_TYPES } from '../../../../src/app/features/health-re
 import { parseDecimal } from '../../../../src/app/features/health-record/vitalObservation';
 import {
   displayValue,
+  pregnancyWeek,
   storedValue,
   valueAxisRange,
   vitalUnit,
@@ -37,7 +38,7 @@ function bp(id: string, when: string, systolic: number, diastolic: number) {
   };
 }
 
-function mock(code: string, edges: unknown[]): ScreenMock {
+function mock(code: string, edges: unknown[], dueDate?: string): ScreenMock {
   return {
     request: {
       query: VitalsListDocument,
@@ -48,7 +49,25 @@ function mock(code: string, edges: unknown[]): ScreenMock {
         offset: 0,
       },
     },
-    result: { data: { ObservationConnection: { count: edges.length, offset: 0, edges } } },
+    result: {
+      data: {
+        dueDate: {
+          edges: dueDate
+            ? [
+                {
+                  resource: {
+                    __typename: 'Observation',
+                    resourceType: 'Observation',
+                    id: 'edd',
+                    valueDateTime: dueDate,
+                  },
+                },
+              ]
+            : [],
+        },
+        ObservationConnection: { count: edges.length, offset: 0, edges },
+      },
+    },
   };
 }
 
@@ -167,6 +186,34 @@ describe('the Vitals index: the latest reading of each vital with a small trend 
   });
 });
 
+describe('the weeks of pregnancy on the vitals chart and table', () => {
+  it('with a due date on record, each measurement shows its week of pregnancy', async () => {
+    // Due 2026-04-20: 2026-01-10 is 100 days before, so day 180, week 25; 2026-02-10 is week 30.
+    renderScreen(<VitalsPage vital={bloodPressure} />, [
+      mock(
+        '85354-9',
+        [bp('bp1', '2026-01-10T10:00:00Z', 112, 70), bp('bp2', '2026-02-10T10:00:00Z', 118, 76)],
+        '2026-04-20',
+      ),
+    ]);
+    const table = await screen.findByRole('table', { name: 'Blood Pressure measurements' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Date', 'Week of pregnancy', 'Systolic (mmHg)', 'Diastolic (mmHg)']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0]).getAllByRole('cell')[1]).toHaveTextContent(/^30$/);
+    expect(within(rows[1]).getAllByRole('cell')[1]).toHaveTextContent(/^25$/);
+  });
+
+  it('counts weeks from the due date, nothing outside the pregnancy', () => {
+    expect(pregnancyWeek('2026-04-20', new Date('2026-01-10T10:00:00Z'))).toBe(25);
+    expect(pregnancyWeek('2026-04-20', new Date('2026-04-20T10:00:00Z'))).toBe(40);
+    expect(pregnancyWeek('2026-04-20', new Date('2025-06-01T00:00:00Z'))).toBeUndefined();
+  });
+});
+
 describe("vitals in the reader's units, on an axis fitted to the readings", () => {
   it('weight reads in kg where people weigh in kg, stored values being lb; entry converts back to lb', () => {
     const reading = {
@@ -278,11 +325,15 @@ describe('issue #7 "40 weeks of vitals, never silently cut at a page"', () => {
     renderScreen(<VitalsPage vital={bloodPressure} />, [
       {
         request: { query: VitalsListDocument, variables: { ...variables, offset: 0 } },
-        result: { data: { ObservationConnection: { count: 3, offset: 0, edges: first } } },
+        result: {
+          data: { dueDate: { edges: [] }, ObservationConnection: { count: 3, offset: 0, edges: first } },
+        },
       },
       {
         request: { query: VitalsListDocument, variables: { ...variables, offset: 2 } },
-        result: { data: { ObservationConnection: { count: 3, offset: 2, edges: rest } } },
+        result: {
+          data: { dueDate: { edges: [] }, ObservationConnection: { count: 3, offset: 2, edges: rest } },
+        },
       },
     ]);
     await screen.findByRole('img', { name: /chart of 2 measurements/ });
