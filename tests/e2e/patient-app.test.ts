@@ -57,7 +57,7 @@ describe.each([1280, 375])('issue #7 patient app at %i px', (width) => {
       .first()
       .click();
     // A table at 1280 px; stacked cards on a phone, so the flag is never off-screen.
-    const table = page.getByRole(width < 600 ? 'list' : 'table', { name: 'Results' });
+    const table = page.getByRole(width < 600 ? 'list' : 'table', { name: 'Results', exact: true });
     await table.waitFor();
     const critical = table.locator('[data-critical="true"]');
     expect(await critical.count()).toBeGreaterThan(0);
