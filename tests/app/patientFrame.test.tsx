@@ -73,12 +73,14 @@ describe('SPEC §2 signed-in frame', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
-  it("signed in, an unknown route shows the 'Not found' panel inside the frame (signed out it goes to /)", async () => {
+  it('signed in, an unknown route shows "We couldn\'t find that page" inside the frame (signed out it goes to /)', async () => {
     const { router } = renderApp('/no/such/page');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: "We couldn't find that page" }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/no/such/page');
-    await waitFor(() => expect(document.title).toBe('Not found · Bloom'));
+    await waitFor(() => expect(document.title).toBe('Page not found · Bloom'));
   });
 });

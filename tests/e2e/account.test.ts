@@ -2,8 +2,9 @@
 // demo clinic and the built app, signed in as Maria, at 1280 and at 375 px: Home's pregnancy card from
 // the demo's estimated delivery date; account/profile edits (a bad birth date refused under its field by
 // the server, then a change that persists after reload); account/provider with Dr. Chen; an unknown
-// route's 'Not found' panel signed in and the redirect to / signed out. axe on every screen (no
-// critical or serious violation), a title per route, `lang` set, no sideways scrolling.
+// route's not-found panel ("We couldn't find that page") signed in and the redirect to / signed out.
+// axe on every screen (no critical or serious violation), a title per route, `lang` set, no sideways
+// scrolling.
 // The error panel and the router fallback are in tests/e2e/error-panel.test.ts.
 import type { Page } from 'playwright-core';
 import { useDemoSuite } from './support/demo-suite';
@@ -106,12 +107,12 @@ describe.each([1280, 375])('issue #7 account pages at %i px', (width) => {
     await expectScreen('Provider · Bloom');
   }, 60_000);
 
-  it("an unknown route shows 'Not found' in the frame signed in, and goes to / signed out", async () => {
+  it('an unknown route shows "We couldn\'t find that page" in the frame signed in, and goes to / signed out', async () => {
     await signInAsMaria(width);
     await page.goto(suite.url('/no/such/page'));
-    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: "We couldn't find that page" }).waitFor();
     await page.getByRole('banner').waitFor();
-    await expectScreen('Not found · Bloom');
+    await expectScreen('Page not found · Bloom');
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await page.getByRole('heading', { level: 1, name: 'Hello Maria' }).waitFor();
 

@@ -154,7 +154,7 @@ describe('issue #9 generic resource pages (Chromium)', () => {
   it('an unknown resource type shows the Not found panel', async () => {
     await signIn('dr-chen');
     await page.goto(suite.url('/Nonsense/123'));
-    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: "We couldn't find that page" }).waitFor();
     await page.getByText('The resource type "Nonsense" does not exist here.').waitFor();
   }, 90_000);
 });

@@ -223,12 +223,12 @@ describe('issue #9 search table in Chromium', () => {
     ).toBeLessThanOrEqual(0);
   }, 90_000);
 
-  it('an unknown resource type shows Not found', async () => {
+  it('an unknown resource type shows the not-found page', async () => {
     await signIn('dr-chen');
     await page.goto(suite.url('/NoSuchType'));
-    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: "We couldn't find that page" }).waitFor();
     await page.goto(suite.url('/lowercase'));
-    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: "We couldn't find that page" }).waitFor();
   }, 60_000);
 });
 

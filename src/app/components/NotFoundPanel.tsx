@@ -1,5 +1,5 @@
-// 'Not found' panel for a signed-in path that names nothing: an unknown resource type under
-// /:resourceType or an unknown signed-in route. A heading, one line and a way home.
+// The panel for a signed-in path that names nothing: an unknown resource type under /:resourceType or
+// an unknown signed-in route. It speaks to the patient: a heading, what may have happened, a way home.
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
@@ -16,12 +16,14 @@ export function NotFoundPanel({ what }: NotFoundPanelProps) {
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ py: 6, px: 2, textAlign: 'center' }}>
       {/* Every route has its page title: an unknown route has its own. */}
-      <title>Not found · Bloom</title>
+      <title>Page not found · Bloom</title>
       <Typography id={headingId} variant="h4" component="h1" gutterBottom>
-        Not found
+        We couldn&apos;t find that page
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {what ? `${what} does not exist here.` : 'There is nothing at this address.'}
+        {what
+          ? `${what} does not exist here.`
+          : 'The address may have a typo, or the page may have moved. The menu above leads to every part of the app.'}
       </Typography>
       <Link component={RouterLink} to="/">
         Go to the home page

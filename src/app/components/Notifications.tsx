@@ -1,5 +1,6 @@
 // App-wide notifications (SPEC §9 "at most 5 notifications at once"): a stack of alerts in the corner;
-// a sixth pushes the oldest out. Each closes by itself after a while or with its close button.
+// a sixth pushes the oldest out. Each closes by itself after a while or with its close button, or when
+// the screen that raised it calls the dismiss function notify returns (its problem was fixed).
 import type { AlertColor } from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import {
@@ -20,7 +21,8 @@ const NotificationStack = lazy(() => import('./NotificationStack'));
 export const MAX_NOTIFICATIONS = 5;
 const AUTO_CLOSE_MS = 6000;
 
-type Notify = (message: string, severity?: AlertColor) => void;
+/** Shows a notification; the returned function takes it away again. */
+type Notify = (message: string, severity?: AlertColor) => () => void;
 
 const NotificationsContext = createContext<Notify | undefined>(undefined);
 
@@ -35,6 +37,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
       const id = nextId.current++;
       setItems((current) => [...current, { id, message, severity }].slice(-MAX_NOTIFICATIONS));
       setTimeout(() => close(id), AUTO_CLOSE_MS);
+      return () => close(id);
     },
     [close],
   );

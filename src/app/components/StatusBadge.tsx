@@ -1,7 +1,9 @@
-// A FHIR status as a small pill in the colours of SPEC §4. Text and background pairs keep a contrast
-// ratio above 4.5:1 (WCAG AA) so the status reads without relying on colour.
+// A FHIR status as a small pill in the colours of SPEC §4, in words a patient uses (statusWords.ts).
+// Text and background pairs keep a contrast ratio above 4.5:1 (WCAG AA) so the status reads without
+// relying on colour; the raw code stays in data-status for machines.
 import Box from '@mui/material/Box';
-import { statusColor, type StatusColor } from './statusColors';
+import type { StatusColor } from './statusColors';
+import { patientStatus, type StatusKind } from './statusWords';
 
 const PALETTE: Readonly<Record<StatusColor, { bg: string; fg: string }>> = {
   blue: { bg: '#e3efff', fg: '#0b4a9c' },
@@ -11,13 +13,23 @@ const PALETTE: Readonly<Record<StatusColor, { bg: string; fg: string }>> = {
   gray: { bg: '#eceff1', fg: '#37474f' },
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  const color = statusColor(status);
+export function StatusBadge({
+  status,
+  kind,
+  upcoming,
+}: {
+  status: string;
+  kind?: StatusKind;
+  /** The thing lies ahead (an upcoming vaccine): not done yet is expected, not a failure. */
+  upcoming?: boolean;
+}) {
+  const { text, color } = patientStatus(status, { kind, upcoming });
   const { bg, fg } = PALETTE[color];
   return (
     <Box
       component="span"
       data-color={color}
+      data-status={status}
       sx={{
         display: 'inline-block',
         px: 1,
@@ -31,7 +43,7 @@ export function StatusBadge({ status }: { status: string }) {
         color: fg,
       }}
     >
-      {status}
+      {text}
     </Box>
   );
 }

@@ -61,9 +61,10 @@ describe('SPEC §4 status badge colours', () => {
     expect(statusColor('')).toBe('gray');
   });
 
-  it('the badge shows the status text with its colour', () => {
+  it('the badge shows the status in words with its colour, the code kept in data-status', () => {
     render(<StatusBadge status="cancelled" />);
-    expect(screen.getByText('cancelled')).toHaveAttribute('data-color', 'red');
+    expect(screen.getByText('Cancelled')).toHaveAttribute('data-color', 'red');
+    expect(screen.getByText('Cancelled')).toHaveAttribute('data-status', 'cancelled');
   });
 });
 

@@ -103,7 +103,7 @@ export function FormsPage() {
                       <Typography variant="body2" color="text.secondary">
                         <DateTimeDisplay value={response.authored} />
                       </Typography>
-                      {response.status && <StatusBadge status={response.status} />}
+                      {response.status && <StatusBadge status={response.status} kind="form" />}
                     </Stack>
                   </Stack>
                 </ListItem>

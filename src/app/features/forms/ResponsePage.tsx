@@ -101,7 +101,7 @@ export function ResponsePage() {
         <Typography color="text.secondary">
           Sent <DateTimeDisplay value={response.authored} />
         </Typography>
-        {response.status && <StatusBadge status={response.status} />}
+        {response.status && <StatusBadge status={response.status} kind="form" />}
       </Stack>
       <AnsweredItems items={response.item ?? []} />
     </Box>

@@ -75,7 +75,7 @@ export function AppointmentList({
                 <Typography variant="body2" color="text.secondary">
                   <DateTimeDisplay value={appointment.start} />
                 </Typography>
-                {appointment.status && <StatusBadge status={appointment.status} />}
+                {appointment.status && <StatusBadge status={appointment.status} kind="appointment" />}
               </Stack>
             </Stack>
           </ListItem>

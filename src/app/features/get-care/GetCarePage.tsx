@@ -4,13 +4,15 @@
 // use too), then sends the appointment-request Communication about the booked Appointment into her
 // message thread (found, else opened) and goes to /messages where the request sits in the thread. Below, the patient's upcoming and past
 // appointments. The Schedule and appointments come from the GetCare query; the free times from the
-// Schedule's availability (Schedule/{id}/$find, useFreeSlots).
+// Schedule's availability (Schedule/{id}/$find, useFreeSlots). An error notification goes away once its
+// problem is fixed (a time chosen, the request sent); the calendar says which days have no free times
+// and why today cannot be chosen.
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { GetCareDocument } from '../../../graphql';
 import { createReference } from '../../../fhir/references';
@@ -23,6 +25,7 @@ import { appointmentRequest, formatSlotStart } from './appointmentRequest';
 import { splitAppointments } from './appointmentSplit';
 import { SlotCalendar } from './SlotCalendar';
 import { SlotTimes } from './SlotTimes';
+import { sameDayNote } from './sameDayNote';
 import { firstOfMonth, localDayKey, slotsByLocalDay } from './slotWindow';
 import { useFreeSlots, type FreeSlot } from './useFreeSlots';
 
@@ -51,6 +54,23 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
   const [sending, setSending] = useState(false);
   // Booked, but the message to the care team failed: a retry sends the message only.
   const [booked, setBooked] = useState<{ slot: FreeSlot; reference: string } | undefined>();
+  // The error notification on screen, taken away when its problem is fixed.
+  const dismissError = useRef<(() => void) | undefined>(undefined);
+
+  function clearError() {
+    dismissError.current?.();
+    dismissError.current = undefined;
+  }
+
+  function showError(message: string) {
+    clearError();
+    dismissError.current = notify(message, 'error');
+  }
+
+  function chooseSlot(chosen: FreeSlot) {
+    setSlot(chosen);
+    clearError();
+  }
 
   const { data, previousData, loading, error, refetch } = useQuery(GetCareDocument, {
     variables: { patient: patient ? `Patient/${patient.id}` : '' },
@@ -74,12 +94,17 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
     [byDay, monthPrefix],
   );
   const daySlots = day ? (byDay.get(localDayKey(day)) ?? []) : [];
+  const showingThisMonth = monthPrefix === localDayKey(now).slice(0, 7);
+  const todayNote =
+    showingThisMonth && free.slots
+      ? sameDayNote(now, byDay.get(localDayKey(now))?.length ?? 0, schedule?.planningHorizon?.start)
+      : undefined;
   const appointments = (shown?.AppointmentList ?? []).flatMap((a) => (a ? [a] : []));
   const { upcoming, past } = splitAppointments(appointments, now);
 
   async function sendRequest() {
     if (!slot || !patient) {
-      notify(MESSAGES.noSlot, 'error');
+      showError(MESSAGES.noSlot);
       return;
     }
     setSending(true);
@@ -105,10 +130,11 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
         ),
       );
       await touchThread(client, thread.id ?? '', sent.toISOString());
+      clearError();
       notify(MESSAGES.sent, 'success');
       void navigate('/messages');
     } catch {
-      notify(MESSAGES.failed, 'error');
+      showError(MESSAGES.failed);
       if (!appointment) {
         // The time may have been taken meanwhile: show what is free now.
         setSlot(undefined);
@@ -158,10 +184,31 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
                 {data && schedule && free.slots && freeTimesByDay.size === 0 && (
                   <EmptyState text={`No free times in ${monthText(month)}. Try the next month.`} />
                 )}
+                {data && schedule && free.slots && freeTimesByDay.size > 0 && (
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                    Days you cannot choose have no free times.
+                  </Typography>
+                )}
+                {data && schedule && todayNote && (
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ mt: 1 }}
+                    data-testid="same-day-note"
+                  >
+                    {todayNote}
+                  </Typography>
+                )}
               </Box>
               <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
                 {day && daySlots.length > 0 ? (
-                  <SlotTimes day={day} slots={daySlots} selectedId={slot?.id} onSelect={setSlot} />
+                  <SlotTimes day={day} slots={daySlots} selectedId={slot?.id} onSelect={chooseSlot} />
+                ) : day ? (
+                  <Typography color="text.secondary">
+                    No free times on{' '}
+                    {day.toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' })}.
+                    Choose another day.
+                  </Typography>
                 ) : (
                   <Typography color="text.secondary">Choose a day to see its free times.</Typography>
                 )}

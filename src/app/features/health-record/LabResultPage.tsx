@@ -1,6 +1,7 @@
 // health-record/lab-results/{resultId}: the diagnostic report view of SPEC §2 — results table (Test,
 // Value, Reference Range, Interpretation, Category, Performer, Status) with the critical codes AA, LL,
-// HH, A highlighted (SPEC §9), Specimens (Collected, Received), notes and presentedForm.
+// HH, A highlighted (SPEC §9), Specimens (Collected, Received), notes and presentedForm. On phones the
+// results stack as cards (LabResultCards) so the critical flag is on screen without side-scrolling.
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
@@ -10,6 +11,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useParams } from 'react-router-dom';
 import { LabResultDetailDocument, type LabResultDetailQuery } from '../../../graphql';
 import { AttachmentViewer } from '../../components/AttachmentViewer';
@@ -19,6 +21,7 @@ import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DetailFields } from './DetailFields';
 import { isCritical } from './interpretation';
+import { CRITICAL_BG, CRITICAL_FG, LabResultCards } from './LabResultCards';
 import { NotesList } from './NotesList';
 import {
   conceptsText,
@@ -28,15 +31,15 @@ import {
   referenceText,
 } from './observationValues';
 import { PageHeading } from '../../components/PageHeading';
+import type { ResultObservation } from './resultObservation';
 
 type Report = NonNullable<LabResultDetailQuery['DiagnosticReport']>;
 type ResultRef = NonNullable<NonNullable<Report['result']>[number]>;
-type ResultObservation = Extract<NonNullable<ResultRef['resource']>, { resourceType: string }>;
+
+/** Below MUI's sm breakpoint (600 px): the table would need side-scrolling. */
+const PHONE_QUERY = '(max-width:599.95px)';
 type SpecimenRef = NonNullable<NonNullable<Report['specimen']>[number]>;
 type SpecimenResource = Extract<NonNullable<SpecimenRef['resource']>, { resourceType: string }>;
-
-const CRITICAL_BG = '#fde6e6';
-const CRITICAL_FG = '#8a1212';
 
 function ResultRow({ result }: { result: ResultObservation }) {
   const critical = isCritical(result.interpretation);
@@ -60,7 +63,7 @@ function ResultRow({ result }: { result: ResultObservation }) {
       </TableCell>
       <TableCell>{conceptsText(result.category)}</TableCell>
       <TableCell>{referenceText(result.performer)}</TableCell>
-      <TableCell>{result.status && <StatusBadge status={result.status} />}</TableCell>
+      <TableCell>{result.status && <StatusBadge status={result.status} kind="result" />}</TableCell>
     </TableRow>
   );
 }
@@ -73,8 +76,17 @@ function isSpecimen(resource: SpecimenRef['resource'] | undefined): resource is 
   return !!resource && 'resourceType' in resource && resource.resourceType === 'Specimen';
 }
 
-export function ReportResultsTable({ results }: { results: readonly ResultObservation[] }) {
+export function ReportResultsTable({
+  results,
+  stacked: givenStacked,
+}: {
+  results: readonly ResultObservation[];
+  /** Cards instead of the table; by default below the sm breakpoint (phones). */
+  stacked?: boolean;
+}) {
+  const phone = useMediaQuery(PHONE_QUERY, { noSsr: true });
   if (results.length === 0) return <EmptyState text="No results in this report" />;
+  if (givenStacked ?? phone) return <LabResultCards results={results} />;
   return (
     <TableContainer tabIndex={0} aria-label="Results table" sx={{ overflowX: 'auto' }}>
       <Table size="small" aria-label="Results">
@@ -143,7 +155,7 @@ export function LabResultPage() {
       <PageHeading title={conceptText(report.code) || 'Lab result'} />
       <DetailFields
         fields={[
-          ['Status', report.status ? <StatusBadge status={report.status} /> : ''],
+          ['Status', report.status ? <StatusBadge status={report.status} kind="result" /> : ''],
           ['Collected', <DateTimeDisplay key="e" value={report.effectiveDateTime} />],
           ['Issued', <DateTimeDisplay key="i" value={report.issued} />],
           ['Performer', referenceText(report.performer)],

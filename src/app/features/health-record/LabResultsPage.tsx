@@ -55,7 +55,7 @@ export function LabResultsPage() {
                   <Typography variant="body2" color="text.secondary">
                     <DateTimeDisplay value={report.effectiveDateTime ?? report.issued} />
                   </Typography>
-                  {report.status && <StatusBadge status={report.status} />}
+                  {report.status && <StatusBadge status={report.status} kind="result" />}
                 </Stack>
               </Stack>
             </ListItem>

@@ -24,7 +24,7 @@ export function MedicationPage() {
       <PageHeading title={conceptText(request.medicationCodeableConcept) || 'Medication'} />
       <DetailFields
         fields={[
-          ['Status', request.status ? <StatusBadge status={request.status} /> : ''],
+          ['Status', request.status ? <StatusBadge status={request.status} kind="medication" /> : ''],
           [
             'Dosage',
             (request.dosageInstruction ?? [])

@@ -29,6 +29,7 @@ export function MedicationsPage() {
       {data && requests.length === 0 && <EmptyState text="No medications available" />}
       {requests.length > 0 && (
         <ResourceRows
+          kind="medication"
           label="Medications"
           rows={requests.map((request) => ({
             key: request.id ?? '',

@@ -64,7 +64,7 @@ export function ObservationPage() {
           ],
           ['Category', conceptsText(observation.category)],
           ['Performer', referenceText(observation.performer)],
-          ['Status', observation.status ? <StatusBadge status={observation.status} /> : ''],
+          ['Status', observation.status ? <StatusBadge status={observation.status} kind="result" /> : ''],
           ['Date', <DateTimeDisplay key="d" value={observation.effectiveDateTime ?? observation.issued} />],
         ]}
       />

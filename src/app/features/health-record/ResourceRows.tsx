@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import type { StatusKind } from '../../components/statusWords';
 
 export interface ResourceRow {
   readonly key: string;
@@ -14,9 +15,19 @@ export interface ResourceRow {
   readonly date?: string | null;
   readonly detail?: string | null;
   readonly status?: string | null;
+  /** The row's date lies ahead (an upcoming vaccine): its status reads as planned. */
+  readonly upcoming?: boolean;
 }
 
-export function ResourceRows({ label, rows }: { label: string; rows: readonly ResourceRow[] }) {
+export function ResourceRows({
+  label,
+  rows,
+  kind,
+}: {
+  label: string;
+  rows: readonly ResourceRow[];
+  kind?: StatusKind;
+}) {
   return (
     <List aria-label={label}>
       {rows.map((row) => (
@@ -38,7 +49,7 @@ export function ResourceRows({ label, rows }: { label: string; rows: readonly Re
               <Typography variant="body2" color="text.secondary">
                 <DateTimeDisplay value={row.date} />
               </Typography>
-              {row.status && <StatusBadge status={row.status} />}
+              {row.status && <StatusBadge status={row.status} kind={kind} upcoming={row.upcoming} />}
             </Stack>
           </Stack>
         </ListItem>

@@ -27,13 +27,14 @@ export function VaccinesPage({ now: givenNow }: { now?: Date }) {
   const connection = data?.ImmunizationConnection;
   const vaccines = (connection?.edges ?? []).flatMap((edge) => (edge?.resource ? [edge.resource] : []));
   const { upcoming, past } = splitVaccines(vaccines, now);
-  const rows = (list: typeof vaccines): ResourceRow[] =>
+  const rows = (list: typeof vaccines, upcomingList: boolean): ResourceRow[] =>
     list.map((vaccine) => ({
       key: vaccine.id ?? '',
       href: `${base}/vaccines/${vaccine.id}`,
       title: conceptText(vaccine.vaccineCode) || 'Vaccine',
       date: vaccine.occurrenceDateTime,
       status: vaccine.status,
+      upcoming: upcomingList,
     }));
   return (
     <>
@@ -48,7 +49,7 @@ export function VaccinesPage({ now: givenNow }: { now?: Date }) {
           {upcoming.length === 0 ? (
             <EmptyState text="No upcoming vaccines available" />
           ) : (
-            <ResourceRows label="Upcoming vaccines" rows={rows(upcoming)} />
+            <ResourceRows label="Upcoming vaccines" kind="vaccine" rows={rows(upcoming, true)} />
           )}
           <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 3 }}>
             Past
@@ -56,7 +57,7 @@ export function VaccinesPage({ now: givenNow }: { now?: Date }) {
           {past.length === 0 ? (
             <EmptyState text="No past vaccines available" />
           ) : (
-            <ResourceRows label="Past vaccines" rows={rows(past)} />
+            <ResourceRows label="Past vaccines" kind="vaccine" rows={rows(past, false)} />
           )}
         </>
       )}

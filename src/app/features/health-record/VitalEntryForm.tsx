@@ -10,6 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { PlainTextField } from '../../components/PlainTextField';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { parseDecimal, vitalObservation } from './vitalObservation';
+import { storedValue, vitalUnit } from './vitalDisplay';
 import type { VitalType } from './vitalTypes';
 
 export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: string }) {
@@ -28,7 +29,9 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
     setSaving(true);
     setMessage(undefined);
     try {
-      await client.createResource(vitalObservation(vital, values as number[], patient, new Date()));
+      // Entered in the shown unit (kg or lb for weight), stored in the unit SPEC §3 gives the type.
+      const stored = (values as number[]).map((value) => storedValue(value, vital));
+      await client.createResource(vitalObservation(vital, stored, patient, new Date()));
       setTexts(vital.series.map(() => ''));
       setMessage({ severity: 'success', text: 'Measurement saved.' });
     } catch (err) {
@@ -56,7 +59,7 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
         {vital.series.map((series, index) => (
           <PlainTextField
             key={series.label}
-            label={`${series.label} (${vital.unit})`}
+            label={`${series.label} (${vitalUnit(vital)})`}
             value={texts[index]}
             onChange={(event) =>
               setTexts((prev) => prev.map((text, i) => (i === index ? event.target.value : text)))

@@ -1,6 +1,8 @@
 // health-record/vitals/{blood-pressure|heart-rate|weight} (SPEC §2 Vitals, §9): a line chart of every
-// measurement (y-axis from 0, legend at the bottom; blood pressure shows systolic and diastolic) with
-// a text alternative, and a table of measurements linking to their detail.
+// measurement (value axis fitted to the readings, legend at the bottom; blood pressure shows systolic
+// and diastolic) with a text alternative, and a table of measurements linking to their detail. Units
+// are printed for people (mmHg), weight in the reader's locale unit (vitalDisplay.ts). With a due date
+// on record, the time axis and the table mark the weeks of pregnancy.
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
@@ -24,23 +26,35 @@ import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
 import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 import { VitalEntryForm } from './VitalEntryForm';
-import { seriesValue, type VitalMeasurement, type VitalType } from './vitalTypes';
+import { displayValue, pregnancyWeek, valueAxisRange, vitalUnit } from './vitalDisplay';
+import type { VitalMeasurement, VitalType } from './vitalTypes';
 
 export const VITALS_PAGE_SIZE = 500;
+
+/** A time-axis tick: the day, and the week of pregnancy under it when the due date is known. */
+function tickText(value: Date, dueDate: string | undefined): string {
+  const day = value.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  const week = dueDate ? pregnancyWeek(dueDate, value) : undefined;
+  return week === undefined ? day : `${day}\nWeek ${week}`;
+}
 
 function VitalsChart({
   vital,
   measurements,
+  dueDate,
 }: {
   vital: VitalType;
   measurements: readonly VitalMeasurement[];
+  dueDate?: string;
 }) {
   const dated = measurements.filter((m) => m.effectiveDateTime);
   const latest = dated[dated.length - 1];
+  const unit = vitalUnit(vital);
+  const range = valueAxisRange(dated.flatMap((m) => vital.series.map((s) => displayValue(m, s, vital))));
   const summary = latest
     ? `${vital.title} chart of ${dated.length} measurements; latest ${vital.series
-        .map((s) => `${s.label} ${seriesValue(latest, s) ?? '–'}`)
-        .join(', ')} ${vital.unit} on ${formatFhirDate(latest.effectiveDateTime ?? '')}.`
+        .map((s) => `${s.label} ${displayValue(latest, s, vital) ?? '–'}`)
+        .join(', ')} ${unit} on ${formatFhirDate(latest.effectiveDateTime ?? '')}.`
     : `${vital.title} chart with no measurements.`;
   return (
     <Box role="img" aria-label={summary} sx={{ width: '100%', height: 320 }}>
@@ -52,14 +66,14 @@ function VitalsChart({
           {
             scaleType: 'time',
             data: dated.map((m) => new Date(m.effectiveDateTime ?? '')),
-            valueFormatter: (value: Date) => value.toLocaleDateString(),
+            valueFormatter: (value: Date) => tickText(value, dueDate),
           },
         ]}
-        yAxis={[{ min: 0 }]}
+        yAxis={[{ ...range, label: unit }]}
         series={vital.series.map((series) => ({
           type: 'line' as const,
           label: series.label,
-          data: dated.map((m) => seriesValue(m, series)),
+          data: dated.map((m) => displayValue(m, series, vital)),
           connectNulls: true,
         }))}
       >
@@ -86,6 +100,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
   });
   const connection = data?.ObservationConnection;
   const measurements = (connection?.edges ?? []).flatMap((edge) => (edge?.resource ? [edge.resource] : []));
+  const dueDate = data?.dueDate?.edges?.[0]?.resource?.valueDateTime ?? undefined;
   return (
     <>
       <PageHeading title={vital.title} />
@@ -96,15 +111,16 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
       )}
       {measurements.length > 0 && (
         <>
-          <VitalsChart vital={vital} measurements={measurements} />
+          <VitalsChart vital={vital} measurements={measurements} dueDate={dueDate} />
           <TableContainer tabIndex={0} aria-label={`${vital.title} measurements table`} sx={{ mt: 3 }}>
             <Table size="small" aria-label={`${vital.title} measurements`}>
               <TableHead>
                 <TableRow>
                   <TableCell scope="col">Date</TableCell>
+                  {dueDate && <TableCell scope="col">Week of pregnancy</TableCell>}
                   {vital.series.map((series) => (
                     <TableCell key={series.label} scope="col">
-                      {series.label} ({vital.unit})
+                      {series.label} ({vitalUnit(vital)})
                     </TableCell>
                   ))}
                 </TableRow>
@@ -117,8 +133,15 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
                         <DateTimeDisplay value={m.effectiveDateTime} />
                       </ResourceLink>
                     </TableCell>
+                    {dueDate && (
+                      <TableCell>
+                        {m.effectiveDateTime
+                          ? (pregnancyWeek(dueDate, new Date(m.effectiveDateTime)) ?? '–')
+                          : '–'}
+                      </TableCell>
+                    )}
                     {vital.series.map((series) => (
-                      <TableCell key={series.label}>{seriesValue(m, series) ?? '–'}</TableCell>
+                      <TableCell key={series.label}>{displayValue(m, series, vital) ?? '–'}</TableCell>
                     ))}
                   </TableRow>
                 ))}
@@ -135,6 +158,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
           void fetchMore({
             variables: { offset: measurements.length },
             updateQuery: (previous, { fetchMoreResult }) => ({
+              ...previous,
               ObservationConnection: appendPage(
                 previous.ObservationConnection,
                 fetchMoreResult.ObservationConnection,

@@ -1,4 +1,7 @@
-// Text of the FHIR values a results table shows: quantities, ranges, codeable concepts, references.
+// Text of the FHIR values a results table shows: quantities (units in printed form, weights in the
+// reader's unit), ranges, codeable concepts, references.
+import { humanUnitsInText, localQuantity } from '../../components/plainUnits';
+
 export interface QuantityLike {
   readonly value?: number | null;
   readonly unit?: string | null;
@@ -26,7 +29,8 @@ export interface ValueLike {
 
 export function quantityText(quantity: QuantityLike | null | undefined): string {
   if (!quantity || quantity.value === null || quantity.value === undefined) return '';
-  return quantity.unit ? `${quantity.value} ${quantity.unit}` : String(quantity.value);
+  const { value, unit } = localQuantity(quantity.value, quantity.unit);
+  return unit ? `${value} ${unit}` : String(value);
 }
 
 export function conceptText(concept: ConceptLike | null | undefined): string {
@@ -54,7 +58,7 @@ export function observationValueText(observation: ValueLike): string {
 /** A reference range as text: its text, else "low – high", "≥ low" or "≤ high". */
 export function rangeText(range: RangeLike | null | undefined): string {
   if (!range) return '';
-  if (range.text) return range.text;
+  if (range.text) return humanUnitsInText(range.text);
   const low = quantityText(range.low);
   const high = quantityText(range.high);
   if (low && high) return `${low} – ${high}`;

@@ -55,7 +55,7 @@ export const VITAL_TYPES: readonly VitalType[] = [
 export interface VitalMeasurement {
   readonly id: string | null;
   readonly effectiveDateTime: string | null;
-  readonly valueQuantity: { readonly value: number | null } | null;
+  readonly valueQuantity: { readonly value: number | null; readonly unit?: string | null } | null;
   readonly component: ReadonlyArray<{
     readonly code: { readonly coding: ReadonlyArray<{ readonly code: string | null } | null> | null } | null;
     readonly valueQuantity: { readonly value: number | null } | null;

@@ -1,5 +1,7 @@
 // Home's "where the pregnancy stands and what is next": weeks and due date when the record
-// holds an estimated delivery date, the next appointment and the next vaccine. One HomeSummary query.
+// holds an estimated delivery date (else one worked out from the last period she entered, else a card
+// to ask the care team or enter that date), the next appointment and the next vaccine. One
+// HomeSummary query.
 import { useQuery } from '@apollo/client/react';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -10,7 +12,9 @@ import { HomeSummaryDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { LoadError, LoadingState } from '../../components/ListStates';
 import { ResourceLink } from '../../components/ResourceLink';
+import { dueDateFromLastPeriod } from './lastPeriod';
 import { pregnancyProgress } from './pregnancyProgress';
+import { UnknownDueDateCard } from './UnknownDueDateCard';
 
 function SummaryCard({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -29,16 +33,17 @@ function SummaryCard({ title, children }: { title: string; children: ReactNode }
 
 export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
   const iso = now.toISOString();
-  const { data, loading, error } = useQuery(HomeSummaryDocument, {
+  const { data, loading, error, refetch } = useQuery(HomeSummaryDocument, {
     variables: { patient, from: `ge${iso}`, after: `gt${iso}` },
   });
   if (loading && !data) return <LoadingState label="Loading your summary" />;
   if (error) return <LoadError error={error} />;
-  const dueDate = data?.dueDate?.edges?.[0]?.resource?.valueDateTime;
+  const recorded = data?.dueDate?.edges?.[0]?.resource?.valueDateTime;
+  const lastPeriod = data?.lastPeriod?.edges?.[0]?.resource?.valueDateTime;
+  const dueDate = recorded ?? (lastPeriod ? dueDateFromLastPeriod(lastPeriod) : undefined);
   const progress = dueDate ? pregnancyProgress(dueDate, now) : undefined;
   const appointment = data?.nextAppointment?.edges?.[0]?.resource;
   const vaccine = data?.nextVaccine?.edges?.[0]?.resource;
-  if (!progress && !appointment && !vaccine) return null;
   return (
     <Grid container spacing={2} sx={{ mt: 4 }}>
       {progress && dueDate && (
@@ -48,7 +53,13 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
           </Typography>
           <Typography variant="body2">
             Due date: <DateTimeDisplay value={dueDate.slice(0, 10)} />
+            {!recorded && ' (from the first day of your last period)'}
           </Typography>
+        </SummaryCard>
+      )}
+      {!dueDate && (
+        <SummaryCard title="Your pregnancy">
+          <UnknownDueDateCard patient={patient} now={now} onSaved={() => void refetch()} />
         </SummaryCard>
       )}
       {appointment && (

@@ -94,12 +94,18 @@ export function buildDemoClinic(today: Date): DemoClinic {
     aishaVitals(aishaDates),
   );
 
-  // Maria's due date only: the demo keeps every date within 46 days ahead, and Aisha's lies further.
+  // Every pregnant patient has her due date: the one date of the demo beyond 46 days ahead.
   addDueDate(ctx, {
     key: 'maria',
     patient: patients.maria,
     performer: clinic.drChen,
     recordedDaysFromToday: mariaDates.firstVisit,
+  });
+  addDueDate(ctx, {
+    key: 'aisha',
+    patient: patients.aisha,
+    performer: clinic.drChen,
+    recordedDaysFromToday: aishaDates.firstVisit,
   });
 
   addMedicationRequests(ctx, { ...maria, requester: clinic.drChen }, mariaMedications(mariaDates));

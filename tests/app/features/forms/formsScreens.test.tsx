@@ -95,7 +95,7 @@ describe('Forms list', () => {
       'href',
       '/forms/responses/r1',
     );
-    expect(within(answers).getByText('completed')).toBeInTheDocument();
+    expect(within(answers).getByText('Submitted')).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Forms · Bloom'));
   });
 });
@@ -223,6 +223,6 @@ describe('One sent form', () => {
     expect(definitions).toContain('No');
     expect(definitions).toContain('Nausea, Tiredness');
     expect(definitions).toContain('555-0100');
-    expect(screen.getByText('completed')).toBeInTheDocument();
+    expect(screen.getByText('Submitted')).toBeInTheDocument();
   });
 });

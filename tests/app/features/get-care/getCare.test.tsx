@@ -77,7 +77,11 @@ const APPOINTMENTS = [
   appointment('a-next', local(10, 26, 14), 'booked', 'Prenatal visit (36 weeks)'),
 ];
 
-function getCareMock(hasSchedule = true, appointments: unknown[] = APPOINTMENTS): ScreenMock {
+function getCareMock(
+  hasSchedule = true,
+  appointments: unknown[] = APPOINTMENTS,
+  horizonStart: string | null = null,
+): ScreenMock {
   return {
     request: { query: GetCareDocument, variables: { patient: 'Patient/maria-1' } },
     result: {
@@ -88,6 +92,7 @@ function getCareMock(hasSchedule = true, appointments: unknown[] = APPOINTMENTS)
                 __typename: 'Schedule',
                 resourceType: 'Schedule',
                 id: 'sched-1',
+                planningHorizon: horizonStart ? { __typename: 'Period', start: horizonStart } : null,
                 actor: [chen, room],
                 serviceType: [
                   {
@@ -273,7 +278,7 @@ describe('SPEC §2 Get Care screen', () => {
     const upcoming = screen.getByRole('list', { name: 'Upcoming appointments' });
     expect(upcoming).toHaveTextContent('Prenatal visit (36 weeks)');
     expect(upcoming).toHaveTextContent('with Dr. Lily Chen');
-    expect(within(upcoming).getByText('booked')).toHaveAttribute('data-color', 'blue');
+    expect(within(upcoming).getByText('Confirmed')).toHaveAttribute('data-color', 'blue');
     expect(screen.getByRole('list', { name: 'Past appointments' })).toHaveTextContent(
       'Prenatal visit (28 weeks)',
     );
@@ -346,6 +351,43 @@ describe('SPEC §2 Get Care screen', () => {
     expect(MESSAGES.noSlot).toBe('Please select a slot first.');
     expect(api.sent.filter((r) => r.method === 'POST')).toEqual([]);
     expect(router.state.location.pathname).toBe('/get-care');
+  });
+
+  it('the "select a slot" error goes away once a time is chosen, and is not left beside "sent"', async () => {
+    const { api } = renderGetCare([getCareMock(), getCareMock()]);
+    api.once('POST fhir/R4/Appointment/$book', 201, {
+      resourceType: 'Bundle',
+      type: 'transaction-response',
+      entry: [{ resource: { resourceType: 'Appointment', id: 'appt-1', status: 'booked' } }],
+    });
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'c-1' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Send Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot);
+    fireEvent.click(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ }));
+    const times = await screen.findByRole('group', { name: /^Times on / });
+    fireEvent.click(within(times).getAllByRole('button')[0]);
+    await waitFor(() => expect(screen.queryByText(MESSAGES.noSlot)).not.toBeInTheDocument());
+    fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.sent);
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+
+  it('days without free times say so, and the calendar says why today cannot be booked', async () => {
+    const tomorrow = new Date(2026, 10, 11).toISOString();
+    renderGetCare([getCareMock(true, APPOINTMENTS, tomorrow)]);
+    await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ });
+    expect(screen.getByText('Days you cannot choose have no free times.')).toBeInTheDocument();
+    const note = screen.getByTestId('same-day-note');
+    expect(note).toHaveTextContent(
+      /^Same-day appointments can't be booked online: the clinic takes requests from /,
+    );
+    expect(note).toHaveTextContent(/send your care team a message/);
+  });
+
+  it('without a later booking window, today with no time left says so', async () => {
+    renderGetCare([getCareMock()]);
+    await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ });
+    expect(screen.getByTestId('same-day-note')).toHaveTextContent('There are no free times left today.');
   });
 
   it('day, then time, shows the Selected Slot; Send Request books it ($book), sends the Communication about the Appointment into her thread, alerts "Appointment request sent." and goes to /messages', async () => {

@@ -120,7 +120,8 @@ describe('SPEC §4 vaccines: upcoming (later than now) and past (no date or not 
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'Tdap' })).toBeInTheDocument();
     expect(screen.getByText('Scheduled for an upcoming visit')).toBeInTheDocument();
-    expect(screen.getByText('not-done')).toHaveAttribute('data-color', 'red');
+    // Its date has passed: not given, in the red of things that did not happen (statusWords.ts).
+    expect(screen.getByText('Not given')).toHaveAttribute('data-color', 'red');
   });
 });
 
@@ -162,7 +163,7 @@ describe('SPEC §2 medications', () => {
       '/health-record/medications/iron',
     );
     expect(screen.getByText('One tablet daily')).toBeInTheDocument();
-    expect(screen.getByText('active')).toHaveAttribute('data-color', 'blue');
+    expect(screen.getByText('Active prescription')).toHaveAttribute('data-color', 'blue');
   });
 
   it('empty and error states', async () => {

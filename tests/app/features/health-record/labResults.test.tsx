@@ -7,11 +7,12 @@ import {
   LabResultListDocument,
   type LabResultDetailQuery,
 } from '../../../../src/graphql';
-import { LabResultPage } from '../../../../src/app/features/health-record/LabResultPage';
+import { LabResultPage, ReportResultsTable } from '../../../../src/app/features/health-record/LabResultPage';
 import {
   LAB_RESULTS_PAGE_SIZE,
   LabResultsPage,
 } from '../../../../src/app/features/health-record/LabResultsPage';
+import type { ResultObservation } from '../../../../src/app/features/health-record/resultObservation';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
 const patient = 'Patient/maria-1';
@@ -53,7 +54,7 @@ describe('SPEC §2 health-record/lab-results list', () => {
       '/health-record/lab-results/r1',
     );
     expect(screen.getByRole('link', { name: 'Report r2' })).toBeInTheDocument();
-    expect(screen.getAllByText('final')[0]).toHaveAttribute('data-color', 'green');
+    expect(screen.getAllByText('Final result')[0]).toHaveAttribute('data-color', 'green');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     expect(document.title).toBe('Lab Results · Bloom');
   });
@@ -206,7 +207,7 @@ describe('SPEC §2 diagnostic report view', () => {
       'Code N',
       'Laboratory',
       'Bloom Lab',
-      'final',
+      'Final result',
     ]);
     expect(within(row).getByRole('link', { name: 'Hemoglobin' })).toHaveAttribute('href', '/Observation/hb');
     expect(document.title).toBe('Glucose challenge · Bloom');
@@ -223,6 +224,26 @@ describe('SPEC §2 diagnostic report view', () => {
       expect(row).toHaveTextContent('Critical');
     },
   );
+
+  it('on a phone the results stack as cards, each critical one flagged first, with every column as a field', () => {
+    const results = (detail.result ?? []).flatMap((ref) =>
+      ref?.resource && 'id' in ref.resource ? [ref.resource as ResultObservation] : [],
+    );
+    renderScreen(<ReportResultsTable results={results} stacked />, []);
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Results' });
+    const glucose = within(list).getByRole('link', { name: 'Glucose 1h' }).closest('li');
+    expect(glucose).toHaveAttribute('data-critical', 'true');
+    // The flag comes before the name, so it is the first thing read and seen.
+    expect(glucose?.firstElementChild).toHaveTextContent('Critical');
+    expect(glucose).toHaveTextContent('192 mg/dL');
+    expect(glucose).toHaveTextContent('Code HH');
+    expect(glucose).toHaveTextContent('Final result');
+    const hemoglobin = within(list).getByRole('link', { name: 'Hemoglobin' }).closest('li');
+    expect(hemoglobin).not.toHaveAttribute('data-critical');
+    expect(hemoglobin).not.toHaveTextContent('Critical');
+    expect(hemoglobin).toHaveTextContent('Reference range70 g/dL – 140 g/dL');
+  });
 
   it('a normal result (N) is not highlighted', async () => {
     renderScreen(<LabResultPage />, [detailMock(detail)], route);

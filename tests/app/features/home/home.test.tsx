@@ -1,8 +1,10 @@
 // Home signed in (SPEC §2 "/"): greeting by name, 'Send Message' → /messages, the four
 // pregnancy-information cards, and where the pregnancy stands / what is next from HomeSummary.
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Observation } from '@medplum/fhirtypes';
 import { HomeSummaryDocument } from '../../../../src/graphql';
 import { HomePage } from '../../../../src/app/features/home/HomePage';
+import { dueDateFromLastPeriod, lastPeriodProblem } from '../../../../src/app/features/home/lastPeriod';
 import { pregnancyProgress } from '../../../../src/app/features/home/pregnancyProgress';
 import { maria } from '../../support/fakeApi';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
@@ -18,7 +20,13 @@ function summary(data: Record<string, unknown>): ScreenMock {
   return {
     request: { query: HomeSummaryDocument, variables },
     result: {
-      data: { dueDate: { edges: [] }, nextAppointment: { edges: [] }, nextVaccine: { edges: [] }, ...data },
+      data: {
+        dueDate: { edges: [] },
+        lastPeriod: { edges: [] },
+        nextAppointment: { edges: [] },
+        nextVaccine: { edges: [] },
+        ...data,
+      },
     },
   };
 }
@@ -95,12 +103,76 @@ describe('SPEC §2 home', () => {
     expect(screen.queryByRole('region', { name: 'Next appointment' })).not.toBeInTheDocument();
   });
 
+  it('no due date: the pregnancy card says so, points to the care team and offers the last period', async () => {
+    renderScreen(<HomePage profile={maria} now={now} />, [summary({})]);
+    const card = await screen.findByRole('region', { name: 'Your pregnancy' });
+    expect(card).toHaveTextContent("We don't know your due date yet.");
+    expect(within(card).getByRole('link', { name: 'ask them' })).toHaveAttribute('href', '/messages');
+    expect(within(card).getByLabelText('First day of last period')).toHaveAttribute('type', 'date');
+  });
+
+  it('entering the last period stores an Observation (LOINC 8665-2), from which the card dates the pregnancy', async () => {
+    const lastPeriod = {
+      lastPeriod: {
+        edges: [
+          {
+            resource: {
+              __typename: 'Observation',
+              resourceType: 'Observation',
+              id: 'lmp',
+              valueDateTime: '2026-01-05',
+            },
+          },
+        ],
+      },
+    };
+    const { api } = renderScreen(<HomePage profile={maria} now={now} />, [summary({}), summary(lastPeriod)]);
+    api.once('POST fhir/R4/Observation', 201, { resourceType: 'Observation', id: 'lmp' });
+    const card = await screen.findByRole('region', { name: 'Your pregnancy' });
+    const input = within(card).getByLabelText('First day of last period');
+    // Refused in the form first: a future date.
+    fireEvent.change(input, { target: { value: '2026-07-01' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Work out my due date' }));
+    expect(await within(card).findByText('The date cannot be in the future.')).toBeInTheDocument();
+    expect(api.bodiesOf('POST fhir/R4/Observation')).toEqual([]);
+    fireEvent.change(input, { target: { value: '2026-01-05' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Work out my due date' }));
+    // 2026-01-05 + 280 days = 2026-10-12; on 2026-06-01 that is 21 weeks 0 days.
+    expect(await screen.findByText('21 weeks 0 days · trimester 2')).toBeInTheDocument();
+    const [stored] = api.bodiesOf('POST fhir/R4/Observation') as Observation[];
+    expect(stored).toMatchObject({
+      resourceType: 'Observation',
+      status: 'final',
+      code: { coding: [{ system: 'http://loinc.org', code: '8665-2' }] },
+      subject: { reference: 'Patient/maria-1' },
+      valueDateTime: '2026-01-05',
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('region', { name: 'Your pregnancy' })).toHaveTextContent(
+        'from the first day of your last period',
+      ),
+    );
+  });
+
   it('a failed summary shows its error but keeps the greeting and cards', async () => {
     renderScreen(<HomePage profile={maria} now={now} />, [
       { request: { query: HomeSummaryDocument, variables }, error: new Error('Boom') },
     ]);
     expect(await screen.findByRole('alert')).toHaveTextContent('Boom');
     expect(screen.getByRole('link', { name: /First trimester/ })).toBeInTheDocument();
+  });
+});
+
+describe('the due date from the last period', () => {
+  it('is 280 days later', () => {
+    expect(dueDateFromLastPeriod('2025-10-06')).toBe('2026-07-13');
+    expect(dueDateFromLastPeriod('garbage')).toBeUndefined();
+  });
+  it('refuses a future date, one beyond 42 weeks and a malformed one', () => {
+    expect(lastPeriodProblem('2026-05-01', now)).toBeUndefined();
+    expect(lastPeriodProblem('2026-06-02', now)).toBe('The date cannot be in the future.');
+    expect(lastPeriodProblem('2025-06-01', now)).toMatch(/more than 42 weeks/);
+    expect(lastPeriodProblem('', now)).toMatch(/Enter the date/);
   });
 });
 

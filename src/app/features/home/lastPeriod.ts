@@ -1,0 +1,60 @@
+// The last menstrual period (LOINC 8665-2) a patient enters when her record has no due date: stored as
+// her own Observation, from which Home computes the due date (280 days later, Naegele's rule).
+import type { Observation } from '@medplum/fhirtypes';
+import { PREGNANCY_DAYS } from './pregnancyProgress';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const LAST_PERIOD_CODE = '8665-2';
+/** The longest a pregnancy is followed here: 42 weeks after the last period. */
+const LONGEST_DAYS = 42 * 7;
+
+/** YYYY-MM-DD of a UTC day. */
+function dayOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/** The due date (YYYY-MM-DD) 280 days after the first day of the last period; undefined if unreadable. */
+export function dueDateFromLastPeriod(lastPeriod: string): string | undefined {
+  const start = Date.parse(`${lastPeriod.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(start) ? undefined : dayOf(start + PREGNANCY_DAYS * DAY_MS);
+}
+
+/** Why a date cannot be the first day of the last period, or undefined when it can. */
+export function lastPeriodProblem(value: string, now: Date): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    return 'Enter the date as day, month and year.';
+  }
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const start = Date.parse(`${value}T00:00:00Z`);
+  if (start > today) return 'The date cannot be in the future.';
+  if (today - start > LONGEST_DAYS * DAY_MS) return 'That is more than 42 weeks ago. Please check the date.';
+  return undefined;
+}
+
+export function lastPeriodObservation(patient: string, value: string, now: Date): Observation {
+  return {
+    resourceType: 'Observation',
+    status: 'final',
+    category: [
+      {
+        coding: [
+          {
+            system: 'http://terminology.hl7.org/CodeSystem/observation-category',
+            code: 'survey',
+            display: 'Survey',
+          },
+        ],
+      },
+    ],
+    code: {
+      coding: [
+        { system: 'http://loinc.org', code: LAST_PERIOD_CODE, display: 'Last menstrual period start date' },
+      ],
+      text: 'First day of last period',
+    },
+    subject: { reference: patient },
+    performer: [{ reference: patient }],
+    effectiveDateTime: now.toISOString(),
+    valueDateTime: value,
+  };
+}
