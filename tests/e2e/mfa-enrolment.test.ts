@@ -2,7 +2,9 @@
 // a fresh patient registers, opens account/profile from the user menu (SPEC §2), enables two-factor
 // authentication on the card (QR code and secret, a wrong code under the field, the right one by the
 // Enter key), signs out, and signs in again with password + TOTP (SPEC §2 'Enter MFA code'). At 375 px
-// (the card must fit a phone) with screenshots, and the card at 1280 px.
+// (the card must fit a phone) with screenshots, and the card at 1280 px. Last, 'Turn off two-step
+// sign-in' with the current password and a code (a wrong password first: the server's text under the
+// field), then a sign-out and a sign-in with the password alone.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,7 +57,7 @@ async function openProfileFromMenu(): Promise<void> {
 }
 
 describe('issue #3 two-factor enrolment on the profile page in Chromium', () => {
-  it('registers, enrols MFA on the card with a TOTP computed here, signs out, signs in with password + TOTP', async () => {
+  it('registers, enrols MFA on the card with a TOTP computed here, signs out, signs in with password + TOTP, turns it off with the password, signs in without a code', async () => {
     const width = 375;
     const email = `lena.novak.${Date.now()}@bloom.example`;
     await openPage(width);
@@ -129,5 +131,38 @@ describe('issue #3 two-factor enrolment on the profile page in Chromium', () => 
       .waitFor();
     expect(new URL(page.url()).pathname).toBe('/account/profile');
     await shot('5-card-on', 1280);
-  }, 120_000);
+
+    // Turn it off: the current password (a wrong one first) and a code from the app.
+    const onCard = page.getByRole('region', { name: 'Two-factor authentication' });
+    await onCard.getByRole('button', { name: 'Turn off two-step sign-in' }).click();
+    const turnOff = onCard.getByRole('form', { name: 'Turn off two-step sign-in' });
+    const passwordField = turnOff.getByLabel(/^Current password/);
+    await passwordField.fill('not-the-passphrase');
+    await turnOff.getByRole('textbox', { name: /^Code from your app/ }).fill('123456');
+    await turnOff.getByRole('button', { name: 'Turn off two-step sign-in' }).click();
+    await turnOff.getByText('Incorrect password').waitFor();
+    expect(await passwordField.getAttribute('aria-invalid')).toBe('true');
+    await shot('6-wrong-password', 1280);
+    await passwordField.fill(PASSWORD);
+    await turnOff.getByRole('textbox', { name: /^Code from your app/ }).fill(await unusedTotp(secret));
+    await passwordField.press('Enter');
+    await onCard
+      .getByRole('status')
+      .getByText('Two-factor authentication is now off.', { exact: false })
+      .waitFor();
+    await onCard.getByRole('button', { name: 'Enable two-factor authentication' }).waitFor();
+    await shot('7-card-off', 1280);
+
+    // Sign out and in again: the password alone signs in, no MFA step.
+    await page.getByRole('button', { name: /Lena$/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).waitFor();
+    await page.goto(suite.url('/signin'));
+    await page.getByRole('textbox', { name: /^Email/ }).fill(email);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hello Lena' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Enter MFA code' }).count()).toBe(0);
+  }, 180_000);
 });

@@ -2,7 +2,8 @@
 // required, §8 errors): the status from GET auth/mfa/status; 'Enable' asks POST auth/mfa/enroll for
 // the pending secret and shows its otpauth URL as a QR code plus the secret as text for manual entry;
 // the code from the authenticator app goes to POST auth/mfa/enroll {token}, which turns MFA on. A
-// wrong code shows under the field; other failures in the red alert.
+// wrong code shows under the field; other failures in the red alert. With MFA on, 'Turn off two-step
+// sign-in' (TurnOffTwoFactor) turns it off again.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,6 +19,8 @@ import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { validateMfaCode } from './mfaCode';
+import { TurnOffTwoFactor } from './TurnOffTwoFactor';
 
 // The QR encoder (~9 KB gzip) loads only when an enrolment shows its code.
 const QrCode = retryableLazy(() => import('./QrCode').then((m) => ({ default: m.QrCode })));
@@ -39,12 +42,7 @@ export function groupSecret(secret: string): string {
   return secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 }
 
-export function validateMfaCode(code: string): { token?: string } {
-  const trimmed = code.trim();
-  if (trimmed === '') return { token: 'MFA code is required' };
-  if (!/^\d{6}$/.test(trimmed)) return { token: 'MFA code must be 6 digits' };
-  return {};
-}
+export { validateMfaCode };
 
 export function TwoFactorCard() {
   const client = useBloomClient();
@@ -52,6 +50,7 @@ export function TwoFactorCard() {
   const [enrolled, setEnrolled] = useState<boolean>();
   const [pending, setPending] = useState<PendingEnrolment>();
   const [justEnrolled, setJustEnrolled] = useState(false);
+  const [justTurnedOff, setJustTurnedOff] = useState(false);
   const [code, setCode] = useState('');
   const load = useOutcomeForm([] as const);
   const verify = useOutcomeForm(['token'] as const);
@@ -90,6 +89,13 @@ export function TwoFactorCard() {
     setPending(undefined);
     setEnrolled(true);
     setJustEnrolled(true);
+    setJustTurnedOff(false);
+  }
+
+  function turnedOff() {
+    setEnrolled(false);
+    setJustEnrolled(false);
+    setJustTurnedOff(true);
   }
 
   function body() {
@@ -107,16 +113,24 @@ export function TwoFactorCard() {
     }
     if (enrolled) {
       return (
-        <Alert severity="success" role="status">
-          {justEnrolled ? 'Two-factor authentication is now on. ' : 'Two-factor authentication is on. '}
-          Each sign-in asks for a code from your authenticator app.
-        </Alert>
+        <Stack spacing={2} sx={{ alignItems: 'stretch' }}>
+          <Alert severity="success" role="status">
+            {justEnrolled ? 'Two-factor authentication is now on. ' : 'Two-factor authentication is on. '}
+            Each sign-in asks for a code from your authenticator app.
+          </Alert>
+          <TurnOffTwoFactor onTurnedOff={turnedOff} />
+        </Stack>
       );
     }
     if (!pending) {
       return (
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
           <ErrorAlert message={load.message} />
+          {justTurnedOff && (
+            <Alert severity="info" role="status">
+              Two-factor authentication is now off. Signing in needs only your password.
+            </Alert>
+          )}
           <Typography>
             Two-factor authentication is off. Turn it on to protect your account with a code from an
             authenticator app each time you sign in.

@@ -105,7 +105,12 @@ describe('two-factor card', () => {
     renderApp('/account/profile');
     await screen.findByRole('region', { name: 'Two-factor authentication' });
     expect(await within(card()).findByRole('status')).toHaveTextContent('Two-factor authentication is on.');
-    expect(within(card()).queryByRole('button')).not.toBeInTheDocument();
+    // The only control: turning it off (turnOffTwoFactor.test.tsx).
+    expect(
+      within(card())
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Turn off two-step sign-in']);
   });
 
   it('enrol: QR code of the otpauth URL and the secret as text, then a right code turns MFA on', async () => {

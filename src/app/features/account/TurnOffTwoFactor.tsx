@@ -1,0 +1,102 @@
+// Turning two-step sign-in off (SPEC §2 account/profile, §5 required fields, §8 errors): POST
+// auth/mfa/disable {token, password}. The server wants a current code and, so that a stolen session
+// cannot drop the second factor, the current password; the form asks for both and refuses to send
+// either empty. The server's issues show under their fields ('Incorrect password', 'Invalid MFA
+// token'), anything else in the red alert.
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { JSON_CONTENT_TYPE } from '../../../client';
+import { useOutcomeForm } from '../../api/useOutcomeForm';
+import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { validateMfaCode } from './mfaCode';
+
+export const TURN_OFF_LABEL = 'Turn off two-step sign-in';
+
+export function validateTurnOff(password: string, code: string): { password?: string; token?: string } {
+  return {
+    ...(password === '' ? { password: 'Password is required' } : {}),
+    ...validateMfaCode(code),
+  };
+}
+
+export interface TurnOffTwoFactorProps {
+  /** Called once the server has turned MFA off. */
+  readonly onTurnedOff: () => void;
+}
+
+export function TurnOffTwoFactor({ onTurnedOff }: TurnOffTwoFactorProps) {
+  const client = useBloomClient();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const form = useOutcomeForm(['password', 'token'] as const);
+
+  if (!open) {
+    return (
+      <Button variant="outlined" color="error" sx={{ alignSelf: 'flex-start' }} onClick={() => setOpen(true)}>
+        {TURN_OFF_LABEL}
+      </Button>
+    );
+  }
+
+  async function turnOff() {
+    await client.post('auth/mfa/disable', { password, token: code.trim() }, JSON_CONTENT_TYPE);
+    onTurnedOff();
+  }
+
+  function cancel() {
+    form.setFieldErrors({});
+    setPassword('');
+    setCode('');
+    setOpen(false);
+  }
+
+  return (
+    <OutcomeForm
+      label={TURN_OFF_LABEL}
+      form={form}
+      submitLabel={TURN_OFF_LABEL}
+      validate={() => validateTurnOff(password, code)}
+      action={turnOff}
+      spacing={2}
+      footer={
+        <Button variant="text" fullWidth onClick={cancel} disabled={form.submitting}>
+          Cancel
+        </Button>
+      }
+    >
+      <Typography>
+        To turn it off, confirm it is you: enter your current password and a code from your authenticator app.
+      </Typography>
+      <TextField
+        id="mfa-disable-password"
+        name="password"
+        type="password"
+        label="Current password"
+        autoComplete="current-password"
+        required
+        fullWidth
+        // The button that opened the form is gone: keyboard focus moves on to the first field.
+        autoFocus
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        {...fieldErrorProps(form.fieldErrors.password)}
+      />
+      <TextField
+        id="mfa-disable-code"
+        name="token"
+        label="Code from your app"
+        required
+        fullWidth
+        autoComplete="one-time-code"
+        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, pattern: '[0-9]*' } }}
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        {...fieldErrorProps(form.fieldErrors.token)}
+      />
+    </OutcomeForm>
+  );
+}
