@@ -21,12 +21,20 @@ export interface AppointmentRequestItem {
   readonly service: string | undefined;
 }
 
+/**
+ * The requests still waiting for her: the search `actor=<her>&part-status=tentative` matches when any
+ * participant is tentative (FHIR does not tie the two parameters to one participant), and the clinic's
+ * Location stays tentative after she accepts, so her own participation is checked here.
+ */
 export function requestItems(
   requests: readonly (AppointmentRequestFieldsFragment | null)[],
+  practitioner: string,
 ): AppointmentRequestItem[] {
   return requests.flatMap((appointment): AppointmentRequestItem[] => {
     const patient = appointment?.participant?.find((p) => p?.actor?.reference?.startsWith('Patient/'))?.actor;
     if (!appointment?.id || !patient?.reference) return [];
+    const hers = appointment.participant?.find((p) => p?.actor?.reference === practitioner);
+    if (appointment.status !== 'booked' || hers?.status !== 'tentative') return [];
     const resource = patient.resource && 'name' in patient.resource ? patient.resource : undefined;
     return [
       {

@@ -1,6 +1,6 @@
 // A care-team member's home ("/" signed in as a Practitioner): a greeting, the appointment requests
 // waiting for her answer and her patients in pregnancy care (her general-practitioner patients), all
-// from one GraphQL request (CareTeamHome).
+// from one GraphQL request (CareTeamHome), asked again after each answer to a request.
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -23,7 +23,7 @@ export function CareTeamHome({ profile, now: givenNow }: { profile: ProfileResou
     skip: !practitioner,
   });
   const rows = useMemo(() => patientRows(data, now), [data, now]);
-  const requests = useMemo(() => requestItems(data?.requests ?? []), [data]);
+  const requests = useMemo(() => requestItems(data?.requests ?? [], practitioner), [data, practitioner]);
   const { state, decide } = useAppointmentDecision(practitioner || undefined);
   const name = givenName(profile);
   return (
@@ -42,7 +42,11 @@ export function CareTeamHome({ profile, now: givenNow }: { profile: ProfileResou
           <AppointmentRequests
             items={requests}
             state={state}
-            onDecide={(item, decision) => void decide(item.id, item.patient, decision)}
+            onDecide={(item, decision) =>
+              // The list is the server's search (booked, her participation tentative): ask it again
+              // once she answered, so the request she dealt with leaves the list.
+              void decide(item.id, item.patient, decision).then((done) => (done ? refetch() : undefined))
+            }
           />
           <Box component="section" aria-labelledby="patients-heading">
             <Typography id="patients-heading" component="h2" variant="h5" sx={{ mb: 1.5 }}>

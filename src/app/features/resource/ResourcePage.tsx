@@ -1,6 +1,7 @@
 // The generic resource page /:resourceType/:id (SPEC §2 Links): the resource read over REST
 // (GET {type}/{id}, or GET {type}/{id}/_history/{vid} for an older version), its fields laid out by
-// the type's StructureDefinition (useResourceSchema), its JSON and its history, as three tabs.
+// the type's StructureDefinition (useResourceSchema), an Edit tab (its JSON, saved with a PUT), its
+// JSON and its history, as tabs.
 // What the server refuses (404 for what the caller may not see, 403) is shown as a readable panel.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -17,6 +18,7 @@ import { LoadingState } from '../../components/ListStates';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { ResourceLink } from '../../components/ResourceLink';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { ResourceEdit } from './ResourceEdit';
 import { ResourceFields } from './ResourceFields';
 import { ResourceHistory } from './ResourceHistory';
 import { ResourceJson } from './ResourceJson';
@@ -27,7 +29,7 @@ import { useResourceSchema } from './useResourceSchema';
 import { useLoaded } from './useLoaded';
 import { codeableConceptText } from './valueText';
 
-const TABS = ['Details', 'JSON', 'History'] as const;
+const TABS = ['Details', 'Edit', 'JSON', 'History'] as const;
 type TabName = (typeof TABS)[number];
 
 /** A name where the resource has one, else its code's text (Observation, DiagnosticReport...), else Type/id. */
@@ -91,7 +93,7 @@ function LoadedResource({ schema, resourceType, id, versionId }: LoadedResourceP
 
 function ResourceView({
   schema,
-  resource,
+  resource: loadedResource,
   versionId,
 }: {
   schema: TypeSchema;
@@ -99,6 +101,10 @@ function ResourceView({
   versionId: string | undefined;
 }) {
   const [tab, setTab] = useState<TabName>('Details');
+  // After a save the page shows the version the server returned.
+  const [resource, setResource] = useState(loadedResource);
+  // An earlier version is read-only: only the current one has an Edit tab.
+  const tabs = versionId ? TABS.filter((name) => name !== 'Edit') : TABS;
   const baseId = useId();
   const resourceType = resource.resourceType;
   const id = resource.id ?? '';
@@ -141,11 +147,11 @@ function ResourceView({
         allowScrollButtonsMobile
         sx={{ borderBottom: 1, borderColor: 'divider' }}
       >
-        {TABS.map((name) => (
+        {tabs.map((name) => (
           <Tab key={name} value={name} label={name} id={tabId(name)} aria-controls={panelId(name)} />
         ))}
       </Tabs>
-      {TABS.map((name) => (
+      {tabs.map((name) => (
         <Box
           key={name}
           role="tabpanel"
@@ -157,6 +163,7 @@ function ResourceView({
           {tab === name && name === 'Details' && (
             <ResourceFields schema={schema} path="" value={resource as unknown as Record<string, unknown>} />
           )}
+          {tab === name && name === 'Edit' && <ResourceEdit resource={resource} onSaved={setResource} />}
           {tab === name && name === 'JSON' && <ResourceJson resource={resource} />}
           {tab === name && name === 'History' && <ResourceHistory resourceType={resourceType} id={id} />}
         </Box>

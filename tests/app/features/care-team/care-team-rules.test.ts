@@ -2,9 +2,14 @@
 // due date, unread messages sent by the patient, the newest critical result: AA, LL, HH, A), the answer
 // to an appointment request as one transaction (accept: her participation accepted, the visit booked;
 // decline: cancelled with the reason, her participation declined, Slots freed; the patient told in
-// her thread), the read receipts, the inbox's unread counts and the navigation per role.
+// her thread; listed only while her own participation is tentative), the read receipts, the inbox's unread counts and the navigation per role.
 import type { Appointment, Slot } from '@medplum/fhirtypes';
-import type { CareTeamHomeQuery, InboxThreadsQuery } from '../../../../src/graphql';
+import type {
+  AppointmentRequestFieldsFragment,
+  CareTeamHomeQuery,
+  InboxThreadsQuery,
+} from '../../../../src/graphql';
+import { requestItems } from '../../../../src/app/features/care-team/AppointmentRequests';
 import {
   DECISION_ERRORS,
   decidedAppointment,
@@ -181,6 +186,25 @@ describe('answering an appointment request', () => {
   it('leaves other participants as they were', () => {
     const other = decidedAppointment(appointment, 'Practitioner/someone-else', { kind: 'accept' });
     expect(other.participant?.map((p) => p.status)).toEqual(['tentative', 'accepted']);
+  });
+
+  it('lists a request only while her own participation is tentative (the Location may stay tentative)', () => {
+    const withLocation = (status: 'tentative' | 'accepted' | 'declined', appointmentStatus = 'booked') =>
+      ({
+        ...appointment,
+        status: appointmentStatus,
+        participant: [
+          { actor: { reference: CHEN }, status },
+          { actor: { reference: 'Location/l1' }, status: 'tentative' },
+          { actor: { reference: 'Patient/m1', display: 'Maria Garcia' }, status: 'accepted' },
+        ],
+      }) as unknown as AppointmentRequestFieldsFragment;
+    expect(requestItems([withLocation('tentative')], CHEN)).toEqual([
+      expect.objectContaining({ id: 'ap1', patient: 'Patient/m1', patientName: 'Maria Garcia' }),
+    ]);
+    expect(requestItems([withLocation('accepted')], CHEN)).toEqual([]);
+    expect(requestItems([withLocation('declined', 'cancelled')], CHEN)).toEqual([]);
+    expect(requestItems([withLocation('tentative')], 'Practitioner/someone-else')).toEqual([]);
   });
 });
 
