@@ -13,6 +13,7 @@ import type { RepositoryContext } from '../access/context';
 import type { Queryable } from '../db';
 import { visibleSql } from '../search/filter-sql';
 import { continuingParams } from '../search/policy-sql';
+import { answerValueSets } from './answer-value-sets';
 import { questionnaireResponseProblems } from './response-problems';
 
 /**
@@ -76,7 +77,8 @@ export async function checkQuestionnaireResponse(
       ),
     );
   }
-  const problems = questionnaireResponseProblems(questionnaire, response);
+  const valueSets = await answerValueSets(connection, context, questionnaire, response);
+  const problems = questionnaireResponseProblems(questionnaire, response, valueSets);
   if (problems.length > 0) {
     const issues = problems.map(({ expression, message }): OperationOutcomeIssue => ({
       severity: 'error',
