@@ -3,13 +3,13 @@
 // caller's AccessPolicy in SQL (search/policy-sql.ts), so one project's profiles never serve another.
 import type { Resource } from '@medplum/fhirtypes';
 import { withoutVersion } from '../../fhir/value-set-expansion';
-import type { Database } from '../db';
+import type { Queryable } from '../db';
 import type { RepositoryContext } from '../repo';
 import { visibleSql } from '../search/filter-sql';
 import { continuingParams } from '../search/policy-sql';
 
 export async function findStoredCanonical<T extends Resource>(
-  db: Database,
+  db: Queryable,
   context: RepositoryContext,
   resourceType: 'ValueSet' | 'CodeSystem' | 'StructureDefinition',
   canonical: string,

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { CodeSystem, Resource, ValueSet, ValueSetExpansionParameter } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { createTerminology, withoutVersion } from '../../fhir/value-set-expansion';
-import type { Database } from '../db';
+import type { Queryable } from '../db';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { findStoredCanonical } from './canonical-lookup';
@@ -42,7 +42,8 @@ function definitionTerminology(): DefinitionTerminology {
   return definitions;
 }
 
-function terminologySource(db: Database, context: RepositoryContext): TerminologySource {
+/** The caller's stored terminology (through her AccessPolicy), then the definitions'. */
+export function terminologySource(db: Queryable, context: RepositoryContext): TerminologySource {
   return {
     async findValueSet(url) {
       return (
@@ -73,7 +74,7 @@ function matchesFilter(concept: ExpandedConcept, filter: string): boolean {
 }
 
 export async function expandValueSetOperation(
-  db: Database,
+  db: Queryable,
   context: RepositoryContext,
   query: QueryParams,
 ): Promise<ValueSet> {

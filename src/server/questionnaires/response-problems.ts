@@ -1,7 +1,8 @@
 // What is wrong with a QuestionnaireResponse, measured against its Questionnaire: unknown linkIds,
 // answers of the wrong kind or outside the item's options, several answers to a question that
-// does not repeat, answers to a group or display item, and (once completed) unanswered required
-// questions that are shown. Each problem names the item's linkId in words a patient can read.
+// does not repeat, codings outside the item's answerValueSet (when it could be expanded), answers to
+// a group or display item, and (once completed) unanswered required questions that are shown. Each
+// problem names the item's linkId in words a patient can read.
 import type {
   Questionnaire,
   QuestionnaireItem,
@@ -13,6 +14,8 @@ import type {
 import { answerFields, answerValueFields } from '../../fhir/questionnaire/answer-types';
 import { isEnabled } from '../../fhir/questionnaire/enable-when';
 import type { AnswersByLinkId } from '../../fhir/questionnaire/enable-when';
+import { isAllowedCoding } from './answer-value-sets';
+import type { AnswerValueSets } from './answer-value-sets';
 
 export interface ResponseProblem {
   linkId: string;
@@ -71,12 +74,21 @@ function label(item: QuestionnaireItem): string {
   return item.text ? `'${item.text}' (${item.linkId})` : `'${item.linkId}'`;
 }
 
+/** Where the checks of one response keep what they share. */
+interface CheckState {
+  answers: AnswersByLinkId;
+  valueSets: AnswerValueSets;
+  completed: boolean;
+  problems: ResponseProblem[];
+}
+
 function checkAnswers(
   definition: QuestionnaireItem,
   given: QuestionnaireResponseItem,
   path: string,
-  problems: ResponseProblem[],
+  state: CheckState,
 ): void {
+  const problems = state.problems;
   const answers = given.answer ?? [];
   const linkId = definition.linkId;
   if (answers.length === 0) {
@@ -120,6 +132,14 @@ function checkAnswers(
         message: `${label(definition)}: the answer is not one of the options`,
       });
     }
+    const allowed = definition.answerValueSet ? state.valueSets.get(definition.answerValueSet) : undefined;
+    if (allowed && answer.valueCoding && !isAllowedCoding(allowed, answer.valueCoding)) {
+      problems.push({
+        linkId,
+        expression: at,
+        message: `${label(definition)}: the answer is not one of the options`,
+      });
+    }
   }
 }
 
@@ -131,10 +151,9 @@ function checkItems(
   definitions: readonly QuestionnaireItem[],
   given: readonly QuestionnaireResponseItem[],
   path: string,
-  answers: AnswersByLinkId,
-  completed: boolean,
-  problems: ResponseProblem[],
+  state: CheckState,
 ): void {
+  const problems = state.problems;
   const byLinkId = new Map(definitions.map((definition) => [definition.linkId, definition]));
   const seen = new Map<string, number>();
   for (const [index, item] of given.entries()) {
@@ -153,10 +172,10 @@ function checkItems(
     if (seen.get(linkId) === 2 && !definition.repeats) {
       problems.push({ linkId, expression: at, message: `${label(definition)} appears more than once` });
     }
-    checkAnswers(definition, item, at, problems);
+    checkAnswers(definition, item, at, state);
     const children = definition.item ?? [];
     if (definition.type === 'group') {
-      checkItems(children, item.item ?? [], at, answers, completed, problems);
+      checkItems(children, item.item ?? [], at, state);
     } else {
       if (item.item?.length) {
         problems.push({
@@ -166,12 +185,12 @@ function checkItems(
         });
       }
       for (const [answerIndex, answer] of (item.answer ?? []).entries()) {
-        checkItems(children, answer.item ?? [], `${at}.answer[${answerIndex}]`, answers, completed, problems);
+        checkItems(children, answer.item ?? [], `${at}.answer[${answerIndex}]`, state);
       }
     }
   }
-  if (completed) {
-    checkRequired(definitions, given, path, answers, problems);
+  if (state.completed) {
+    checkRequired(definitions, given, path, state.answers, problems);
   }
 }
 
@@ -207,21 +226,21 @@ function checkRequired(
   }
 }
 
-/** The problems of `response` as an answer to `questionnaire`; empty when it is valid. */
+/**
+ * The problems of `response` as an answer to `questionnaire`; empty when it is valid. `valueSets`
+ * holds the expanded answerValueSets (answer-value-sets.ts); one missing there is not checked.
+ */
 export function questionnaireResponseProblems(
   questionnaire: Questionnaire,
   response: QuestionnaireResponse,
+  valueSets: AnswerValueSets = new Map(),
 ): ResponseProblem[] {
-  const problems: ResponseProblem[] = [];
-  const answers = collectAnswers(response.item ?? [], new Map());
-  const completed = response.status === 'completed' || response.status === 'amended';
-  checkItems(
-    questionnaire.item ?? [],
-    response.item ?? [],
-    'QuestionnaireResponse',
-    answers,
-    completed,
-    problems,
-  );
-  return problems;
+  const state: CheckState = {
+    answers: collectAnswers(response.item ?? [], new Map()),
+    valueSets,
+    completed: response.status === 'completed' || response.status === 'amended',
+    problems: [],
+  };
+  checkItems(questionnaire.item ?? [], response.item ?? [], 'QuestionnaireResponse', state);
+  return state.problems;
 }

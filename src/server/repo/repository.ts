@@ -772,7 +772,7 @@ export class Repository {
    * write passes here before it is stored, so a QuestionnaireResponse is checked against its form here too.
    */
   private async checkPartOfVisible(connection: Queryable, stored: Resource): Promise<void> {
-    await checkQuestionnaireResponse(connection, stored);
+    await checkQuestionnaireResponse(connection, this.context, stored);
     const access = this.context.access;
     const partOf = (stored as { partOf?: unknown }).partOf;
     if (!access || access.superAdmin || !Array.isArray(partOf)) {
