@@ -426,9 +426,11 @@ describe('issue #9 search table (SPEC §2)', () => {
     );
   });
 
-  it('a name the server knows no resource type for is Not found', async () => {
+  it('a name the server knows no resource type for shows the not-found page', async () => {
     renderTable('/Nope', schemaMocks('Nope', false));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: "We couldn't find that page" }),
+    ).toBeInTheDocument();
   });
 });
 
