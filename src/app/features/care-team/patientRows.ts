@@ -1,4 +1,4 @@
-// What the care-team home shows per patient (issue: the practitioner's home): name, gestational week
+// What the care-team home shows per patient (the practitioner's home): name, gestational week
 // from the due date (40 weeks after the last period's first day), due date, next appointment, unread
 // messages (sent by the patient, not yet marked received) and the newest critical lab result (SPEC §2
 // Diagnostic report view: AA, LL, HH, A are critical).
