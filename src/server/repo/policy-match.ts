@@ -176,8 +176,16 @@ export function changedReadonlyField(
   after: Resource,
 ): string | undefined {
   return entry.readonlyFields?.find(
-    (path) => !isDeepStrictEqual(valuesAt(before, path.split('.')), valuesAt(after, path.split('.'))),
+    (path) => !sameJson(valuesAt(before, path.split('.')), valuesAt(after, path.split('.'))),
   );
+}
+
+/**
+ * Equal as JSON data, whatever realm built the objects: a stored version can arrive from the PGlite
+ * worker thread, whose objects isDeepStrictEqual tells apart by prototype from the caller's (under jest's vm).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }
 
 /**
