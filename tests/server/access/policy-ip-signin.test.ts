@@ -18,6 +18,7 @@ import {
   signIn,
 } from '../auth/support/auth-fixtures';
 import { loopback } from '../auth/support/loopback-http';
+import { medplumClient, outcomeOf, rejectionOf } from '../../conformance/medplum-sdk/support/medplum-client';
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -164,6 +165,19 @@ describe.each(databases())('SPEC §6 ipAccessRule at sign-in on %s', (_engine, k
 
   test('SPEC §7 the test helper signIn (fetch from the default loopback) cannot get a code either', async () => {
     await expect(signIn(server.baseUrl, email)).rejects.toThrow(/sign-in gave no code: 403/);
+  });
+
+  test("SPEC §7 Medplum's MedplumClient.startLogin from a blocked address is refused with the policy's reason", async () => {
+    const medplum = await medplumClient(server.baseUrl);
+    const refusal = await rejectionOf(
+      medplum.startLogin({
+        email,
+        password: PASSWORD,
+        codeChallenge: pkce().challenge,
+        codeChallengeMethod: 'S256',
+      }),
+    );
+    expect(outcomeOf(refusal)[0]?.text).toBe('IP address not allowed by your access policy');
   });
 
   test('SPEC §7 client credentials from a blocked address get no token (invalid_grant); from an allowed one they do', async () => {
