@@ -22,6 +22,9 @@ export interface PlainTextFieldProps {
   readonly autoComplete?: string;
   readonly placeholder?: string;
   readonly inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
+  readonly autoFocus?: boolean;
+  readonly maxLength?: number;
+  readonly pattern?: string;
 }
 
 export function PlainTextField({
@@ -38,6 +41,9 @@ export function PlainTextField({
   autoComplete,
   placeholder,
   inputMode,
+  autoFocus,
+  maxLength,
+  pattern,
 }: PlainTextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
@@ -54,7 +60,8 @@ export function PlainTextField({
         onChange={onChange}
         autoComplete={autoComplete}
         placeholder={placeholder}
-        inputProps={{ inputMode, 'aria-describedby': helperId }}
+        autoFocus={autoFocus}
+        inputProps={{ inputMode, maxLength, pattern, 'aria-describedby': helperId }}
       />
       {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
     </FormControl>

@@ -3,9 +3,6 @@
 // outstanding reset link; disabling MFA needs a current code and the current password or a fresh
 // sign-in. The changed flows are also driven with Medplum's own MedplumClient (@medplum/core
 // 5.2.13, unchanged). Real HTTP, PGlite and PostgreSQL. SPEC §7 (Authentication).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Login } from '@medplum/fhirtypes';
 import { Secret, TOTP } from 'otpauth';
 import { RECENT_AUTH_REQUIRED } from '../../../src/server/auth/recent-auth';
@@ -17,7 +14,7 @@ import {
   signedInClient,
 } from '../../conformance/medplum-sdk/support/medplum-client';
 import { databases } from '../support/test-databases';
-import { startTestServer } from '../support/test-server';
+import { startTestServerInTempDir, outboxEmails } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import {
   addMembership,
@@ -31,6 +28,7 @@ import {
   postForm,
   postJson,
   signIn,
+  setPasswordLink,
 } from './support/auth-fixtures';
 import type { Tokens } from './support/auth-fixtures';
 
@@ -38,16 +36,12 @@ const NEW_PASSWORD = 'Quiet-Meadow-Lantern-7';
 
 describe.each(databases())('credential changes end what they should on %s', (_engine, kind) => {
   let server: TestServer;
-  let dataDir: string;
-
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-credentials-'));
-    server = await startTestServer(kind, { DATA_DIR: dataDir }, { requireAuth: true });
+    server = await startTestServerInTempDir(kind, { requireAuth: true });
   });
 
   afterAll(async () => {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function account(): Promise<string> {
@@ -102,16 +96,9 @@ describe.each(databases())('credential changes end what they should on %s', (_en
   }
 
   function resetLinks(email: string): { id: string; secret: string }[] {
-    const dir = path.join(dataDir, 'outbox');
-    return fs
-      .readdirSync(dir)
-      .sort()
-      .map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
+    return outboxEmails(server)
       .filter((text) => text.includes(`To: ${email}`))
-      .map((text) => {
-        const [, id, secret] = /\/setpassword\/([^/\s]+)\/([0-9a-f]+)/.exec(text) as RegExpExecArray;
-        return { id, secret };
-      });
+      .map(setPasswordLink);
   }
 
   test("auth/changepassword through MedplumClient ends every earlier sign-in, the changer's too", async () => {

@@ -4,15 +4,12 @@
 // ClientApplication/$rotate-secret (Medplum's operation, raw HTTP: MedplumClient has no call for it)
 // takes the password instead. Writes go through Medplum's MedplumClient (@medplum/core 5.2.13,
 // unchanged). Real HTTP, PGlite and PostgreSQL.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ClientApplication, Login, Parameters, Project, User } from '@medplum/fhirtypes';
 import { RECENT_AUTH_REQUIRED } from '../../../src/server/auth/recent-auth';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { outcomeOf, rejectionOf, signedInClient } from '../../conformance/medplum-sdk/support/medplum-client';
 import { databases } from '../support/test-databases';
-import { startTestServer } from '../support/test-server';
+import { startTestServerInTempDir } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import {
   addMembership,
@@ -31,16 +28,12 @@ import type { Tokens } from './support/auth-fixtures';
 
 describe.each(databases())('credential writes need a recent sign-in on %s', (_engine, kind) => {
   let server: TestServer;
-  let dataDir: string;
-
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-recent-auth-'));
-    server = await startTestServer(kind, { DATA_DIR: dataDir }, { requireAuth: true });
+    server = await startTestServerInTempDir(kind, { requireAuth: true });
   });
 
   afterAll(async () => {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** Makes the session's sign-in older than "fresh" (as if it began 10 minutes ago). */

@@ -3,9 +3,6 @@
 // failing always signs in; an account's large budget of failures, when reached, asks for an emailed
 // link instead of refusing. Every request is real HTTP from its own loopback source address
 // (127.0.x.y), and X-Forwarded-For counts only from a TRUST_PROXY proxy. SPEC §7 (auth/login).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Login } from '@medplum/fhirtypes';
 import {
   ACCOUNT_BUDGET,
@@ -18,7 +15,7 @@ import { STEP_UP_MESSAGE } from '../../../src/server/auth/step-up';
 import { ConfigError, loadConfig } from '../../../src/server/config';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
-import { startTestServer } from '../support/test-server';
+import { startTestServer, startTestServerInTempDir, outboxEmails } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import {
   addMembership,
@@ -27,6 +24,7 @@ import {
   outcomeText,
   PASSWORD,
   pkce,
+  setPasswordLink,
 } from './support/auth-fixtures';
 import { loopback, postJsonFrom } from './support/loopback-http';
 
@@ -40,16 +38,12 @@ interface LoginAnswer {
 
 describe.each(databases())('sign-in throttling is not a lockout on %s', (_engine, kind) => {
   let server: TestServer;
-  let dataDir: string;
-
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-lockout-'));
-    server = await startTestServer(kind, { DATA_DIR: dataDir }, { requireAuth: true });
+    server = await startTestServerInTempDir(kind, { requireAuth: true });
   });
 
   afterAll(async () => {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function account(): Promise<string> {
@@ -173,28 +167,21 @@ describe.each(databases())('the account budget on %s', (_engine, kind) => {
   // the test costs seconds (each wrong password is a real password hash).
   const SMALL_BUDGET = 6;
   let server: TestServer;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-budget-'));
-    server = await startTestServer(
-      kind,
-      { DATA_DIR: dataDir },
-      {
-        requireAuth: true,
-        build: {
-          throttles: createAuthThrottles(undefined, {
-            account: { ...ACCOUNT_BUDGET, maxFailures: SMALL_BUDGET },
-            mfaUser: MFA_USER_BUDGET,
-          }),
-        },
+    server = await startTestServerInTempDir(kind, {
+      requireAuth: true,
+      build: {
+        throttles: createAuthThrottles(undefined, {
+          account: { ...ACCOUNT_BUDGET, maxFailures: SMALL_BUDGET },
+          mfaUser: MFA_USER_BUDGET,
+        }),
       },
-    );
+    });
   });
 
   afterAll(async () => {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function account(): Promise<string> {
@@ -223,12 +210,9 @@ describe.each(databases())('the account budget on %s', (_engine, kind) => {
     const stepUp = await login(loopback(9, 1), email, PASSWORD);
     expect(stepUp.status).toBe(400);
     expect(outcomeText(stepUp.body)).toBe(STEP_UP_MESSAGE);
-    const mail = fs
-      .readdirSync(path.join(dataDir, 'outbox'))
-      .map((name) => fs.readFileSync(path.join(dataDir, 'outbox', name), 'utf8'))
-      .find((text) => text.includes(`To: ${email}`)) as string;
+    const mail = outboxEmails(server).find((text) => text.includes(`To: ${email}`)) as string;
     expect(mail).toContain('Someone tried many wrong passwords on your Bloom account');
-    const [, id, secret] = /\/setpassword\/([^/\s]+)\/([0-9a-f]+)/.exec(mail) as RegExpExecArray;
+    const { id, secret } = setPasswordLink(mail);
     const set = await postJsonFrom(loopback(9, 1), `${server.baseUrl}auth/setpassword`, {
       id,
       secret,

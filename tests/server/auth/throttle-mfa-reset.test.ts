@@ -7,7 +7,7 @@ import type { UserSecurityRequest } from '@medplum/fhirtypes';
 import { Secret, TOTP } from 'otpauth';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
-import { startTestServer } from '../support/test-server';
+import { startTestServer, startTestServerInTempDir, outboxEmails } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import { startFakeSmtp } from './support/fake-smtp';
 import {
@@ -23,6 +23,7 @@ import {
   postJson,
   signIn,
   uniqueEmail,
+  setPasswordLink,
 } from './support/auth-fixtures';
 
 async function accountIn(server: TestServer): Promise<string> {
@@ -197,30 +198,19 @@ describe.each(databases())('throttling, MFA and password reset on %s', (_engine,
 
   describe('password reset', () => {
     let server: TestServer;
-    let dataDir: string;
-
     beforeAll(async () => {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-reset-'));
-      server = await startTestServer(kind, { DATA_DIR: dataDir }, { requireAuth: true });
+      server = await startTestServerInTempDir(kind, { requireAuth: true });
     });
 
     afterAll(async () => {
       await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     });
-
-    function outbox(): string[] {
-      const dir = path.join(dataDir, 'outbox');
-      return fs.existsSync(dir)
-        ? fs.readdirSync(dir).map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
-        : [];
-    }
 
     test('an unknown email gets the same {} and no email', async () => {
       const response = await postJson(`${server.baseUrl}auth/resetpassword`, { email: uniqueEmail('ghost') });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({});
-      expect(outbox()).toEqual([]);
+      expect(outboxEmails(server)).toEqual([]);
       const bad = await postJson(`${server.baseUrl}auth/resetpassword`, { email: 'nope' });
       expect(outcomeExpression(bad.body)).toEqual(['email']);
     });
@@ -228,9 +218,9 @@ describe.each(databases())('throttling, MFA and password reset on %s', (_engine,
     test('the link in the outbox email sets a new password once; the old password stops working', async () => {
       const email = await accountIn(server);
       expect((await postJson(`${server.baseUrl}auth/resetpassword`, { email })).body).toEqual({});
-      const mail = outbox().find((text) => text.includes(`To: ${email}`)) as string;
+      const mail = outboxEmails(server).find((text) => text.includes(`To: ${email}`)) as string;
       expect(mail).toContain('Subject: Reset your Bloom password');
-      const [, id, secret] = /\/setpassword\/([^/\s]+)\/([0-9a-f]+)/.exec(mail) as RegExpExecArray;
+      const { id, secret } = setPasswordLink(mail);
       expect(mail).toContain(`http://localhost:3000/setpassword/${id}/${secret}`);
 
       const wrongSecret = await postJson(`${server.baseUrl}auth/setpassword`, {
@@ -266,8 +256,8 @@ describe.each(databases())('throttling, MFA and password reset on %s', (_engine,
     test('an expired link is refused', async () => {
       const email = await accountIn(server);
       await postJson(`${server.baseUrl}auth/resetpassword`, { email });
-      const mail = outbox().find((text) => text.includes(`To: ${email}`)) as string;
-      const [, id, secret] = /\/setpassword\/([^/\s]+)\/([0-9a-f]+)/.exec(mail) as RegExpExecArray;
+      const mail = outboxEmails(server).find((text) => text.includes(`To: ${email}`)) as string;
+      const { id, secret } = setPasswordLink(mail);
       const repo = new Repository(server.db, systemContext());
       const request = await repo.readResource<UserSecurityRequest>('UserSecurityRequest', id);
       await repo.updateResource({ ...request, expiresAt: new Date(Date.now() - 1000).toISOString() });

@@ -1,4 +1,7 @@
 // A real API server on a free port over a fresh test database, for tests that speak HTTP.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app';
 import type { BuildServerOptions } from '../../../src/server/app';
@@ -62,4 +65,31 @@ export async function startTestServer(
       await db.close();
     },
   };
+}
+
+/** A test server whose DATA_DIR is a new temporary folder (its outbox, its PGlite), removed on close. */
+export async function startTestServerInTempDir(
+  kind: TestDatabaseKind,
+  options: TestServerOptions = {},
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-test-server-'));
+  const server = await startTestServer(kind, { ...env, DATA_DIR: dataDir }, options);
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The emails the server wrote to DATA_DIR/outbox (no SMTP set), oldest first. */
+export function outboxEmails(server: Pick<TestServer, 'config'>): string[] {
+  const dir = path.join(server.config.dataDir, 'outbox');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((name) => fs.readFileSync(path.join(dir, name), 'utf8'));
 }

@@ -4,12 +4,12 @@
 // either empty. The server's issues show under their fields ('Incorrect password', 'Invalid MFA
 // token'), anything else in the red alert.
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
-import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { OneTimeCodeField, PasswordField } from '../../components/CredentialFields';
+import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { validateMfaCode } from './mfaCode';
 
@@ -71,31 +71,22 @@ export function TurnOffTwoFactor({ onTurnedOff }: TurnOffTwoFactorProps) {
       <Typography>
         To turn it off, confirm it is you: enter your current password and a code from your authenticator app.
       </Typography>
-      <TextField
+      <PasswordField
         id="mfa-disable-password"
-        name="password"
-        type="password"
         label="Current password"
         autoComplete="current-password"
-        required
-        fullWidth
         // The button that opened the form is gone: keyboard focus moves on to the first field.
         autoFocus
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        {...fieldErrorProps(form.fieldErrors.password)}
+        onValueChange={setPassword}
+        errorText={form.fieldErrors.password}
       />
-      <TextField
+      <OneTimeCodeField
         id="mfa-disable-code"
-        name="token"
         label="Code from your app"
-        required
-        fullWidth
-        autoComplete="one-time-code"
-        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, pattern: '[0-9]*' } }}
         value={code}
-        onChange={(event) => setCode(event.target.value)}
-        {...fieldErrorProps(form.fieldErrors.token)}
+        onValueChange={setCode}
+        errorText={form.fieldErrors.token}
       />
     </OutcomeForm>
   );

@@ -10,14 +10,14 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Suspense, useCallback, useEffect, useId, useState } from 'react';
 import { retryableLazy } from '../../components/retryableLazy';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { OneTimeCodeField } from '../../components/CredentialFields';
+import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { validateMfaCode } from './mfaCode';
 import { TurnOffTwoFactor } from './TurnOffTwoFactor';
@@ -171,19 +171,14 @@ export function TwoFactorCard() {
           validate={() => validateMfaCode(code)}
           action={confirmCode}
         >
-          <TextField
+          <OneTimeCodeField
             id="mfa-enrol-code"
-            name="token"
             label="Code from your app"
-            required
-            fullWidth
             // The Enable button is gone once the secret shows: keyboard focus moves on to the code.
             autoFocus
-            autoComplete="one-time-code"
-            slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6, pattern: '[0-9]*' } }}
             value={code}
-            onChange={(event) => setCode(event.target.value)}
-            {...fieldErrorProps(verify.fieldErrors.token)}
+            onValueChange={setCode}
+            errorText={verify.fieldErrors.token}
           />
         </OutcomeForm>
       </Stack>

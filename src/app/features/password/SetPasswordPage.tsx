@@ -5,13 +5,13 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { JSON_CONTENT_TYPE } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { AuthFormCard } from '../../components/AuthFormCard';
-import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { PasswordField } from '../../components/CredentialFields';
+import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
 export function SetPasswordPage() {
@@ -56,30 +56,23 @@ export function SetPasswordPage() {
             </Link>
           }
         >
-          <TextField
+          <PasswordField
             id="setpassword-password"
-            name="password"
-            type="password"
             label="New password"
             autoComplete="new-password"
-            required
-            fullWidth
             autoFocus
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            {...fieldErrorProps(form.fieldErrors.password)}
+            onValueChange={setPassword}
+            errorText={form.fieldErrors.password}
           />
-          <TextField
+          <PasswordField
             id="setpassword-confirm"
             name="confirmPassword"
-            type="password"
             label="Confirm new password"
             autoComplete="new-password"
-            required
-            fullWidth
             value={confirm}
-            onChange={(event) => setConfirm(event.target.value)}
-            {...fieldErrorProps(form.fieldErrors.confirmPassword)}
+            onValueChange={setConfirm}
+            errorText={form.fieldErrors.confirmPassword}
           />
         </OutcomeForm>
       )}

@@ -1,10 +1,10 @@
 // Sign-in step 3 (SPEC §2): 'Enter MFA code' with Submit code; a wrong code shows in a red 'Error' box
 // (SPEC §8). POST auth/mfa/verify {login, token} (SPEC §7).
-import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { JSON_CONTENT_TYPE, type LoginAuthenticationResponse } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
-import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { OneTimeCodeField } from '../../components/CredentialFields';
+import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
 export function MfaStep({
@@ -40,18 +40,13 @@ export function MfaStep({
       validate={validate}
       action={verify}
     >
-      <TextField
+      <OneTimeCodeField
         id="signin-mfa"
-        name="token"
         label="MFA code"
-        required
-        fullWidth
         autoFocus
-        autoComplete="one-time-code"
-        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
         value={token}
-        onChange={(event) => setToken(event.target.value)}
-        {...fieldErrorProps(form.fieldErrors.code)}
+        onValueChange={setToken}
+        errorText={form.fieldErrors.code}
       />
     </OutcomeForm>
   );

@@ -4,14 +4,14 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { LoginAuthenticationResponse } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { useAppConfig } from '../../components/AppConfigContext';
-import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { PasswordField } from '../../components/CredentialFields';
+import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 
 export interface PasswordStepProps {
@@ -49,18 +49,14 @@ export function PasswordStep({ email, scope, onResponse, onChangeEmail }: Passwo
           Change
         </Link>
       </Typography>
-      <TextField
+      <PasswordField
         id="signin-password"
-        name="password"
-        type="password"
         label="Password"
         autoComplete="current-password"
-        required
-        fullWidth
         autoFocus
         value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        {...fieldErrorProps(form.fieldErrors.password)}
+        onValueChange={setPassword}
+        errorText={form.fieldErrors.password}
       />
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
         <FormControlLabel

@@ -6,37 +6,14 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { create } from 'qrcode';
 import { groupSecret, validateMfaCode } from '../../../../src/app/features/account/TwoFactorCard';
 import { qrPath } from '../../../../src/app/features/account/QrCode';
-import { installFakeApi, maria, outcome, storeMariaLogin, type FakeApi } from '../../support/fakeApi';
+import { outcome, type FakeApi } from '../../support/fakeApi';
+import { installMariaAccountApi, MFA_ENROLL_URI, MFA_SECRET } from './mariaAccountApi';
 import { renderApp } from '../../support/renderApp';
-
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const URI = `otpauth://totp/Bloom:maria%40bloom.example?issuer=Bloom&secret=${SECRET}&algorithm=SHA1&digits=6&period=30`;
 
 let api: FakeApi;
 
 beforeEach(() => {
-  api = installFakeApi();
-  storeMariaLogin();
-  api.always('GET auth/me', 200, {
-    user: { resourceType: 'User', id: 'user-1', email: 'maria@bloom.example' },
-    profile: maria,
-    project: { resourceType: 'Project', id: 'clinic', name: 'Bloom Clinic' },
-    membership: { resourceType: 'ProjectMembership', id: 'm1' },
-  });
-  // The profile form's one query (AccountProfile; its states are tested in accountPages.test.tsx).
-  api.always('POST fhir/R4/$graphql', 200, {
-    data: {
-      Patient: {
-        resourceType: 'Patient',
-        id: 'maria-1',
-        name: [{ use: null, text: null, given: ['Maria'], family: 'Garcia' }],
-        gender: 'female',
-        birthDate: null,
-        telecom: [{ system: 'email', value: 'maria@bloom.example', use: null }],
-        address: null,
-      },
-    },
-  });
+  api = installMariaAccountApi();
 });
 
 function card(): HTMLElement {
@@ -44,8 +21,8 @@ function card(): HTMLElement {
 }
 
 async function openEnrolment() {
-  api.once('GET auth/mfa/status', 200, { enrolled: false, secret: SECRET, enrollUri: URI });
-  api.once('POST auth/mfa/enroll', 200, { enrolled: false, secret: SECRET, enrollUri: URI });
+  api.once('GET auth/mfa/status', 200, { enrolled: false, secret: MFA_SECRET, enrollUri: MFA_ENROLL_URI });
+  api.once('POST auth/mfa/enroll', 200, { enrolled: false, secret: MFA_SECRET, enrollUri: MFA_ENROLL_URI });
   renderApp('/account/profile');
   fireEvent.click(await screen.findByRole('button', { name: 'Enable two-factor authentication' }));
   return (await screen.findByRole('textbox', { name: /^Code from your app/ })) as HTMLInputElement;
@@ -119,10 +96,10 @@ describe('two-factor card', () => {
     // The QR encoder is a lazy chunk.
     const qr = await within(card()).findByRole('img', { name: 'QR code for your authenticator app' });
     // The QR symbol is the one for the otpauth URL: its size (plus the quiet zone) and its modules.
-    const size = create(URI, { errorCorrectionLevel: 'M' }).modules.size;
+    const size = create(MFA_ENROLL_URI, { errorCorrectionLevel: 'M' }).modules.size;
     expect(qr).toHaveAttribute('viewBox', `-4 -4 ${size + 8} ${size + 8}`);
-    expect(qr.querySelector('path')).toHaveAttribute('d', qrPath(URI).path);
-    expect(within(card()).getByText(groupSecret(SECRET))).toBeInTheDocument();
+    expect(qr.querySelector('path')).toHaveAttribute('d', qrPath(MFA_ENROLL_URI).path);
+    expect(within(card()).getByText(groupSecret(MFA_SECRET))).toBeInTheDocument();
     expect(input).toBeRequired();
     // Keyboard users continue where the Enable button was.
     expect(input).toHaveFocus();
@@ -147,7 +124,7 @@ describe('two-factor card', () => {
     expect(input).toHaveAccessibleDescription('Invalid MFA token');
     expect(within(card()).queryByRole('alert')).not.toBeInTheDocument();
     // The secret stays up for another try.
-    expect(within(card()).getByText(groupSecret(SECRET))).toBeInTheDocument();
+    expect(within(card()).getByText(groupSecret(MFA_SECRET))).toBeInTheDocument();
   });
 
   it("SPEC §8 a server error shows in the red 'Error' alert", async () => {
@@ -178,7 +155,11 @@ describe('two-factor card', () => {
     api.unreachable('GET auth/mfa/status');
     api.unreachable('GET auth/mfa/status');
     api.unreachable('GET auth/mfa/status');
-    api.always('GET auth/mfa/status', 200, { enrolled: false, secret: SECRET, enrollUri: URI });
+    api.always('GET auth/mfa/status', 200, {
+      enrolled: false,
+      secret: MFA_SECRET,
+      enrollUri: MFA_ENROLL_URI,
+    });
     renderApp('/account/profile');
     // Three network failures with the client's backoff between them (200, 400 ms) come first; a loaded CI
     // machine took over 4 s to show the panel, so wait as long as a user would.

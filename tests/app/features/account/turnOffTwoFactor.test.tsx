@@ -5,37 +5,14 @@
 // refused in the form and nothing is sent.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { TURN_OFF_LABEL, validateTurnOff } from '../../../../src/app/features/account/TurnOffTwoFactor';
-import { installFakeApi, maria, outcome, storeMariaLogin, type FakeApi } from '../../support/fakeApi';
+import { outcome, type FakeApi } from '../../support/fakeApi';
+import { installMariaAccountApi, MFA_ENROLL_URI, MFA_SECRET } from './mariaAccountApi';
 import { renderApp } from '../../support/renderApp';
-
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const URI = `otpauth://totp/Bloom:maria%40bloom.example?issuer=Bloom&secret=${SECRET}&algorithm=SHA1&digits=6&period=30`;
 
 let api: FakeApi;
 
 beforeEach(() => {
-  api = installFakeApi();
-  storeMariaLogin();
-  api.always('GET auth/me', 200, {
-    user: { resourceType: 'User', id: 'user-1', email: 'maria@bloom.example' },
-    profile: maria,
-    project: { resourceType: 'Project', id: 'clinic', name: 'Bloom Clinic' },
-    membership: { resourceType: 'ProjectMembership', id: 'm1' },
-  });
-  // The profile form's one query (its states are tested in accountPages.test.tsx).
-  api.always('POST fhir/R4/$graphql', 200, {
-    data: {
-      Patient: {
-        resourceType: 'Patient',
-        id: 'maria-1',
-        name: [{ use: null, text: null, given: ['Maria'], family: 'Garcia' }],
-        gender: 'female',
-        birthDate: null,
-        telecom: [{ system: 'email', value: 'maria@bloom.example', use: null }],
-        address: null,
-      },
-    },
-  });
+  api = installMariaAccountApi();
   api.once('GET auth/mfa/status', 200, { enrolled: true });
 });
 
@@ -75,7 +52,7 @@ describe('two-factor card: turn off two-step sign-in', () => {
 
     api.once('POST auth/mfa/disable', 200, {});
     // Once off, the card offers enrolment again (the server keeps a new pending secret).
-    api.once('POST auth/mfa/enroll', 200, { enrolled: false, secret: SECRET, enrollUri: URI });
+    api.once('POST auth/mfa/enroll', 200, { enrolled: false, secret: MFA_SECRET, enrollUri: MFA_ENROLL_URI });
     fill(password, ' my passphrase ');
     fill(code, ' 123456 ');
     submit(form);

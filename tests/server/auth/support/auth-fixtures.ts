@@ -198,3 +198,9 @@ export async function signIn(
   }
   return token.body;
 }
+
+/** The id and secret of the set-password link in an email (reset or invite). */
+export function setPasswordLink(mail: string): { id: string; secret: string } {
+  const [, id, secret] = /\/setpassword\/([^/\s]+)\/([0-9a-f]+)/.exec(mail) as RegExpExecArray;
+  return { id, secret };
+}
