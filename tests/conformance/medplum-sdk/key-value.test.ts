@@ -2,21 +2,14 @@
 // 5.2.13, unchanged, reads a key nobody has set as undefined (the server's 204 No Content), stores,
 // reads and deletes a value, and one user's value is never another's.
 import './support/node-websocket';
-import { MedplumClient } from '@medplum/core';
+import type { MedplumClient } from '@medplum/core';
 import type { Tokens } from '../../server/auth/support/auth-fixtures';
 import { startClinic } from '../../server/operations/support/clinic';
 import type { Clinic } from '../../server/operations/support/clinic';
 import { databases } from '../../server/support/test-databases';
+import { tokenClient } from './support/token-client';
 
-function client(clinic: Clinic, tokens: Tokens): MedplumClient {
-  const medplum = new MedplumClient({
-    baseUrl: clinic.server.baseUrl,
-    fetch: globalThis.fetch.bind(globalThis),
-    cacheTime: 0,
-  });
-  medplum.setAccessToken(tokens.access_token);
-  return medplum;
-}
+const client = (clinic: Clinic, tokens: Tokens): MedplumClient => tokenClient(clinic.server.baseUrl, tokens);
 
 describe.each(databases())("Medplum's MedplumClient: keyValue on %s", (_engine, kind) => {
   let clinic: Clinic;

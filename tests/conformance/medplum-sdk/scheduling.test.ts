@@ -4,25 +4,18 @@
 // Medplum's server answers them; a time is never booked twice, even by two bookings at once; a patient
 // books only for herself and sees no one else's appointment; bad input is a precise OperationOutcome.
 import './support/node-websocket';
-import { MedplumClient } from '@medplum/core';
+import type { MedplumClient } from '@medplum/core';
 import type { Appointment, Bundle, OperationOutcome, Parameters, Schedule, Slot } from '@medplum/fhirtypes';
 import type { Tokens } from '../../server/auth/support/auth-fixtures';
 import { call, startClinic } from '../../server/operations/support/clinic';
 import type { Clinic } from '../../server/operations/support/clinic';
 import { databases } from '../../server/support/test-databases';
+import { tokenClient } from './support/token-client';
 
 const SNOMED = 'http://snomed.info/sct';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function client(clinic: Clinic, tokens: Tokens): MedplumClient {
-  const medplum = new MedplumClient({
-    baseUrl: clinic.server.baseUrl,
-    fetch: globalThis.fetch.bind(globalThis),
-    cacheTime: 0,
-  });
-  medplum.setAccessToken(tokens.access_token);
-  return medplum;
-}
+const client = (clinic: Clinic, tokens: Tokens): MedplumClient => tokenClient(clinic.server.baseUrl, tokens);
 
 const issueText = (outcome: unknown) => (outcome as OperationOutcome).issue?.[0]?.details?.text;
 const midnightUtc = (days: number) => {

@@ -5,7 +5,7 @@
 // rest of the API (a patient reaches no other patient through either) and precise OperationOutcomes
 // for bad input.
 import './support/node-websocket';
-import { MedplumClient } from '@medplum/core';
+import type { MedplumClient } from '@medplum/core';
 import type { CdsRequest } from '@medplum/core';
 import type {
   AccessPolicy,
@@ -26,6 +26,7 @@ import type { Tokens } from '../../server/auth/support/auth-fixtures';
 import { call, startClinic } from '../../server/operations/support/clinic';
 import type { Clinic } from '../../server/operations/support/clinic';
 import { databases } from '../../server/support/test-databases';
+import { tokenClient } from './support/token-client';
 
 const LOINC = 'http://loinc.org';
 // The sections Medplum's $summary always writes, in its order.
@@ -64,15 +65,7 @@ exports.handler = async function handler(medplum, event) {
 `;
 const FAILING_BOT = `exports.handler = async function handler() { throw new Error('no rules for this hook'); };`;
 
-function client(clinic: Clinic, tokens: Tokens): MedplumClient {
-  const medplum = new MedplumClient({
-    baseUrl: clinic.server.baseUrl,
-    fetch: globalThis.fetch.bind(globalThis),
-    cacheTime: 0,
-  });
-  medplum.setAccessToken(tokens.access_token);
-  return medplum;
-}
+const client = (clinic: Clinic, tokens: Tokens): MedplumClient => tokenClient(clinic.server.baseUrl, tokens);
 
 /** A Bot with `fields` created and deployed by the clinic's admin. */
 async function createBot(clinic: Clinic, fields: Partial<Bot>, code: string): Promise<Bot> {
