@@ -3,7 +3,8 @@
 // - bytes on the wire for each screen's fresh page load with a cold cache: the sum of Chromium's
 //   `encodedDataLength` (DevTools protocol Network.loadingFinished) over every response, so the figure
 //   is what the servers really sent (compressed or not), the script share shown beside it;
-// - the requests each signed-in screen makes to the API on that load (GraphQL, other API calls, images);
+// - the requests each signed-in screen makes to the API on that load (GraphQL, other API calls, images),
+//   the patient screens signed in as Maria, the care team's as Dr. Chen and the invite screen as the admin;
 // - time from navigation to the lab-result detail's table rows and to the vitals chart's line, median
 //   of several fresh loads.
 // Budgets on those bytes: landing ≤ 150 KB, every other (patient) screen ≤ 250 KB; one GraphQL
@@ -12,7 +13,13 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';
 import { signInAsDemo } from '../../tests/e2e/support/demo-sign-in';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
-import { benchScreens, labResultShown, vitalsChartShown, type BenchScreen } from './screens';
+import {
+  benchScreens,
+  labResultShown,
+  vitalsChartShown,
+  type BenchAccount,
+  type BenchScreen,
+} from './screens';
 import { countWireBytes } from './wire-bytes';
 
 /** On-wire budgets (KB) of a cold load: the landing page, and every other screen. */
@@ -53,10 +60,14 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-async function signIn(browser: Browser, bloom: RunningBloom): Promise<StorageState> {
+async function signIn(
+  browser: Browser,
+  bloom: RunningBloom,
+  account: BenchAccount = 'maria@bloom.example',
+): Promise<StorageState> {
   const context = await browser.newContext();
   try {
-    await signInAsDemo(await context.newPage(), bloom, 'maria@bloom.example');
+    await signInAsDemo(await context.newPage(), bloom, account);
     return await context.storageState();
   } finally {
     await context.close();
@@ -69,10 +80,19 @@ async function freshPage(browser: Browser, state: StorageState | undefined): Pro
   return [context, await context.newPage()];
 }
 
-/** Ids the detail screens need: the first lab report and one of Maria's vitals. */
+/** Ids the detail screens need: the first lab report, one of Maria's vitals, and Maria (for her chart). */
 async function findIds(browser: Browser, bloom: RunningBloom, state: StorageState) {
   const [context, page] = await freshPage(browser, state);
   try {
+    await page.goto(new URL('/', bloom.appUrl).toString());
+    const patient = await page.evaluate(
+      () =>
+        (
+          JSON.parse(localStorage.getItem('@bloom/activeLogin') ?? '{}') as {
+            profile?: { reference?: string };
+          }
+        ).profile?.reference?.split('/')[1] ?? '',
+    );
     await page.goto(new URL('/health-record/lab-results', bloom.appUrl).toString());
     const report = page.getByRole('list', { name: 'Lab results' }).getByRole('link').first();
     await report.waitFor();
@@ -81,7 +101,7 @@ async function findIds(browser: Browser, bloom: RunningBloom, state: StorageStat
     const measurement = page.getByRole('table', { name: 'Weight measurements' }).getByRole('link').first();
     await measurement.waitFor();
     const observation = ((await measurement.getAttribute('href')) ?? '').split('/').pop() ?? '';
-    return { labReport, observation };
+    return { labReport, observation, patient };
   } finally {
     await context.close();
   }
@@ -160,8 +180,11 @@ export async function measureApp(): Promise<AppFigures> {
     const state = await signIn(browser, bloom);
     const ids = await findIds(browser, bloom, state);
     const screens: ScreenFigures[] = [];
+    const states = new Map<BenchAccount, StorageState>([['maria@bloom.example', state]]);
     for (const screen of benchScreens(ids)) {
-      screens.push(await measureScreen(browser, bloom, screen, state));
+      const account = screen.account ?? 'maria@bloom.example';
+      if (!states.has(account)) states.set(account, await signIn(browser, bloom, account));
+      screens.push(await measureScreen(browser, bloom, screen, states.get(account) as StorageState));
     }
     const labUrl = new URL(`/health-record/lab-results/${ids.labReport}`, bloom.appUrl).toString();
     const vitalsUrl = new URL('/health-record/vitals/weight', bloom.appUrl).toString();

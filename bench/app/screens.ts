@@ -2,10 +2,14 @@
 // SPEC §2 with what shows that the screen is ready (its h1, or a piece of its data).
 import type { Page } from 'playwright-core';
 
+export type BenchAccount = 'maria@bloom.example' | 'dr.chen@bloom.example' | 'admin@bloom.example';
+
 export interface BenchScreen {
   readonly name: string;
   readonly path: string;
   readonly signedIn: boolean;
+  /** Who is signed in (default Maria, the patient): the care team's screens are Dr. Chen's, the invite the admin's. */
+  readonly account?: BenchAccount;
   /** Resolves once the screen shows its data. */
   ready(page: Page): Promise<void>;
 }
@@ -15,7 +19,11 @@ const READY_TIMEOUT_MS = 15_000;
 const heading = (name: string | RegExp) => (page: Page) =>
   page.getByRole('heading', { level: 1, name }).waitFor({ timeout: READY_TIMEOUT_MS });
 
-export function benchScreens(ids: { labReport: string; observation: string }): BenchScreen[] {
+export function benchScreens(ids: {
+  labReport: string;
+  observation: string;
+  patient: string;
+}): BenchScreen[] {
   return [
     { name: 'landing', path: '/', signedIn: false, ready: heading('Care that grows with you') },
     { name: 'signin', path: '/signin', signedIn: false, ready: heading('Sign in to Bloom') },
@@ -89,6 +97,64 @@ export function benchScreens(ids: { labReport: string; observation: string }): B
       path: '/account/provider',
       signedIn: true,
       ready: (page) => page.getByRole('region', { name: /^Dr\. / }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
+    ...careTeamScreens(ids.patient),
+  ];
+}
+
+/**
+ * The care team's screens as Dr. Chen: her home (her patients and, on the same screen, the appointment
+ * requests waiting for her), Maria's chart (lab results, appointments), the inbox; and the admin's
+ * invite screen with its policy choices loaded.
+ */
+function careTeamScreens(patient: string): BenchScreen[] {
+  const chen = 'dr.chen@bloom.example' as const;
+  const chart = `/patients/${patient}`;
+  return [
+    {
+      name: 'care-team home',
+      path: '/',
+      signedIn: true,
+      account: chen,
+      ready: (page) =>
+        page.getByRole('list', { name: 'Your patients' }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
+    {
+      name: 'chart lab results',
+      path: `${chart}/health-record/lab-results`,
+      signedIn: true,
+      account: chen,
+      ready: (page) => page.getByRole('list', { name: 'Lab results' }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
+    {
+      name: 'chart appointments',
+      path: `${chart}/appointments`,
+      signedIn: true,
+      account: chen,
+      ready: (page) =>
+        page
+          .getByRole('list', { name: 'Appointments' })
+          .or(page.getByText('No appointments'))
+          .waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
+    {
+      name: 'inbox',
+      path: '/inbox',
+      signedIn: true,
+      account: chen,
+      ready: (page) =>
+        page.getByRole('list', { name: 'Message threads' }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
+    {
+      name: 'admin invite',
+      path: '/admin/invite',
+      signedIn: true,
+      account: 'admin@bloom.example',
+      ready: (page) =>
+        page
+          .getByRole('combobox', { name: 'Access policy' })
+          .locator('option', { hasText: 'Bloom clinic staff' })
+          .waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS }),
     },
   ];
 }

@@ -9,6 +9,7 @@ import { LoadingState } from './components/LoadingState';
 import { Layout } from './components/Layout';
 import { NotFoundPanel } from './components/NotFoundPanel';
 import { accountRoutes } from './features/account/accountRoutes';
+import { adminRoutes } from './features/admin/adminRoutes';
 import { RouteErrorPage } from './components/RouteErrorPage';
 import { formsRoutes } from './features/forms/formsRoutes';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
@@ -153,6 +154,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
               children: [
                 ...signedInRoutes,
                 ...careTeamRoutes(),
+                ...adminRoutes,
                 ...messagesRoutes,
                 ...healthRecordRoutes,
                 ...getCareRoutes,

@@ -48,6 +48,7 @@ export const ADMINISTRATION: NavGroup = {
     { label: 'Access policies', to: '/AccessPolicy' },
     { label: 'Bots', to: '/Bot' },
     { label: 'Client applications', to: '/ClientApplication' },
+    { label: 'Invite a user', to: '/admin/invite' },
   ],
 };
 

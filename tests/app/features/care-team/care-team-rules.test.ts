@@ -295,6 +295,7 @@ describe('navigation and chart routes per role', () => {
       '/AccessPolicy',
       '/Bot',
       '/ClientApplication',
+      '/admin/invite',
     ]);
   });
 
