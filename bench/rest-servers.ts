@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
+import type { ApiCompression } from '../src/server/api-delivery';
 import { buildServer } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db';
@@ -30,7 +31,11 @@ async function main(): Promise<void> {
   const db = await openDatabase(config);
   await migrateServer(db);
   // The benchmark measures the REST layer itself: no token check.
-  const api = await buildServer({ config, db, getContext: () => systemContext() });
+  // BENCH_COMPRESSION (JSON of ApiCompression): bench/api-compression.ts compares levels side by side.
+  const compression = process.env.BENCH_COMPRESSION
+    ? (JSON.parse(process.env.BENCH_COMPRESSION) as ApiCompression)
+    : undefined;
+  const api = await buildServer({ config, db, getContext: () => systemContext(), compression });
   const apiAddress = await api.listen({ port: 0, host: '127.0.0.1' });
 
   // The baseline answers with a body of exactly the size of a stored patient as our API returns it.

@@ -38,7 +38,7 @@ import { wellKnownRoutes } from './oauth/well-known';
 import type { RepositoryContext, RepositorySettings } from './repo';
 import { registerRequestBodies } from './request-bodies';
 import { registerApiSecurity } from './security';
-import { registerApiDelivery } from './api-delivery';
+import { registerApiDelivery, type ApiCompression } from './api-delivery';
 import { shareResourceCache } from './repo/shared-cache';
 
 export interface BuildServerOptions {
@@ -55,6 +55,8 @@ export interface BuildServerOptions {
   botTriggerSettings?: Partial<BotTriggerSettings>;
   /** Tests only: sign-in throttles with smaller budgets than production's. */
   throttles?: AuthThrottles;
+  /** The benchmark only: other compression threshold and levels (bench/api-compression.ts). */
+  compression?: ApiCompression;
 }
 
 export const FHIR_PATH = 'fhir/R4/';
@@ -66,6 +68,7 @@ export async function buildServer({
   exportSettings,
   botTriggerSettings,
   throttles,
+  compression,
 }: BuildServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -84,7 +87,7 @@ export async function buildServer({
   // Which bodies every route takes is decided once, before any route group registers.
   registerRequestBodies(app, config.limits);
   await registerApiSecurity(app, config.appOrigins);
-  await registerApiDelivery(app);
+  await registerApiDelivery(app, compression);
   await app.register(healthcheckRoutes, { db });
   // What the plugins share; the signing key is created on first use and shared by every instance.
   const services: ServerServices = {
