@@ -186,6 +186,23 @@ describe.each(databases())('EPDS scoring bot and alert on %s', (_engine, kind) =
       topic: { text: 'Mood screening alert: EPDS 14' },
     });
 
+    // Maria's messages screen (the app's CommunicationList) keeps her own thread, not the alert.
+    const thread = await call<{ data: { CommunicationList: { id: string }[] } }>(
+      clinic.server,
+      'POST',
+      'fhir/R4/$graphql',
+      clinic.maria,
+      {
+        body: {
+          query: `{ CommunicationList(subject: "${clinic.maria.profile?.reference}", _filter: "part-of pr false and category ne alert", _sort: "-_lastUpdated", _count: 1) { id topic { text } } }`,
+        },
+      },
+    );
+    expect(thread.status).toBe(200);
+    expect(thread.body.data.CommunicationList).toEqual([
+      expect.objectContaining({ topic: { text: 'Questions for Dr. Chen' } }),
+    ]);
+
     // Maria's role reads no Flag (SPEC §6): not found, as Medplum answers; Aisha reads none of it.
     const mariaFlags = await call(clinic.server, 'GET', `fhir/R4/Flag/${flags[0].id}`, clinic.maria);
     expect(mariaFlags.status).toBe(404);
