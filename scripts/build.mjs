@@ -46,6 +46,8 @@ function buildFhirIndex() {
 function buildBotCore() {
   // The script itself skips the work when its output is newer than @medplum/core and its inputs.
   run('npx', ['tsx', 'scripts/build-bot-core.ts', ...(force ? ['--force'] : [])]);
+  // The clinic's EPDS scoring bot, deployed by the demo seed.
+  run('npx', ['tsx', 'scripts/build-epds-bot.ts', ...(force ? ['--force'] : [])]);
 }
 
 function buildApp() {

@@ -18,6 +18,7 @@ import { chartMessagesRoute, messagesRoutes } from './features/messages/messages
 import { searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { LandingPage } from './features/landing/LandingPage';
 import { resourceRoutes } from './features/resource/resourceRoutes';
+import { screeningRoutes } from './features/screening/screeningRoutes';
 import { useSession } from './session/BloomClientContext';
 import { GraphqlOutlet, WithGraphql } from './session/GraphqlBoundary';
 import { RequireSession, SessionLoading } from './session/RequireSession';
@@ -159,6 +160,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
                 ...healthRecordRoutes,
                 ...getCareRoutes,
                 ...formsRoutes,
+                ...screeningRoutes,
                 ...resourceRoutes,
                 ...searchTableRoutes,
                 { path: '*', element: <NotFoundPanel /> },

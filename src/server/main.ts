@@ -12,7 +12,14 @@ import { findFreePort } from './free-port';
 import { installProcessGuards } from './process-guards';
 import type { Database } from './db';
 import { Repository, systemContext } from './repo';
-import { findAppClientId, seedDemoClinic, topUpDemoSlots, upgradeMessageThreads } from './seed';
+import { FileBinaryStorage } from './binary/storage';
+import {
+  findAppClientId,
+  seedDemoClinic,
+  seedEpdsScreening,
+  topUpDemoSlots,
+  upgradeMessageThreads,
+} from './seed';
 
 const DEMO_ACCOUNTS = [
   ['Maria Garcia (patient)', 'maria@bloom.example'],
@@ -74,6 +81,8 @@ async function start(): Promise<void> {
       demoPassword: config.demoPassword,
       appOrigins: config.appOrigins,
     }));
+    // The EPDS, its scoring bot and the bot's Subscription (also into a clinic seeded before them).
+    await seedEpdsScreening(systemRepo, new FileBinaryStorage(config.binaryDir));
     // A clinic seeded weeks ago still has free slots 45 days ahead for Get Care.
     await topUpDemoSlots(systemRepo);
     // The app signs in as the clinic's 'Bloom app' ClientApplication.

@@ -8,3 +8,5 @@ export { upgradeMessageThreads } from './message-threads';
 export type { ThreadUpgradeResult } from './message-threads';
 export { upgradePatientAccessPolicy, upgradeStaffMemberships } from './patient-policy-upgrade';
 export { buildAdminAccessPolicy, buildPractitionerAccessPolicy, THREAD_HEADER_UPDATE } from './demo-policies';
+export { EPDS_BOT_IDENTIFIER, seedEpdsScreening } from './epds-screening';
+export type { EpdsScreeningResult } from './epds-screening';

@@ -7,6 +7,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { EPDS_QUESTIONNAIRE_URL } from '../../../fhir/screening/epds';
 import { QuestionnaireFormDocument } from '../../../graphql';
 import { errorOutcome } from '../../api/errorOutcome';
 import { LoadError, LoadingState } from '../../components/ListStates';
@@ -73,7 +74,9 @@ export function QuestionnairePage() {
         authored: new Date().toISOString(),
         item: items,
       });
-      void navigate('/forms', { state: { sent: title, responseId: created.id } });
+      // A screening the clinic scores (the EPDS) ends on the screening's message (features/screening).
+      const next = questionnaire.url === EPDS_QUESTIONNAIRE_URL ? `/screening/${created.id ?? ''}` : '/forms';
+      void navigate(next, { state: { sent: title, responseId: created.id } });
     } catch (err) {
       const issues = errorOutcome(err).issue ?? [];
       setMessage(

@@ -1,7 +1,8 @@
 // /inbox: a care-team member's message threads across her patients, most recently active first, with
 // unread counts; each opens the thread in the patient's chart, where she reads and replies (and the
-// patient sees the reply live). One GraphQL request (InboxThreads).
-import { useQuery } from '@apollo/client/react';
+// patient sees the reply live). One GraphQL request (InboxThreads), read again live on each Communication
+// to her (InboxCommunicationChanged): an alert a bot raises shows at once, marked Urgent.
+import { useQuery, useSubscription } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
@@ -9,7 +10,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { InboxThreadsDocument } from '../../../graphql';
+import { InboxCommunicationChangedDocument, InboxThreadsDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
@@ -22,6 +23,12 @@ export function InboxPage() {
   const { data, loading, error, refetch } = useQuery(InboxThreadsDocument, {
     // Read receipts written in a chart change the counts: read again on each visit.
     fetchPolicy: 'cache-and-network',
+  });
+  // Live: a Communication to her (a message, an alert from a bot) reads the threads again.
+  useSubscription(InboxCommunicationChangedDocument, {
+    variables: { recipient: reader },
+    skip: !reader,
+    onData: () => void refetch(),
   });
   const rows = useMemo(() => inboxRows(data, reader), [data, reader]);
   return (
@@ -51,6 +58,7 @@ export function InboxPage() {
                     row.patientName
                   )}
                 </Typography>
+                {row.urgent && <Chip size="small" color="error" label="Urgent" />}
                 {row.unread > 0 && <Chip size="small" color="primary" label={`${row.unread} unread`} />}
                 {row.sent && (
                   <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>

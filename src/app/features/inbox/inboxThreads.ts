@@ -11,6 +11,8 @@ export interface InboxRow {
   readonly preview: string;
   readonly sent: string | undefined;
   readonly unread: number;
+  /** An alert raised to the care team (e.g. a positive EPDS screen): priority urgent, asap or stat. */
+  readonly urgent: boolean;
 }
 
 type Header = NonNullable<NonNullable<InboxThreadsQuery['CommunicationList']>[number]>;
@@ -28,7 +30,10 @@ export function inboxRows(data: InboxThreadsQuery | undefined, reader: string): 
     if (!header?.id) return [];
     const reference = header.subject?.reference ?? '';
     const newest = header.newest?.[0];
-    const text = newest?.payload?.find((p) => p?.contentString)?.contentString;
+    // A header that carries its own text (an alert from a bot) previews it until a message follows.
+    const text =
+      newest?.payload?.find((p) => p?.contentString)?.contentString ??
+      header.payload?.find((p) => p?.contentString)?.contentString;
     return [
       {
         id: header.id,
@@ -36,6 +41,7 @@ export function inboxRows(data: InboxThreadsQuery | undefined, reader: string): 
         patientName: nameOf(header.subject),
         topic: header.topic?.text ?? 'Messages',
         preview: text ?? (newest ? 'Attachment' : 'No messages yet'),
+        urgent: header.priority === 'urgent' || header.priority === 'asap' || header.priority === 'stat',
         sent: newest?.sent ?? header.sent ?? undefined,
         unread: (header.unread ?? []).filter((m) => m?.sender?.reference && m.sender.reference !== reader)
           .length,

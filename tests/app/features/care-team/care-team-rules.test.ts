@@ -264,7 +264,38 @@ describe('read receipts and the inbox', () => {
         preview: 'Hello',
         sent: '2026-11-27T10:00:00Z',
         unread: 1,
+        urgent: false,
       },
+    ]);
+  });
+
+  it('shows an alert header (priority urgent, no messages) as urgent with its own text as preview', () => {
+    const rows = inboxRows(
+      {
+        CommunicationList: [
+          {
+            resourceType: 'Communication',
+            id: 'a1',
+            sent: '2026-11-27T11:00:00Z',
+            priority: 'urgent',
+            payload: [{ contentString: "Maria Garcia's Edinburgh Postnatal Depression Scale total is 14" }],
+            topic: { text: 'Mood screening alert: EPDS 14' },
+            subject: { reference: 'Patient/m1', display: 'Maria Garcia', resource: null },
+            newest: [],
+            unread: [],
+          },
+        ],
+      } as unknown as InboxThreadsQuery,
+      CHEN,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        id: 'a1',
+        topic: 'Mood screening alert: EPDS 14',
+        preview: "Maria Garcia's Edinburgh Postnatal Depression Scale total is 14",
+        urgent: true,
+        unread: 0,
+      }),
     ]);
   });
 });
