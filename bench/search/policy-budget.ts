@@ -24,7 +24,7 @@ export interface PolicyLatency {
   mismatches: number;
 }
 
-function memberContext(grants: AccessPolicy[]): RepositoryContext {
+export function memberContext(grants: AccessPolicy[]): RepositoryContext {
   const profile = { reference: 'Practitioner/bench-member' };
   return {
     project: BENCH_PROJECT,
@@ -42,7 +42,7 @@ function memberContext(grants: AccessPolicy[]): RepositoryContext {
   };
 }
 
-const CRITERIA_POLICY: AccessPolicy = {
+export const CRITERIA_POLICY: AccessPolicy = {
   resourceType: 'AccessPolicy',
   resource: [
     {

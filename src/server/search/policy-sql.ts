@@ -15,6 +15,7 @@ import { filterTree, treeLeaves } from './filter-expression-sql';
 import type { FilterContext } from './kinds';
 import { or } from './kinds/probe';
 import { SqlParams } from './sql-params';
+import { typedRowConditions } from './typed-table-plan';
 
 /** Filters as AND-ed conditions on row `alias` (filter-sql.ts filterConditions, handed in: it calls back here). */
 export type CriteriaSql = (
@@ -117,7 +118,11 @@ function entryCondition(
       if (unresolvedTerminology(ctx, resourceType, filters)) {
         return 'false';
       }
-      conditions.push(...criteriaSql(system, resourceType, alias, filters));
+      // Code criteria on a query that joins the type's per-type row read its codes column, the
+      // index the search itself reads; the other filters are the search's own SQL.
+      const typed = typedRowConditions(ctx.params, ctx.typedRow, alias, resourceType, filters);
+      const rest = filters.filter((filter) => !typed.handled.has(filter));
+      conditions.push(...typed.conditions, ...criteriaSql(system, resourceType, alias, rest));
     } catch (err) {
       if (!(err instanceof OperationOutcomeError)) {
         throw err;

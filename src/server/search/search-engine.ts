@@ -129,6 +129,8 @@ function buildWhere(ctx: FilterContext, request: SearchRequest, options: SearchO
   const conditions = [`r.resource_type = ${params.add(request.resourceType)}`, 'NOT r.deleted'];
   conditions.push(...(typed?.conditions ?? []));
   const filters = allFilters(request).filter((filter) => !typed?.handled.has(filter));
+  // The policy's code criteria on `r` read the joined row's codes too, not a probe per row.
+  ctx.typedRow = typed?.joined;
   conditions.push(...filterConditions(ctx, request.resourceType, 'r', filters));
   conditions.push(...visibleCondition(ctx, request.resourceType, 'r'));
   const from = typed ? `resource r ${typed.join}` : 'resource r';

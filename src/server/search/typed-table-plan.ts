@@ -17,12 +17,21 @@ import { TYPED_REFERENCE } from './kinds/reference';
 /** The alias of the per-type table's row, joined to the resource row `r`. */
 const ALIAS = 'typed';
 
+/** A per-type row joined to resource row `resourceAlias` in the same query, as `alias`. */
+export interface JoinedTypedRow {
+  resourceAlias: string;
+  resourceType: string;
+  alias: string;
+}
+
 export interface TypedTablePlan {
   /** Joined after `resource r`. */
   join: string;
   /** Conditions on the typed row, in place of the generic probes of `handled`. */
   conditions: string[];
   handled: ReadonlySet<Filter>;
+  /** The joined row, for other conditions on `r` that its columns answer (typedRowConditions). */
+  joined: JoinedTypedRow;
   /** The ORDER BY expression of a sort rule the table answers, else undefined. */
   sortKey(rule: SortRule): string | undefined;
 }
@@ -53,6 +62,34 @@ function codeKeys(spec: TypedTable, filter: Filter): string[] | undefined {
   return keys;
 }
 
+/**
+ * The filters on resource row `alias` of `resourceType` that the joined typed row answers (plain
+ * code filters, on its codes column: every row of one resource carries all its codes), as
+ * conditions on that row; nothing when no typed row is joined to `alias`.
+ */
+export function typedRowConditions(
+  params: SqlParams,
+  joined: JoinedTypedRow | undefined,
+  alias: string,
+  resourceType: string,
+  filters: readonly Filter[],
+): { conditions: string[]; handled: Set<Filter> } {
+  const conditions: string[] = [];
+  const handled = new Set<Filter>();
+  const spec = joined && joined.resourceAlias === alias ? typedTableOf(resourceType) : undefined;
+  if (!joined || !spec || spec.resourceType !== joined.resourceType) {
+    return { conditions, handled };
+  }
+  for (const filter of filters) {
+    const keys = codeKeys(spec, filter);
+    if (keys) {
+      conditions.push(`${joined.alias}.codes && ${params.add(keys)}::text[]`);
+      handled.add(filter);
+    }
+  }
+  return { conditions, handled };
+}
+
 export function planTypedTable(params: SqlParams, request: SearchRequest): TypedTablePlan | undefined {
   const spec = typedTableOf(request.resourceType);
   if (!spec) return undefined;
@@ -63,17 +100,15 @@ export function planTypedTable(params: SqlParams, request: SearchRequest): Typed
   if (!patientFilter || !patient) return undefined;
   const conditions = [`${ALIAS}.patient_id = ${params.add(patient)}`];
   const handled = new Set<Filter>([patientFilter]);
-  for (const filter of filters) {
-    const keys = codeKeys(spec, filter);
-    if (keys) {
-      conditions.push(`${ALIAS}.codes && ${params.add(keys)}::text[]`);
-      handled.add(filter);
-    }
-  }
+  const joined: JoinedTypedRow = { resourceAlias: 'r', resourceType: spec.resourceType, alias: ALIAS };
+  const codes = typedRowConditions(params, joined, 'r', request.resourceType, filters);
+  conditions.push(...codes.conditions);
+  codes.handled.forEach((filter) => handled.add(filter));
   return {
     join: `JOIN ${spec.table} ${ALIAS} ON ${ALIAS}.resource_id = r.id`,
     conditions,
     handled,
+    joined,
     // As sortSql: the largest high descending, the smallest low ascending, no date last.
     sortKey: (rule) =>
       rule.code !== spec.dateParam

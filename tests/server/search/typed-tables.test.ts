@@ -2,9 +2,10 @@
 // scale): every search it answers must return what the generic SQL
 // returns, in the same order and with the same total, and the writer, the migration's backfill and
 // deletes must keep it equal to what the generic tables say.
-import type { Observation, Patient } from '@medplum/fhirtypes';
+import type { AccessPolicy, Observation, Patient } from '@medplum/fhirtypes';
 import fc from 'fast-check';
 import { parseSearchRequest } from '../../../src/fhir/search';
+import { combinePolicies } from '../../../src/server/access/policy';
 import type { Database, Queryable, SqlValue } from '../../../src/server/db';
 import { Repository, systemContext } from '../../../src/server/repo';
 import type { RepositoryContext } from '../../../src/server/repo';
@@ -87,6 +88,26 @@ function recording(db: Database, log: string[]): Queryable {
       return db.query(sql, params);
     },
   } as Queryable;
+}
+
+/** A practitioner whose Observations are limited by these criteria (entries OR-ed). */
+function criteriaContext(criteria: string[]): RepositoryContext {
+  const profile = { reference: 'Practitioner/typed-criteria' };
+  const policy: AccessPolicy = {
+    resourceType: 'AccessPolicy',
+    resource: criteria.map((c) => ({ resourceType: 'Observation', criteria: c })),
+  };
+  return {
+    project: PROJECT,
+    author: profile,
+    access: {
+      superAdmin: false,
+      projectAdmin: false,
+      profile,
+      membership: { reference: 'ProjectMembership/typed-criteria' },
+      policy: combinePolicies([{ policy }], profile),
+    },
+  };
 }
 
 describe.each(databases())('the per-type Observation table on %s', (_engine, kind) => {
@@ -183,6 +204,65 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
     expect(other.usedTable).toBe(true);
     expect(other.typed).toEqual({ ids: [], total: 0, more: false });
     expect(other.generic).toEqual(other.typed);
+  });
+
+  it("SPEC §6 a policy's code criteria read the joined row's codes: the same rows as the generic SQL, and no token probe", async () => {
+    let onTable = 0;
+    const samples = fc.sample(fc.tuple(queryArb, fc.array(codeValueArb, { minLength: 1, maxLength: 3 })), {
+      seed: 622,
+      numRuns: 120,
+    });
+    for (const [q, criteriaCodes] of samples) {
+      // Two entries OR-ed: the code criteria, and (with another filter the row cannot answer) a status one.
+      const context = criteriaContext([
+        `Observation?code=${criteriaCodes.join(',')}`,
+        `Observation?code=${criteriaCodes[0]}&status=amended`,
+      ]);
+      const url = queryUrl(q);
+      const request = { ...parseSearchRequest(url) };
+      const log: string[] = [];
+      const typed = await executeSearch(recording(db, log), context, request);
+      const generic = await executeSearch(db, context, request, { typedTables: false });
+      const answer = (r: typeof typed) => ({
+        ids: r.resources.map((x) => x.id),
+        total: r.total,
+        more: r.hasMore,
+      });
+      expect({ url, criteriaCodes, ...answer(typed) }).toEqual({ url, criteriaCodes, ...answer(generic) });
+      const [search] = log;
+      if (search.includes(spec.table)) {
+        onTable++;
+        // Plain system|code and code values are conditions on the typed row; a |code value (no
+        // system) keeps its filter's token probe, and the status filter always probes.
+        const probes = (codes: string[] | undefined) => (codes?.some((c) => c.startsWith('|')) ? 1 : 0);
+        const expected = probes(q.codes) + probes(criteriaCodes) + probes([criteriaCodes[0]]) + 1;
+        expect({ url, criteriaCodes, probesToken: (search.match(/search_token/g) ?? []).length }).toEqual({
+          url,
+          criteriaCodes,
+          probesToken: expected,
+        });
+      }
+    }
+    expect(onTable).toBeGreaterThan(40);
+  });
+
+  it('SPEC §6 a code criteria is judged on the joined row of the searched resource only, not on linked ones', async () => {
+    // The _has source Observations carry no joined row: the policy on them stays the generic probe.
+    const context = criteriaContext([`Observation?code=${LOINC}|8867-4`]);
+    const log: string[] = [];
+    const request = parseSearchRequest(
+      `Observation?patient=tp-1&_has:Observation:has-member:code=${LOINC}|8480-6&_sort=-date`,
+    );
+    const typed = await executeSearch(recording(db, log), context, request);
+    const generic = await executeSearch(db, context, request, { typedTables: false });
+    expect(typed.resources.map((r) => r.id)).toEqual(generic.resources.map((r) => r.id));
+    const count = (text: string) => log[0].split(text).length - 1;
+    // One condition on the joined row (the policy on r); token probes for the _has filter's code and
+    // for the policy on the _has source.
+    expect({ typedCodes: count('typed.codes &&'), tokenProbes: count('search_token') }).toEqual({
+      typedCodes: 1,
+      tokenProbes: 2,
+    });
   });
 
   it('follows updates and deletes, and the migration backfill builds the same rows', async () => {

@@ -8,6 +8,7 @@ import type { RepositoryContext } from '../../access/context';
 import type { IndexRows } from '../index-rows';
 import type { IndexKind } from '../schema';
 import type { SqlParams } from '../sql-params';
+import type { JoinedTypedRow } from '../typed-table-plan';
 import type { SqlFilter } from '../types';
 
 /** What the SQL builder carries while it turns filters into conditions. */
@@ -18,6 +19,8 @@ export interface FilterContext {
   valueSets: ReadonlyMap<string, readonly string[]>;
   /** Counter for unique aliases of nested queries. */
   depth: number;
+  /** The per-type row the query joins to its resource row, when it does (typed-table-plan.ts). */
+  typedRow?: JoinedTypedRow;
 }
 
 /** One resource version with its index rows, computed once and shared by every subscription. */
