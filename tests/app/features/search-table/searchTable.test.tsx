@@ -206,6 +206,32 @@ describe('issue #9 search table (SPEC §2)', () => {
     expect(await screen.findByRole('dialog', { name: 'Filters' })).toBeInTheDocument();
   });
 
+  it("a refused search (403, the server's OperationOutcome) shows the server's message as an alert, never 'No results'", async () => {
+    const forbidden = {
+      resourceType: 'OperationOutcome',
+      issue: [
+        {
+          severity: 'error',
+          code: 'forbidden',
+          details: { text: 'Forbidden: Observation is not accessible' },
+        },
+      ],
+    };
+    renderTable('/Observation', [
+      ...schemaMocks(),
+      {
+        request: rowsRequest({}),
+        result: {
+          data: null,
+          errors: [{ message: 'Forbidden', path: ['ResourceSearch'], extensions: { outcome: forbidden } }],
+        },
+      },
+    ]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden: Observation is not accessible');
+    expect(screen.queryByText('No results')).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+  });
+
   it('a malformed URL is an error inside the table too', async () => {
     renderTable('/Observation?_count=abc');
     const alert = await screen.findByRole('alert');
