@@ -77,6 +77,13 @@ function addressedTypes(request: FastifyRequest): string[] {
   return types;
 }
 
+/** Throws 403 when `access` may not touch `resourceType` (the same rule for REST and GraphQL). */
+export function guardPlatformType(resourceType: string, access: AccessContext | undefined): void {
+  if (access && !allowed(resourceType, access)) {
+    throw new OperationOutcomeError(forbidden(resourceType));
+  }
+}
+
 /** Throws 403 when the caller may not touch a platform type the request addresses. */
 export function guardPlatformResources(request: FastifyRequest): void {
   const access = request.bloomAuth?.context.access;

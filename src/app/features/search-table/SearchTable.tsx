@@ -13,7 +13,7 @@ import {
   type GridRowSelectionModel,
   type GridSortModel,
 } from '@mui/x-data-grid';
-import { useCallback, useMemo, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { Operator } from '../../../fhir/search';
 import { ColumnMenuContext, TableColumnMenu, type ColumnMenuHandlers } from './TableColumnMenu';
@@ -25,12 +25,14 @@ import {
   type ColumnMenuItem,
 } from './operators';
 import { fieldText } from './fieldValue';
-import { FilterPromptDialog } from './FilterPromptDialog';
-import { FieldsDialog } from './FieldsDialog';
-import { FiltersDialog } from './FiltersDialog';
-import { ExportDialog } from './ExportDialog';
-import { DeleteDialog } from './DeleteDialog';
-import { BulkDialog } from './BulkDialog';
+import {
+  BulkDialog,
+  DeleteDialog,
+  ExportDialog,
+  FieldsDialog,
+  FilterPromptDialog,
+  FiltersDialog,
+} from './lazyDialogs';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import {
   addFilter,
@@ -272,54 +274,57 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
         estimate={request?.total === 'estimate'}
         onOffsetChange={(next) => go(setOffset(state, next))}
       />
-      {dialog?.kind === 'prompt' && promptParam && (
-        <FilterPromptDialog
-          title={`${schema.fields.find((f) => f.name === dialog.field)?.label ?? dialog.field}: ${dialog.item.label}`}
-          kind={valueInputKind(promptParam.type, parameterElementTypes(schema, promptParam))}
-          onClose={() => setDialog(undefined)}
-          showComparator={promptShowsComparator(dialog.item)}
-          onOk={(value) => {
-            go(addFilter(state, promptFilter(promptParam.type, promptParam.code, dialog.item, value)));
-            setDialog(undefined);
-          }}
-        />
-      )}
-      {dialog?.kind === 'fields' && (
-        <FieldsDialog
-          schema={schema}
-          fields={fields}
-          onOk={chooseFields}
-          onClose={() => setDialog(undefined)}
-        />
-      )}
-      {dialog?.kind === 'filters' && (
-        <FiltersDialog
-          schema={schema}
-          filters={state.request.filters ?? []}
-          onClose={() => setDialog(undefined)}
-          onOk={(filters) => {
-            go(setFilters(state, filters));
-            setDialog(undefined);
-          }}
-        />
-      )}
-      {dialog?.kind === 'export' && request && (
-        <ExportDialog request={request} fields={fields} onClose={() => setDialog(undefined)} />
-      )}
-      {dialog?.kind === 'delete' && (
-        <DeleteDialog
-          resourceType={resourceType}
-          ids={selectedIds}
-          onClose={() => setDialog(undefined)}
-          onDeleted={() => {
-            setSelection({ key: searchKey, model: EMPTY_SELECTION });
-            setRefreshCount((value) => value + 1);
-          }}
-        />
-      )}
-      {dialog?.kind === 'bulk' && (
-        <BulkDialog resourceType={resourceType} ids={selectedIds} onClose={() => setDialog(undefined)} />
-      )}
+      {/* A dialog's code is still downloading: nothing shows until it can open. */}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'prompt' && promptParam && (
+          <FilterPromptDialog
+            title={`${schema.fields.find((f) => f.name === dialog.field)?.label ?? dialog.field}: ${dialog.item.label}`}
+            kind={valueInputKind(promptParam.type, parameterElementTypes(schema, promptParam))}
+            onClose={() => setDialog(undefined)}
+            showComparator={promptShowsComparator(dialog.item)}
+            onOk={(value) => {
+              go(addFilter(state, promptFilter(promptParam.type, promptParam.code, dialog.item, value)));
+              setDialog(undefined);
+            }}
+          />
+        )}
+        {dialog?.kind === 'fields' && (
+          <FieldsDialog
+            schema={schema}
+            fields={fields}
+            onOk={chooseFields}
+            onClose={() => setDialog(undefined)}
+          />
+        )}
+        {dialog?.kind === 'filters' && (
+          <FiltersDialog
+            schema={schema}
+            filters={state.request.filters ?? []}
+            onClose={() => setDialog(undefined)}
+            onOk={(filters) => {
+              go(setFilters(state, filters));
+              setDialog(undefined);
+            }}
+          />
+        )}
+        {dialog?.kind === 'export' && request && (
+          <ExportDialog request={request} fields={fields} onClose={() => setDialog(undefined)} />
+        )}
+        {dialog?.kind === 'delete' && (
+          <DeleteDialog
+            resourceType={resourceType}
+            ids={selectedIds}
+            onClose={() => setDialog(undefined)}
+            onDeleted={() => {
+              setSelection({ key: searchKey, model: EMPTY_SELECTION });
+              setRefreshCount((value) => value + 1);
+            }}
+          />
+        )}
+        {dialog?.kind === 'bulk' && (
+          <BulkDialog resourceType={resourceType} ids={selectedIds} onClose={() => setDialog(undefined)} />
+        )}
+      </Suspense>
     </Box>
   );
 }

@@ -6,8 +6,8 @@
 // characters the least recently used types' layouts are dropped. The value is read once per session
 // (then served from memory) and read again right before every write, so a save from another tab is
 // merged, not lost. Anything unreadable counts as no settings rather than breaking the table, and is
-// overwritten by the next save. Layouts saved by earlier releases under one key per type
-// ('bloom-search-table-<Type>', before that 'bloom.search-table.<Type>') move in once when found.
+// overwritten by the next save. Keys of earlier releases (one per type) are never read: asking for
+// them cost a request per type, and the dotted ones a 400 the browser logs as a console error.
 import type { SettingsStore } from '../../session/savedSettings';
 
 export interface TableSettings {
@@ -24,16 +24,6 @@ export const MAX_SETTING_LENGTH = 8192;
 /** A type's layout as stored, with when the user last used that type's table (ms since 1970). */
 export interface StoredTableSettings extends TableSettings {
   readonly used: number;
-}
-
-/** Where one release kept a type's layout (one key per type: ten types filled the user's keys). */
-export function tableSettingsKey(resourceType: string): string {
-  return `bloom-search-table-${resourceType}`;
-}
-
-/** Where layouts were saved before (a key Medplum refuses). */
-export function legacyTableSettingsKey(resourceType: string): string {
-  return `bloom.search-table.${resourceType}`;
 }
 
 /** A resource type's name as a property name (also keeps '__proto__' and the like out). */
@@ -69,15 +59,6 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
-/** One type's layout from its text (the per-type keys of earlier releases). */
-export function parseTableSettings(text: string | undefined): TableSettings {
-  return layoutFrom(parseJson(text));
-}
-
-function isEmptyLayout(settings: TableSettings): boolean {
-  return settings.fields === undefined && settings.widths === undefined;
-}
-
 /**
  * The layouts in the value of SEARCH_TABLES_KEY, by resource type. Text that is not JSON or not of
  * the expected shape reads as no layouts; an entry that is not a layout is skipped alone.
@@ -89,7 +70,7 @@ export function parseSearchTables(text: string | undefined): Map<string, StoredT
   for (const [resourceType, entry] of Object.entries(value.tables)) {
     if (!RESOURCE_TYPE.test(resourceType) || !isRecord(entry)) continue;
     const settings = layoutFrom(entry);
-    if (isEmptyLayout(settings)) continue;
+    if (settings.fields === undefined && settings.widths === undefined) continue;
     const used = typeof entry.used === 'number' && Number.isFinite(entry.used) ? entry.used : 0;
     layouts.set(resourceType, { ...settings, used });
   }
@@ -130,23 +111,11 @@ function withoutTime(stored: StoredTableSettings): TableSettings {
   return settings;
 }
 
-/** A save the server refused because the user's keys are all taken (Medplum's text). */
-function isFull(err: unknown): boolean {
-  return err instanceof Error && err.message.includes('Max items exceeded');
-}
-
-interface LegacyValue {
-  readonly key: string;
-  readonly text: string;
-}
-
 /** The layouts of one signed-in user in one store, for the session (see the top of the file). */
 export class SearchTableLayouts {
   private stored: Promise<Map<string, StoredTableSettings>> | undefined;
   /** Types whose table the user opened this session, and when: they count as used at the next write. */
   private readonly viewed = new Map<string, number>();
-  /** Types whose per-type keys of earlier releases were already looked for this session. */
-  private readonly probed = new Set<string>();
   /** Writes of this tab, one at a time, so they never undo each other. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -159,17 +128,12 @@ export class SearchTableLayouts {
   async load(resourceType: string): Promise<TableSettings> {
     this.viewed.set(resourceType, this.now());
     const layout = (await this.read()).get(resourceType);
-    if (layout) return withoutTime(layout);
-    if (this.probed.has(resourceType)) return {};
-    this.probed.add(resourceType);
-    return this.moveLegacy(resourceType);
+    return layout ? withoutTime(layout) : {};
   }
 
   /** Saves the type's whole layout, merged into what the store holds now. */
   save(resourceType: string, settings: TableSettings): Promise<void> {
-    return this.serially(async () => {
-      await this.write(resourceType, settings, false, undefined);
-    });
+    return this.serially(() => this.write(resourceType, settings));
   }
 
   private read(): Promise<Map<string, StoredTableSettings>> {
@@ -190,75 +154,17 @@ export class SearchTableLayouts {
     return run;
   }
 
-  /**
-   * Read-modify-write of SEARCH_TABLES_KEY. `onlyIfAbsent` (a layout moved from an older key) leaves
-   * a layout the store already has for the type, which is newer. With `legacy` in hand, a store
-   * whose keys are all taken gets that key deleted first (its value is in the text being written),
-   * and put back when the write still fails.
-   */
-  private async write(
-    resourceType: string,
-    settings: TableSettings,
-    onlyIfAbsent: boolean,
-    legacy: LegacyValue | undefined,
-  ): Promise<{ layouts: Map<string, StoredTableSettings>; legacyDeleted: boolean }> {
+  /** Read-modify-write of SEARCH_TABLES_KEY. */
+  private async write(resourceType: string, settings: TableSettings): Promise<void> {
     // Read again right before writing: another tab may have saved other types since this one read.
     const layouts = parseSearchTables(await this.store.get(SEARCH_TABLES_KEY));
     for (const [viewedType, at] of this.viewed) {
       const entry = layouts.get(viewedType);
       if (entry && entry.used < at) layouts.set(viewedType, { ...entry, used: at });
     }
-    if (!(onlyIfAbsent && layouts.has(resourceType))) {
-      layouts.set(resourceType, { ...settings, used: this.now() });
-    }
-    const text = formatSearchTables(layouts, resourceType);
-    let legacyDeleted = false;
-    try {
-      await this.store.set(SEARCH_TABLES_KEY, text);
-    } catch (err) {
-      if (!legacy || !isFull(err)) throw err;
-      await this.store.delete(legacy.key);
-      legacyDeleted = true;
-      try {
-        await this.store.set(SEARCH_TABLES_KEY, text);
-      } catch (retryErr) {
-        await this.store.set(legacy.key, legacy.text).catch(() => undefined);
-        throw retryErr;
-      }
-    }
+    layouts.set(resourceType, { ...settings, used: this.now() });
+    await this.store.set(SEARCH_TABLES_KEY, formatSearchTables(layouts, resourceType));
     this.stored = Promise.resolve(layouts);
-    return { layouts, legacyDeleted };
-  }
-
-  /** The type's value under the first older key that has one; refused (400) or absent (404) is none. */
-  private async findLegacy(resourceType: string): Promise<LegacyValue | undefined> {
-    for (const key of [tableSettingsKey(resourceType), legacyTableSettingsKey(resourceType)]) {
-      const text = await this.store.get(key).catch(() => undefined);
-      if (text !== undefined) return { key, text };
-    }
-    return undefined;
-  }
-
-  private async moveLegacy(resourceType: string): Promise<TableSettings> {
-    const legacy = await this.findLegacy(resourceType);
-    if (!legacy) return {};
-    const settings = parseTableSettings(legacy.text);
-    if (!isEmptyLayout(settings)) {
-      let written: { layouts: Map<string, StoredTableSettings>; legacyDeleted: boolean };
-      try {
-        written = await this.serially(() => this.write(resourceType, settings, true, legacy));
-      } catch {
-        // Not moved: the old value serves this time, and the move is tried again next session.
-        return settings;
-      }
-      // Moved (or the new key already had a newer layout): the old key only takes a place now.
-      if (!written.legacyDeleted) await this.store.delete(legacy.key).catch(() => undefined);
-      const moved = written.layouts.get(resourceType);
-      return moved ? withoutTime(moved) : settings;
-    }
-    // Nothing usable under the old key: it only takes one of the user's few keys.
-    await this.store.delete(legacy.key).catch(() => undefined);
-    return {};
   }
 }
 

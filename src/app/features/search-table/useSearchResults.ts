@@ -28,7 +28,7 @@ function isResource(value: unknown): value is Resource {
 }
 
 /** A GraphQL field error's OperationOutcomes (extensions.outcome) as one error for the error panel. */
-function searchError(error: unknown): unknown {
+export function searchError(error: unknown): unknown {
   if (!CombinedGraphQLErrors.is(error)) return error;
   const outcomes = error.errors
     .map((graphqlError) => graphqlError.extensions?.outcome)

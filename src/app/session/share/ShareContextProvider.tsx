@@ -8,13 +8,10 @@ import type { Resource } from '@medplum/fhirtypes';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useLoadedBloomClient, useSession } from '../BloomClientContext';
-import { readSetting } from '../savedSettings';
 import { ContextSharing, userTopic, type FhircastApi, type SharingStatus } from './contextSharing';
 
 /** The key-value entry holding 'on' or 'off' (a key Medplum's key-value API accepts). */
 export const SHARE_CONTEXT_SETTING = 'bloom-share-context';
-/** Where the choice was saved before; moved to SHARE_CONTEXT_SETTING on first read. */
-export const LEGACY_SHARE_CONTEXT_SETTING = 'bloom.share-context';
 
 export interface ShareContextState {
   /** Whether this user may share (a clinician) and the stored choice has been read. */
@@ -86,7 +83,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
   useEffect(() => {
     if (!topic || !client) return;
     let current = true;
-    readSetting(client.keyValue, SHARE_CONTEXT_SETTING, LEGACY_SHARE_CONTEXT_SETTING).then(
+    client.keyValue.get(SHARE_CONTEXT_SETTING).then(
       (value) => current && setSetting({ topic, enabled: value === 'on' }),
       () => {
         if (!current) return;

@@ -6,7 +6,6 @@ import type { Patient } from '@medplum/fhirtypes';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider, useParams } from 'react-router-dom';
 import {
-  LEGACY_SHARE_CONTEXT_SETTING,
   ShareContextProvider,
   SHARE_CONTEXT_SETTING,
   useSharedView,
@@ -15,12 +14,10 @@ import { ShareContextSwitch } from '../../../../src/app/features/resource/share/
 import { BloomClientProvider } from '../../../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../../../src/app/session/createAppClient';
 import { installFakeApi, testBaseUrl, maria, outcome, type FakeApi } from '../../support/fakeApi';
-import { notFound } from '../../../../src/fhir/outcomes';
 import { FakeHub } from '../../support/fakeFhircastHub';
 import { drChen, storeLoginOf } from '../../support/resourceFixtures';
 
 const settingRoute = `keyvalue/v1/${SHARE_CONTEXT_SETTING}`;
-const legacyRoute = `keyvalue/v1/${LEGACY_SHARE_CONTEXT_SETTING}`;
 
 function PatientScreen() {
   const { id = '' } = useParams();
@@ -179,41 +176,35 @@ describe('issue #11 Share context switch', () => {
     expect(SHARE_CONTEXT_SETTING).toMatch(/^[A-Za-z0-9_-]{1,255}$/);
   });
 
-  it("issue #20: an 'on' saved under the old 'bloom.share-context' applies and moves to the new key once (written, then the old key deleted)", async () => {
+  it('an unset choice (204, as Bloom answers) is off: only its own key is read, no problem shown, nothing written', async () => {
     storeLoginOf(api, drChen);
-    api.once(`GET ${settingRoute}`, 404, notFound);
-    api.once(`GET ${legacyRoute}`, 200, 'on');
-    api.once(`PUT ${settingRoute}`, 204, '');
-    api.once(`DELETE ${legacyRoute}`, 204, '');
-    renderShared('/Patient/p1');
-    expect(await screen.findByRole('switch', { name: 'Share context' })).toBeChecked();
-    await waitFor(() => expect(hub.subscriptions).toHaveLength(1));
-    const keyValueCalls = () =>
-      api.sent.filter((r) => r.path.startsWith('keyvalue/')).map((r) => `${r.method} ${r.path}`);
-    await waitFor(() =>
-      expect(keyValueCalls()).toEqual([
-        `GET ${settingRoute}`,
-        `GET ${legacyRoute}`,
-        `PUT ${settingRoute}`,
-        `DELETE ${legacyRoute}`,
-      ]),
-    );
-    expect(api.bodiesOf(`PUT ${settingRoute}`)).toEqual(['on']);
-    expect(screen.queryByText(/Could not/)).toBeNull();
-  });
-
-  it("issue #20: on a server that refuses the old key (Medplum's 400 'Invalid key' as text) the switch is off, no problem is shown and nothing is written", async () => {
-    storeLoginOf(api, drChen);
-    api.once(`GET ${settingRoute}`, 404, 'Not found');
-    api.once(`GET ${legacyRoute}`, 400, 'Invalid key');
+    api.once(`GET ${settingRoute}`, 204, '');
     renderShared('/Patient/p1');
     const toggle = await screen.findByRole('switch', { name: 'Share context' });
     expect(toggle).not.toBeChecked();
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
     expect(screen.queryByText(/Could not/)).toBeNull();
     expect(
       api.sent.filter((r) => r.path.startsWith('keyvalue/')).map((r) => `${r.method} ${r.path}`),
-    ).toEqual([`GET ${settingRoute}`, `GET ${legacyRoute}`]);
+    ).toEqual([`GET ${settingRoute}`]);
     expect(hub.subscriptions).toEqual([]);
+  });
+
+  it("on Medplum's server an unset choice answers 404 'Not found' as text: off, and no earlier dotted key is asked for", async () => {
+    storeLoginOf(api, drChen);
+    api.once(`GET ${settingRoute}`, 404, 'Not found');
+    renderShared('/Patient/p1');
+    const toggle = await screen.findByRole('switch', { name: 'Share context' });
+    expect(toggle).not.toBeChecked();
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(screen.queryByText(/Could not/)).toBeNull();
+    expect(
+      api.sent.filter((r) => r.path.startsWith('keyvalue/')).map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`GET ${settingRoute}`]);
   });
 
   it('a patient is offered no switch and nothing is read or connected', async () => {

@@ -1,7 +1,7 @@
 // Every search table's layout under ONE key-value entry ('bloom-search-tables'), because
 // Medplum's key-value API (and Bloom's) keeps at most 10 keys per user and 8192
 // characters per value (SPEC §3 Key-value storage, §7 keyvalue/v1). Least recently used layouts make
-// room; the per-type keys of earlier releases move in once; unreadable values never break a table.
+// room; no key of earlier releases is read; unreadable values never break a table.
 import {
   MAX_SETTING_LENGTH,
   SEARCH_TABLES_KEY,
@@ -13,7 +13,7 @@ import {
 } from '../../../../src/app/features/search-table/tableSettings';
 import type { SettingsStore } from '../../../../src/app/session/savedSettings';
 import { createAppClient } from '../../../../src/app/session/createAppClient';
-import { installFakeApi, testBaseUrl, outcome } from '../../support/fakeApi';
+import { installFakeApi, testBaseUrl } from '../../support/fakeApi';
 
 /** An in-memory store with the server's rules (10 keys, 8192 characters, Medplum's key pattern). */
 class MemoryStore implements SettingsStore {
@@ -251,169 +251,22 @@ describe('issue #20 unreadable stored values', () => {
   });
 });
 
-describe('issue #20 layouts of earlier releases move into the one key', () => {
-  it("'bloom-search-table-<Type>' (last release): moved in, the old key deleted, looked for once", async () => {
+describe('search table layouts read no key of earlier releases', () => {
+  it('a type the one key lacks: defaults, and no per-type or dotted key is asked for', async () => {
     const store = new MemoryStore({
-      'bloom-search-table-Patient': JSON.stringify({ fields: ['name'], widths: { name: 150 } }),
-      'bloom-search-table-Observation': JSON.stringify({ fields: ['status'] }),
+      'bloom-search-table-Patient': JSON.stringify({ fields: ['name'] }),
+      'bloom.search-table.Patient': JSON.stringify({ fields: ['gender'] }),
     });
-    const tab = new SearchTableLayouts(store, steppingClock());
-    await expect(tab.load('Patient')).resolves.toEqual({ fields: ['name'], widths: { name: 150 } });
-    expect(store.calls).toEqual([
-      'get bloom-search-tables',
-      'get bloom-search-table-Patient',
-      'get bloom-search-tables',
-      'set bloom-search-tables',
-      'delete bloom-search-table-Patient',
-    ]);
-    await expect(tab.load('Observation')).resolves.toEqual({ fields: ['status'] });
-    expect([...store.values.keys()]).toEqual([SEARCH_TABLES_KEY]);
-    expect([...store.stored().keys()].sort()).toEqual(['Observation', 'Patient']);
-    store.calls.length = 0;
-    await tab.load('Patient');
-    await tab.load('Encounter');
-    await tab.load('Encounter');
-    // Served from memory; a type with no layout anywhere is looked for once per session.
-    expect(store.calls).toEqual(['get bloom-search-table-Encounter', 'get bloom.search-table.Encounter']);
-  });
-
-  it("dotted 'bloom.search-table.<Type>' (before that, on a server that still takes it): moved in and deleted", async () => {
-    const store = new MemoryStore();
-    // The dotted key as an older Bloom server held it (MemoryStore refuses dots, as Medplum does).
-    const dotted = new Map([['bloom.search-table.Patient', JSON.stringify({ fields: ['gender'] })]]);
-    const lenient: SettingsStore = {
-      get: async (key) => dotted.get(key) ?? store.get(key),
-      set: (key, value) => store.set(key, value),
-      delete: async (key) => {
-        if (!dotted.delete(key)) await store.delete(key);
-      },
-    };
-    const tab = new SearchTableLayouts(lenient, steppingClock());
-    await expect(tab.load('Patient')).resolves.toEqual({ fields: ['gender'] });
-    expect(dotted.size).toBe(0);
-    expect(Object.fromEntries(store.stored())).toEqual({
-      Patient: { fields: ['gender'], used: expect.any(Number) },
-    });
-  });
-
-  it('old keys refused (400) or absent (404): defaults, nothing written', async () => {
-    const store = new MemoryStore();
-    const tab = new SearchTableLayouts(store);
-    await expect(tab.load('Patient')).resolves.toEqual({});
-    expect(store.calls).toEqual([
-      'get bloom-search-tables',
-      'get bloom-search-table-Patient',
-      'get bloom.search-table.Patient',
-    ]);
-    expect(store.values.size).toBe(0);
-  });
-
-  it('a type the one key already has: the old keys are not looked at', async () => {
-    const store = new MemoryStore({
-      [SEARCH_TABLES_KEY]: JSON.stringify({ tables: { Patient: { fields: ['name'], used: 1 } } }),
-      'bloom-search-table-Patient': JSON.stringify({ fields: ['stale'] }),
-    });
-    const tab = new SearchTableLayouts(store);
-    await expect(tab.load('Patient')).resolves.toEqual({ fields: ['name'] });
+    await expect(new SearchTableLayouts(store).load('Patient')).resolves.toEqual({});
     expect(store.calls).toEqual(['get bloom-search-tables']);
   });
 
-  it('an old value that is not a layout is deleted (it only takes a key) and the table uses defaults', async () => {
-    const store = new MemoryStore({ 'bloom-search-table-Patient': 'not json' });
-    const tab = new SearchTableLayouts(store);
-    await expect(tab.load('Patient')).resolves.toEqual({});
-    expect(store.values.size).toBe(0);
-  });
-
-  it("a user whose 10 keys are all taken ('Max items exceeded'): the old key makes room for the one key", async () => {
-    const entries: Record<string, string> = { 'bloom-share-context': 'on' };
-    for (const type of TYPES.slice(0, 9)) {
-      entries[`bloom-search-table-${type}`] = JSON.stringify({ fields: [type.toLowerCase()] });
-    }
-    const store = new MemoryStore(entries);
-    const tab = new SearchTableLayouts(store, steppingClock());
-    await expect(tab.load('Patient')).resolves.toEqual({ fields: ['patient'] });
-    expect(store.calls.slice(2)).toEqual([
-      'get bloom-search-tables',
-      'set bloom-search-tables',
-      'delete bloom-search-table-Patient',
-      'set bloom-search-tables',
-    ]);
-    // Each further type opened moves in the same way, until every old key is gone.
-    for (const type of TYPES.slice(1, 9)) {
-      await expect(tab.load(type)).resolves.toEqual({ fields: [type.toLowerCase()] });
-    }
-    expect([...store.values.keys()].sort()).toEqual(['bloom-search-tables', 'bloom-share-context']);
-    expect(store.stored().size).toBe(9);
-    // And the 11th, 12th... types save too.
-    await tab.save('DiagnosticReport', { fields: ['code'] });
-    await tab.save('Questionnaire', { fields: ['title'] });
-    expect(store.stored().size).toBe(11);
-  });
-
-  it('when the move cannot be written the old key is put back and its layout still serves; tried again next session', async () => {
-    const entries: Record<string, string> = {};
-    for (const type of TYPES.slice(0, 10)) {
-      entries[`bloom-search-table-${type}`] = JSON.stringify({ fields: [type.toLowerCase()] });
-    }
-    const store = new MemoryStore(entries);
-    const original = store.set.bind(store);
-    // The one key is refused even after the old key made room (the server says so).
-    store.set = async (key, value) => {
-      if (key === SEARCH_TABLES_KEY) {
-        store.calls.push(`set ${key}`);
-        throw new Error('Max items exceeded');
-      }
-      return original(key, value);
-    };
-    const tab = new SearchTableLayouts(store);
-    await expect(tab.load('Patient')).resolves.toEqual({ fields: ['patient'] });
-    expect(store.values.get('bloom-search-table-Patient')).toBe(JSON.stringify({ fields: ['patient'] }));
-    expect(store.values.size).toBe(10);
-    store.set = original;
-    const next = new SearchTableLayouts(store);
-    await expect(next.load('Patient')).resolves.toEqual({ fields: ['patient'] });
-    expect(store.values.has('bloom-search-table-Patient')).toBe(false);
-    expect(store.stored().has('Patient')).toBe(true);
-  });
-
-  it('through the platform client: the one key 404, the old keys answered 404 and 400 as Medplum does', async () => {
+  it("through the platform client: an unset key (Medplum's 404 as text) is one request and the defaults", async () => {
     const api = installFakeApi();
     api.once('GET keyvalue/v1/bloom-search-tables', 404, 'Not found');
-    api.once('GET keyvalue/v1/bloom-search-table-Patient', 404, 'Not found');
-    api.once('GET keyvalue/v1/bloom.search-table.Patient', 400, outcome('Invalid key'));
     const client = createAppClient({ baseUrl: testBaseUrl }, () => undefined);
     await expect(new SearchTableLayouts(client.keyValue).load('Patient')).resolves.toEqual({});
-    expect(api.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'GET keyvalue/v1/bloom-search-tables',
-      'GET keyvalue/v1/bloom-search-table-Patient',
-      'GET keyvalue/v1/bloom.search-table.Patient',
-    ]);
-  });
-
-  it('through the platform client against a full Medplum store (400 Max items exceeded as text): moved', async () => {
-    const api = installFakeApi();
-    const saved = JSON.stringify({ fields: ['name'] });
-    api.once('GET keyvalue/v1/bloom-search-tables', 404, 'Not found');
-    api.once('GET keyvalue/v1/bloom-search-table-Patient', 200, saved);
-    api.once('GET keyvalue/v1/bloom-search-tables', 404, 'Not found');
-    api.once('PUT keyvalue/v1/bloom-search-tables', 400, 'Max items exceeded');
-    api.once('DELETE keyvalue/v1/bloom-search-table-Patient', 200, '');
-    api.once('PUT keyvalue/v1/bloom-search-tables', 200, '');
-    const client = createAppClient({ baseUrl: testBaseUrl }, () => undefined);
-    await expect(new SearchTableLayouts(client.keyValue).load('Patient')).resolves.toEqual({
-      fields: ['name'],
-    });
-    expect(api.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'GET keyvalue/v1/bloom-search-tables',
-      'GET keyvalue/v1/bloom-search-table-Patient',
-      'GET keyvalue/v1/bloom-search-tables',
-      'PUT keyvalue/v1/bloom-search-tables',
-      'DELETE keyvalue/v1/bloom-search-table-Patient',
-      'PUT keyvalue/v1/bloom-search-tables',
-    ]);
-    expect(api.sent[5].headers.get('Content-Type')).toBe('text/plain');
-    expect(api.sent[5].body).toEqual({ tables: { Patient: { fields: ['name'], used: expect.any(Number) } } });
+    expect(api.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET keyvalue/v1/bloom-search-tables']);
   });
 });
 

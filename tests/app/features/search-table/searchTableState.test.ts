@@ -45,7 +45,7 @@ import {
   parseQuantityValue,
   valueInputKind,
 } from '../../../../src/app/features/search-table/valueInputKind';
-import { parseTableSettings } from '../../../../src/app/features/search-table/tableSettings';
+import { parseSearchTables } from '../../../../src/app/features/search-table/tableSettings';
 import { batchRowResults } from '../../../../src/app/features/search-table/batchResults';
 
 const TYPES: Record<string, SearchParameterType> = {
@@ -423,13 +423,15 @@ describe('issue #9 export files and reports', () => {
   });
 
   it('stored table settings: good values kept, anything malformed ignored', () => {
-    expect(parseTableSettings('{"fields":["id","status"],"widths":{"id":120,"x":-1}}')).toEqual({
-      fields: ['id', 'status'],
-      widths: { id: 120 },
-    });
-    expect(parseTableSettings('not json')).toEqual({});
-    expect(parseTableSettings('{"fields":[1]}')).toEqual({});
-    expect(parseTableSettings(undefined)).toEqual({});
+    const stored = (layout: string) => `{"tables":{"Observation":${layout}}}`;
+    expect(
+      parseSearchTables(stored('{"fields":["id","status"],"widths":{"id":120,"x":-1},"used":5}')).get(
+        'Observation',
+      ),
+    ).toEqual({ fields: ['id', 'status'], widths: { id: 120 }, used: 5 });
+    expect(parseSearchTables('not json').size).toBe(0);
+    expect(parseSearchTables(stored('{"fields":[1]}')).size).toBe(0);
+    expect(parseSearchTables(undefined).size).toBe(0);
   });
 
   it('batch results report each row, failures with the outcome text', () => {
