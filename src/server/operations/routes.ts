@@ -1,7 +1,7 @@
 // FHIR operations as their own plugin under /fhir/R4 (next to src/server/fhir, whose
 // generic /:resourceType/:id routes these static paths take precedence over): Patient $everything and
 // $summary, ValueSet $expand, StructureDefinition $expand-profile, and scheduling (Schedule $find,
-// Appointment $find, $hold and $book). Authentication is the app's FHIR hook.
+// Appointment $find, $hold and $book; PlanDefinition $apply). Authentication is the app's FHIR hook.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { mayReadBinary, registerAttachmentSigning } from '../binary/signed-responses';
@@ -18,6 +18,7 @@ import { findAppointments } from './appointment-find';
 import { bookOperation } from './appointment-book';
 import { holdOperation } from './appointment-hold';
 import { findScheduleSlots } from './schedule-find';
+import { planDefinitionApplyOperation } from './plan-definition-apply';
 
 export interface FhirOperationRoutesOptions {
   db: Database;
@@ -114,4 +115,22 @@ export const fhirOperationRoutes: FastifyPluginAsync<FhirOperationRoutesOptions>
       .type(FHIR_JSON)
       .send(await bookOperation(db, getContext(request), request.body)),
   );
+
+  // GET with ?subject=, or POST with a Parameters body (as MedplumClient.post sends it).
+  app.route<{ Params: { id: string }; Querystring: QueryParams }>({
+    method: ['GET', 'POST'],
+    url: '/PlanDefinition/:id/$apply',
+    handler: async (request, reply) =>
+      reply
+        .type(FHIR_JSON)
+        .send(
+          await planDefinitionApplyOperation(
+            db,
+            getContext(request),
+            request.params.id,
+            request.query,
+            request.body,
+          ),
+        ),
+  });
 };

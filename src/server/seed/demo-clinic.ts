@@ -11,6 +11,7 @@ import { processBatch } from '../fhir/batch';
 import type { Repository } from '../repo';
 import { seedDemoAccounts } from './demo-accounts';
 import { upgradePatientAccessPolicy, upgradeStaffMemberships } from './patient-policy-upgrade';
+import { ensurePregnancyCarePlans } from './pregnancy-care-plans';
 
 export interface SeedOptions {
   /** The seeding day that the demo's relative dates count from; now by default. */
@@ -41,6 +42,7 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
       await addMissingFeatures(txRepo, existing, project.features ?? []);
       await upgradePatientAccessPolicy(txRepo, existing);
       await upgradeStaffMemberships(txRepo.withContext({ ...repo.context, project: existing.id }), existing);
+      await ensurePregnancyCarePlans(txRepo.withContext({ ...repo.context, project: existing.id }));
       return { seeded: false, projectId: existing.id };
     }
     // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.
@@ -48,6 +50,8 @@ export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}
     const projectRepo = txRepo.withContext({ ...repo.context, project: projectId });
     const storedProject = await projectRepo.createResource(project, { assignedId: projectId });
     const response = await processBatch(projectRepo, SEED_FHIR_BASE, bundle);
+    // The clinic's pregnancy care template, applied to each patient with a due date ($apply's code).
+    await ensurePregnancyCarePlans(projectRepo);
     // The sign-ins of the demo accounts, in the same transaction as the clinic.
     await seedDemoAccounts(projectRepo, storedProject, bundle, response, options);
     return { seeded: true, projectId };

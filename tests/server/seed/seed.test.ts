@@ -27,6 +27,10 @@ for (const entry of bundle.entry ?? []) {
   const type = entry.resource?.resourceType as string;
   expectedCounts.set(type, (expectedCounts.get(type) ?? 0) + 1);
 }
+// After the bundle: the pregnancy care template, applied to Maria and Aisha (a CarePlan each).
+const TEMPLATE_WRITES = 3;
+expectedCounts.set('PlanDefinition', (expectedCounts.get('PlanDefinition') ?? 0) + 1);
+expectedCounts.set('CarePlan', (expectedCounts.get('CarePlan') ?? 0) + 2);
 
 async function listAll<T extends Resource>(repo: Repository, type: string): Promise<T[]> {
   return (await repo.listNewest<T>(type, { count: 1000, offset: 0 })).items;
@@ -114,8 +118,10 @@ describe.each(databases())('seedDemoClinic on %s', (_engine, kind) => {
       expect(results.map((r) => r.seeded).sort()).toEqual([false, true]);
       expect(results[0].projectId).toBe(results[1].projectId);
       // The Project, the bundle, and the sign-ins: the patient, staff and admin AccessPolicies, a
-      // User and a membership per demo account, the app's ClientApplication.
-      expect(await countAll(fresh)).toBe((bundle.entry?.length ?? 0) + 1 + 3 + 2 * DEMO_ACCOUNTS.length + 1);
+      // User and a membership per demo account, the app's ClientApplication; the template's writes.
+      expect(await countAll(fresh)).toBe(
+        (bundle.entry?.length ?? 0) + 1 + 3 + 2 * DEMO_ACCOUNTS.length + 1 + TEMPLATE_WRITES,
+      );
     } finally {
       await fresh.close();
     }

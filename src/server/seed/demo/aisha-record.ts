@@ -91,12 +91,19 @@ export function aishaMedications(timeline: AishaTimeline): MedicationSpec[] {
 
 export function aishaAppointments(timeline: AishaTimeline): AppointmentSpec[] {
   return [
-    { key: 'first-visit', description: 'First prenatal visit', daysFromToday: timeline.firstVisit, hour: 9 },
+    {
+      key: 'first-visit',
+      description: 'First prenatal visit',
+      daysFromToday: timeline.firstVisit,
+      hour: 9,
+      reasons: ['booking-visit', 'dating-scan'],
+    },
     {
       key: 'anatomy-scan',
       description: 'Anatomy ultrasound (20 weeks)',
       daysFromToday: timeline.anatomyScan,
       hour: 13,
+      reasons: ['anatomy-scan'],
     },
     {
       key: 'week-24',

@@ -2,12 +2,16 @@
 // upcoming when the start is now or later.
 import type { Appointment, Location, Patient, Practitioner, Reference, Slot } from '@medplum/fhirtypes';
 import type { DemoContext } from './demo-context';
+import { pregnancyCareCode } from './pregnancy-plan';
+import type { PregnancyCareCode } from './pregnancy-plan';
 
 export interface AppointmentSpec {
   key: string;
   description: string;
   daysFromToday: number;
   hour: number;
+  /** Steps of the pregnancy care plan this visit did (its reasonCode), so $apply finds them done. */
+  reasons?: readonly PregnancyCareCode[];
 }
 
 export interface AppointmentPeople {
@@ -42,6 +46,7 @@ export function addAppointments(
       status: upcoming ? 'booked' : 'fulfilled',
       serviceType: [{ text: 'Prenatal visit' }],
       description: spec.description,
+      ...(spec.reasons?.length ? { reasonCode: spec.reasons.map((code) => pregnancyCareCode(code)) } : {}),
       start,
       end: calendar.at(spec.daysFromToday, spec.hour + 1),
       minutesDuration: 60,

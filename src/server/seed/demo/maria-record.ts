@@ -84,12 +84,14 @@ export function mariaAppointments(timeline: MariaTimeline): AppointmentSpec[] {
       description: 'First prenatal visit and booking bloods',
       daysFromToday: timeline.firstVisit,
       hour: 9,
+      reasons: ['booking-visit', 'dating-scan'],
     },
     {
       key: 'anatomy-scan',
       description: 'Anatomy ultrasound (20 weeks)',
       daysFromToday: timeline.anatomyScan,
       hour: 14,
+      reasons: ['anatomy-scan'],
     },
     {
       key: 'week-28',

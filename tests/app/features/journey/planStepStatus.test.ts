@@ -1,0 +1,54 @@
+// The pregnancy timeline's status rules (issue #26 "The journey"): done, due now or upcoming, at the
+// boundaries of a step's window (UTC calendar days).
+import { nextPlanStep, planStepState } from '../../../../src/app/features/journey/planStepStatus';
+
+const at = (iso: string) => new Date(iso);
+const glucose = { start: '2026-11-02', end: '2026-11-30', outcomes: 0 };
+
+describe('planStepState', () => {
+  test('upcoming until the last moment of the day before the window opens', () => {
+    expect(planStepState(glucose, at('2026-11-01T23:59:59Z'))).toEqual({
+      status: 'upcoming',
+      overdue: false,
+    });
+  });
+
+  test('due from the first day of the window to its last day, inclusive', () => {
+    expect(planStepState(glucose, at('2026-11-02T00:00:00Z'))).toEqual({ status: 'due', overdue: false });
+    expect(planStepState(glucose, at('2026-11-30T23:59:59Z'))).toEqual({ status: 'due', overdue: false });
+  });
+
+  test('still due, and overdue, the day after the window closes', () => {
+    expect(planStepState(glucose, at('2026-12-01T00:00:00Z'))).toEqual({ status: 'due', overdue: true });
+  });
+
+  test('done when completed or when a record did it, whatever the date', () => {
+    expect(planStepState({ ...glucose, status: 'completed' }, at('2026-10-01T00:00:00Z')).status).toBe(
+      'done',
+    );
+    expect(planStepState({ ...glucose, outcomes: 1 }, at('2027-01-01T00:00:00Z')).status).toBe('done');
+    expect(planStepState({ ...glucose, status: 'not-started' }, at('2027-01-01T00:00:00Z')).status).toBe(
+      'due',
+    );
+  });
+
+  test('a step without dates is upcoming; one with only an end is due', () => {
+    expect(planStepState({ outcomes: 0 }, at('2026-11-02T00:00:00Z')).status).toBe('upcoming');
+    expect(planStepState({ end: '2026-11-30', outcomes: 0 }, at('2026-11-02T00:00:00Z')).status).toBe('due');
+  });
+});
+
+describe('nextPlanStep', () => {
+  const steps = [
+    { title: 'Booking', start: '2026-06-01', end: '2026-06-28', outcomes: 1 },
+    { title: 'Tdap', start: '2026-11-20', end: '2027-01-10', outcomes: 0 },
+    { title: 'GBS', start: '2027-01-10', end: '2027-01-17', outcomes: 0 },
+    { title: 'Glucose', start: '2026-11-02', end: '2026-11-30', outcomes: 0 },
+  ];
+
+  test('the first due step, else the earliest upcoming one, never a done one', () => {
+    expect(nextPlanStep(steps, at('2026-11-10T12:00:00Z'))?.title).toBe('Glucose');
+    expect(nextPlanStep(steps, at('2026-10-10T12:00:00Z'))?.title).toBe('Glucose');
+    expect(nextPlanStep(steps.slice(0, 1), at('2026-10-10T12:00:00Z'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,169 @@
+// PlanDefinition/{id}/$apply over real HTTP with Medplum's MedplumClient (SPEC §6 access, §7 calls):
+// the seeded pregnancy care template becomes a CarePlan whose activities carry the template's codes
+// and dates in weeks of pregnancy; records that already did a step are its outcome; bad input is a
+// 400 OperationOutcome; a patient never applies a plan to another patient.
+import type { MedplumClient } from '@medplum/core';
+import type { CarePlan, Observation, Parameters, PlanDefinition } from '@medplum/fhirtypes';
+import { PREGNANCY_PLAN_URL } from '../../../src/server/seed/demo/pregnancy-plan';
+import { outcomeOf, rejectionOf, signedInClient } from '../../conformance/medplum-sdk/support/medplum-client';
+import { databases } from '../support/test-databases';
+import { startClinic } from './support/clinic';
+import type { Clinic } from './support/clinic';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function subject(reference: string): Parameters {
+  return { resourceType: 'Parameters', parameter: [{ name: 'subject', valueReference: { reference } }] };
+}
+
+describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
+  let clinic: Clinic;
+  let chen: MedplumClient;
+  let maria: MedplumClient;
+  let mariaRef: string;
+  let aishaRef: string;
+  let template: PlanDefinition;
+  const applyUrl = (client: MedplumClient, id = template.id as string) =>
+    client.fhirUrl('PlanDefinition', id, '$apply');
+
+  beforeAll(async () => {
+    clinic = await startClinic(kind);
+    chen = await signedInClient(clinic.server.baseUrl, clinic.chen);
+    maria = await signedInClient(clinic.server.baseUrl, clinic.maria);
+    mariaRef = clinic.maria.profile?.reference as string;
+    aishaRef = clinic.aisha.profile?.reference as string;
+    template = (await chen.searchOne('PlanDefinition', { url: PREGNANCY_PLAN_URL })) as PlanDefinition;
+  });
+
+  afterAll(async () => {
+    await clinic.server.close();
+  });
+
+  test('the seed applied the template: Maria has one CarePlan from it, with its seven steps in order', async () => {
+    expect(template.action?.map((a) => a.title)).toEqual([
+      'Booking visit',
+      'Dating scan',
+      'Anatomy scan',
+      'Glucose test',
+      'Tdap vaccine',
+      'Group B strep swab',
+      'Postpartum check',
+    ]);
+    const plans = await maria.searchResources('CarePlan', { 'instantiates-canonical': PREGNANCY_PLAN_URL });
+    expect(plans).toHaveLength(1);
+    const plan = plans[0];
+    expect(plan).toMatchObject({ status: 'active', intent: 'plan', subject: { reference: mariaRef } });
+    const steps = (plan.activity ?? []).map((a) => [a.detail?.code?.text, a.detail?.status]);
+    // Maria (35 weeks): visits and scans done by her appointments, glucose and strep by her reports;
+    // Tdap is not given yet (recorded not-done), the postpartum check lies ahead.
+    expect(steps).toEqual([
+      ['Booking visit', 'completed'],
+      ['Dating scan', 'completed'],
+      ['Anatomy scan', 'completed'],
+      ['Glucose test', 'completed'],
+      ['Tdap vaccine', 'not-started'],
+      ['Group B strep swab', 'completed'],
+      ['Postpartum check', 'not-started'],
+    ]);
+    const outcomes = (plan.activity ?? []).map((a) => a.outcomeReference?.[0]?.reference?.split('/')[0]);
+    expect(outcomes).toEqual([
+      'Appointment',
+      'Appointment',
+      'Appointment',
+      'DiagnosticReport',
+      undefined,
+      'DiagnosticReport',
+      undefined,
+    ]);
+  });
+
+  test("activity dates are the template's weeks counted from the last period (due date minus 40 weeks)", async () => {
+    const dueDate = (await chen.searchOne('Observation', {
+      subject: aishaRef,
+      code: 'http://loinc.org|11778-8',
+    })) as Observation;
+    const plan = await chen.post<CarePlan>(applyUrl(chen), subject(aishaRef));
+    expect(plan).toMatchObject({
+      resourceType: 'CarePlan',
+      instantiatesCanonical: [PREGNANCY_PLAN_URL],
+      period: { end: dueDate.valueDateTime },
+    });
+    const lastPeriod = Date.parse(`${dueDate.valueDateTime}T00:00:00Z`) - 280 * DAY_MS;
+    const day = (weeks: number) => new Date(lastPeriod + weeks * 7 * DAY_MS).toISOString().slice(0, 10);
+    const glucose = plan.activity?.[3]?.detail;
+    expect(glucose?.scheduledPeriod).toEqual({ start: day(24), end: day(28) });
+    expect(glucose?.code?.coding?.[0]).toMatchObject({ system: 'http://loinc.org', code: '1504-0' });
+    expect(plan.activity?.[6]?.detail?.scheduledPeriod).toEqual({ start: day(46), end: day(48) });
+    // Stored: Aisha reads it back.
+    const aisha = await signedInClient(clinic.server.baseUrl, clinic.aisha);
+    expect((await aisha.readResource('CarePlan', plan.id as string)).id).toBe(plan.id);
+  });
+
+  test('GET with ?subject= works as POST does', async () => {
+    const plan = await chen.get<CarePlan>(`${applyUrl(chen)}?subject=${encodeURIComponent(aishaRef)}`);
+    expect(plan.activity).toHaveLength(7);
+  });
+
+  test('bad input is a 400 OperationOutcome naming the problem', async () => {
+    const missing = await rejectionOf(
+      chen.post(applyUrl(chen), { resourceType: 'Parameters', parameter: [] }),
+    );
+    expect(outcomeOf(missing)[0]?.text).toMatch(/Missing required parameter 'subject'/);
+    const notPatient = await rejectionOf(chen.post(applyUrl(chen), subject('Practitioner/abc')));
+    expect(outcomeOf(notPatient)[0]?.text).toMatch(/must be a Patient reference/);
+    const unknownParameter = await rejectionOf(
+      chen.post(applyUrl(chen), {
+        resourceType: 'Parameters',
+        parameter: [{ name: 'encounterz', valueString: 'x' }],
+      }),
+    );
+    expect(outcomeOf(unknownParameter)[0]?.text).toMatch(/Unsupported parameter 'encounterz'/);
+    const notParameters = await rejectionOf(chen.post(applyUrl(chen), { resourceType: 'Patient' }));
+    expect(outcomeOf(notParameters)[0]?.text).toMatch(/must be a FHIR Parameters resource/);
+    // A patient without a due date: the weeks cannot be placed.
+    const noPregnancy = await chen.createResource({ resourceType: 'Patient', name: [{ family: 'Nodate' }] });
+    const noDue = await rejectionOf(chen.post(applyUrl(chen), subject(`Patient/${noPregnancy.id}`)));
+    expect(outcomeOf(noDue)[0]?.text).toMatch(/has no estimated due date/);
+    const badTiming = await chen.createResource<PlanDefinition>({
+      resourceType: 'PlanDefinition',
+      status: 'draft',
+      action: [
+        { title: 'Odd', timingRange: { low: { value: 3, code: 'mo', system: 'http://unitsofmeasure.org' } } },
+      ],
+    });
+    const odd = await rejectionOf(chen.post(applyUrl(chen, badTiming.id), subject(aishaRef)));
+    expect(outcomeOf(odd)[0]).toMatchObject({
+      text: expect.stringMatching(/weeks \(wk\) or days \(d\)/),
+      expression: ['PlanDefinition.action[0].timingRange.low'],
+    });
+  });
+
+  test('SPEC §6 a patient applies no plan (she reads no templates); another project cannot reach Maria', async () => {
+    const before = await chen.searchResources('CarePlan', { subject: aishaRef, _count: '100' });
+    const hidden = await rejectionOf(maria.post(applyUrl(maria), subject(aishaRef)));
+    expect(outcomeOf(hidden)[0]?.code).toBe('not-found');
+    const own = await rejectionOf(maria.post(applyUrl(maria), subject(mariaRef)));
+    expect(outcomeOf(own)[0]?.code).toBe('not-found');
+    expect(await chen.searchResources('CarePlan', { subject: aishaRef, _count: '100' })).toHaveLength(
+      before.length,
+    );
+    // Another project's own template, applied to Maria: her Patient is not found there.
+    const otherProject = await signedInClient(clinic.server.baseUrl, clinic.otherAdmin);
+    const theirs = await otherProject.createResource<PlanDefinition>({
+      resourceType: 'PlanDefinition',
+      status: 'active',
+      action: [{ title: 'Visit' }],
+    });
+    const refused = await rejectionOf(
+      otherProject.post(applyUrl(otherProject, theirs.id), subject(mariaRef)),
+    );
+    expect(outcomeOf(refused)[0]?.code).toBe('not-found');
+    expect(await otherProject.searchResources('CarePlan', { _count: '100' })).toHaveLength(0);
+    const anonymous = await fetch(`${clinic.server.fhirUrl}PlanDefinition/${template.id}/$apply`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/fhir+json' },
+      body: JSON.stringify(subject(mariaRef)),
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
