@@ -19,8 +19,18 @@ export interface SoakLevel {
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
-  /** Of errors: socket errors, timeouts (autocannon's 10 s) and non-2xx answers. */
-  errorKinds: { socket: number; timeouts: number; non2xx: number };
+  /**
+   * Of errors: socket errors (by code), timeouts (no answer within autocannon's 10 s) and non-2xx
+   * answers (by status). autocannon's own `errors` already includes its timeouts: they are taken
+   * out of `socket` so nothing is counted twice.
+   */
+  errorKinds: {
+    socket: number;
+    timeouts: number;
+    non2xx: number;
+    socketCodes: Record<string, number>;
+    statuses: Record<string, number>;
+  };
   rssBeforeMb: number;
   rssAfterMb: number;
   rssRestedMb: number;
@@ -105,7 +115,23 @@ export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 3
     const levels: SoakLevel[] = [];
     for (const connections of LEVELS) {
       const rssBeforeMb = rssMb(pid);
-      const result = await autocannon({ url: baseUrl, connections, duration: seconds, headers, requests });
+      const socketCodes: Record<string, number> = {};
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(
+          { url: baseUrl, connections, duration: seconds, headers, requests },
+          (err, finished) => (err ? reject(err) : resolve(finished)),
+        );
+        instance.on('reqError', (err: NodeJS.ErrnoException) => {
+          const code = err.code ?? err.message;
+          socketCodes[code] = (socketCodes[code] ?? 0) + 1;
+        });
+      });
+      delete socketCodes['request timed out'];
+      const statuses = Object.fromEntries(
+        Object.entries(result.statusCodeStats ?? {})
+          .filter(([status]) => !status.startsWith('2'))
+          .map(([status, stats]) => [status, stats.count ?? 0]),
+      );
       const rssAfterMb = rssMb(pid);
       await new Promise((resolve) => setTimeout(resolve, REST_MS));
       levels.push({
@@ -114,8 +140,14 @@ export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 3
         requests: result.requests.total,
         requestsPerSecond: result.requests.average,
         p99Ms: result.latency.p99,
-        errors: result.errors + result.timeouts + result.non2xx,
-        errorKinds: { socket: result.errors, timeouts: result.timeouts, non2xx: result.non2xx },
+        errors: result.errors + result.non2xx,
+        errorKinds: {
+          socket: result.errors - result.timeouts,
+          timeouts: result.timeouts,
+          non2xx: result.non2xx,
+          socketCodes,
+          statuses,
+        },
         rssBeforeMb,
         rssAfterMb,
         rssRestedMb: rssMb(pid),
@@ -130,6 +162,12 @@ export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 3
   }
 }
 
+/** ' [503: 12, 429: 3]', or nothing when there is nothing to list. */
+function counts(byKind: Record<string, number>): string {
+  const entries = Object.entries(byKind);
+  return entries.length === 0 ? '' : ` [${entries.map(([kind, count]) => `${kind}: ${count}`).join(', ')}]`;
+}
+
 export function formatSoak(levels: readonly SoakLevel[]): string {
   return [
     'soak (PGlite, mixed read/search/search/create over loopback, demo admin):',
@@ -137,8 +175,8 @@ export function formatSoak(levels: readonly SoakLevel[]): string {
       (level) =>
         `  ${String(level.connections).padStart(3)} connections, ${level.seconds} s: ` +
         `${level.requestsPerSecond.toFixed(0)} req/s, ${level.requests} requests, p99 ${level.p99Ms} ms, ` +
-        `errors ${level.errors} (socket ${level.errorKinds.socket}, timeouts ${level.errorKinds.timeouts}, ` +
-        `non-2xx ${level.errorKinds.non2xx}), RSS ${level.rssBeforeMb} → ${level.rssAfterMb} MB, ` +
+        `errors ${level.errors} (socket ${level.errorKinds.socket}${counts(level.errorKinds.socketCodes)}, ` +
+        `timeouts ${level.errorKinds.timeouts}, non-2xx ${level.errorKinds.non2xx}${counts(level.errorKinds.statuses)}), RSS ${level.rssBeforeMb} → ${level.rssAfterMb} MB, ` +
         `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest`,
     ),
   ].join('\n');

@@ -15,7 +15,7 @@ import type { GraphQLContext } from './context';
 import { formatFieldError, requestErrorsOutcome } from './errors';
 import { parseAndValidate } from './validation';
 import { checkQueryLimits, MAX_DEPTH } from './limits';
-import { getGraphQLSchema } from './schema';
+import { getGraphQLSchemaInSlices } from './schema';
 
 export interface GraphQLOptions {
   introspection: boolean;
@@ -83,7 +83,7 @@ export async function executeGraphQL(
     invalid('operationName must be a string', 'operationName');
   }
   const variables = readVariables(input.variables);
-  const { schema } = getGraphQLSchema();
+  const { schema } = await getGraphQLSchemaInSlices();
   const document = parseAndValidate(schema, query);
   if (!options.introspection && validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0) {
     throw new OperationOutcomeError({

@@ -13,8 +13,18 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
+  getNamedType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
 } from 'graphql';
-import type { GraphQLEnumValueConfigMap, GraphQLFieldConfigArgumentMap } from 'graphql';
+import type {
+  GraphQLEnumValueConfigMap,
+  GraphQLFieldConfigArgumentMap,
+  GraphQLType,
+  GraphQLNamedType,
+} from 'graphql';
 import { getResourceTypes, getSearchParameters } from '../../fhir';
 import type { BloomFieldExtensions } from './context';
 import { InputTypes } from './input-types';
@@ -32,6 +42,9 @@ import {
 } from './resolvers';
 import { resourceSearchField } from './resource-search';
 import { clearSearchArgsCache, searchArgs } from './search-args';
+
+/** Longest stretch of the sliced build between two turns of the event loop. */
+const SLICE_MS = 20;
 
 const SEARCH: BloomFieldExtensions = { bloomCost: 'search' };
 const READ: BloomFieldExtensions = { bloomCost: 'read' };
@@ -127,6 +140,56 @@ class SchemaBuilder {
   }
 
   build(): GraphQLSchema {
+    return this.schema(this.roots());
+  }
+
+  /**
+   * The same schema, built with turns of the event loop in between: every type's fields are
+   * resolved in slices of about SLICE_MS before GraphQLSchema collects them (which then finds them
+   * done), so the first GraphQL request does not hold every other request for the whole build.
+   */
+  async buildInSlices(): Promise<GraphQLSchema> {
+    const roots = this.roots();
+    const pending: GraphQLNamedType[] = [];
+    for (const fields of [roots.query, roots.mutation]) {
+      for (const field of Object.values(fields)) {
+        pending.push(getNamedType(field.type));
+        for (const arg of Object.values(field.args ?? {})) pending.push(getNamedType(arg.type));
+      }
+    }
+    const seen = new Set<GraphQLNamedType>();
+    let sliceStart = performance.now();
+    for (let type = pending.pop(); type; type = pending.pop()) {
+      if (seen.has(type)) continue;
+      seen.add(type);
+      if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) {
+          pending.push(getNamedType(field.type as GraphQLType));
+          const args: readonly { type: GraphQLType }[] = 'args' in field ? field.args : [];
+          for (const arg of args) pending.push(getNamedType(arg.type));
+        }
+      } else if (isUnionType(type)) {
+        pending.push(...type.getTypes());
+      }
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    return this.schema(roots);
+  }
+
+  private schema({ query, mutation }: { query: FieldMap; mutation: FieldMap }): GraphQLSchema {
+    return new GraphQLSchema({
+      query: new GraphQLObjectType({ name: 'QueryType', fields: query }),
+      mutation: new GraphQLObjectType({ name: 'MutationType', fields: mutation }),
+      // Union members and nested structures are reachable from the roots; listing the union keeps
+      // every resource type in the schema even if no field returned it directly.
+      types: [this.outputs.resourceUnion],
+    });
+  }
+
+  private roots(): { query: FieldMap; mutation: FieldMap } {
     const query: FieldMap = {};
     const mutation: FieldMap = {};
     const idArg = { id: { type: new GraphQLNonNull(GraphQLID) } };
@@ -158,13 +221,7 @@ class SchemaBuilder {
       mutation[`${resourceType}Delete`] = { type, args: idArg, resolve: resolveDelete(resourceType) };
     }
     query.ResourceSearch = resourceSearchField();
-    return new GraphQLSchema({
-      query: new GraphQLObjectType({ name: 'QueryType', fields: query }),
-      mutation: new GraphQLObjectType({ name: 'MutationType', fields: mutation }),
-      // Union members and nested structures are reachable from the roots; listing the union keeps
-      // every resource type in the schema even if no field returned it directly.
-      types: [this.outputs.resourceUnion],
-    });
+    return { query, mutation };
   }
 }
 
@@ -176,6 +233,22 @@ export function buildGraphQLSchema(): GraphQLSchema {
 }
 
 let cached: { schema: GraphQLSchema; buildMs: number } | undefined;
+let building: Promise<{ schema: GraphQLSchema; buildMs: number }> | undefined;
+
+/** The process's schema as getGraphQLSchema, built in slices that let other requests run. */
+export function getGraphQLSchemaInSlices(): Promise<{ schema: GraphQLSchema; buildMs: number }> {
+  if (cached) return Promise.resolve(cached);
+  building ??= (async () => {
+    const start = performance.now();
+    clearSearchArgsCache();
+    clearListArgsCache();
+    const schema = await new SchemaBuilder().buildInSlices();
+    // A synchronous build may have finished meanwhile (a graphql-ws subscription): keep that one.
+    cached ??= { schema, buildMs: performance.now() - start };
+    return cached;
+  })();
+  return building;
+}
 
 /** The process's schema, built on first use and kept; `buildMs` says what the first build cost. */
 export function getGraphQLSchema(): { schema: GraphQLSchema; buildMs: number } {

@@ -3,8 +3,9 @@
 // mean" hints), which cost more than every other rule together here: a lean rule with the same
 // verdict replaces it. Apps send the same operations again and again, so a valid document is
 // parsed and validated once per query text.
-import { GraphQLError, Kind, KnownTypeNamesRule, parse, specifiedRules, validate } from 'graphql';
+import { GraphQLError, Kind, KnownTypeNamesRule, specifiedRules, validate } from 'graphql';
 import type { ASTVisitor, DocumentNode, GraphQLSchema, ValidationContext, ValidationRule } from 'graphql';
+import { parseBounded } from './document-bounds';
 import { requestErrorsOutcome } from './errors';
 
 /** Same verdict as KnownTypeNamesRule (every named type exists), without its suggestion list. */
@@ -46,9 +47,12 @@ export function parseAndValidate(schema: GraphQLSchema, query: string): Document
   }
   let document: DocumentNode;
   try {
-    document = parse(query, { maxTokens: 100_000 });
+    document = parseBounded(query);
   } catch (err) {
-    throw requestErrorsOutcome([err as GraphQLError], 'GraphQL syntax error: ');
+    if (err instanceof GraphQLError) {
+      throw requestErrorsOutcome([err], 'GraphQL syntax error: ');
+    }
+    throw err;
   }
   const errors = validate(schema, document, RULES, { maxErrors: 20 });
   if (errors.length > 0) {

@@ -6,16 +6,19 @@
 // the GraphQL module stays as it is. The caller is the access token in the connection parameters
 // ({"token": "…"} or {"authorization": "Bearer …"}).
 import type { ProjectMembership, Resource } from '@medplum/fhirtypes';
+import { GraphQLError } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
+import { OperationOutcomeError } from '../../fhir';
 import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { systemRepo } from '../services';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
+import { parseBounded } from '../graphql/document-bounds';
 import { createGraphQLContext } from '../graphql/routes';
-import { getGraphQLSchema } from '../graphql/schema';
+import { getGraphQLSchemaInSlices } from '../graphql/schema';
 import type { RepositoryContext, RepositorySettings } from '../repo';
 import { deliverableTo } from './audience';
 import type { LiveAudience } from './audience';
@@ -86,17 +89,23 @@ function changes(engine: LiveEngine, audience: LiveAudience, field: string): Asy
 let cached: GraphQLSchema | undefined;
 
 /** The $graphql schema with the SubscriptionType added (built once per process, on first use). */
-export function getLiveGraphQLSchema(): GraphQLSchema {
-  cached ??= withSubscriptionRoot<LiveGraphQLContext>(
-    getGraphQLSchema().schema,
-    (resourceType, field, values, context) =>
-      changes(
-        context.live.engine,
-        { context: context.live.caller, criteria: criteriaFromArgs(resourceType, values) },
-        field,
-      ),
+export async function getLiveGraphQLSchema(): Promise<GraphQLSchema> {
+  const { schema } = await getGraphQLSchemaInSlices();
+  cached ??= withSubscriptionRoot<LiveGraphQLContext>(schema, (resourceType, field, values, context) =>
+    changes(
+      context.live.engine,
+      { context: context.live.caller, criteria: criteriaFromArgs(resourceType, values) },
+      field,
+    ),
   );
   return cached;
+}
+
+/** The first issue's text of a refusal. */
+function outcomeText(err: unknown): string {
+  return err instanceof OperationOutcomeError
+    ? (err.outcome.issue?.[0]?.details?.text ?? 'Invalid query')
+    : 'Invalid query';
 }
 
 /** The caller of an access token (as the REST API's Bearer authentication), or a thrown 401. */
@@ -140,6 +149,16 @@ export function serveGraphQLSubscriptions(
           return true;
         } catch {
           return false;
+        }
+      },
+      // The same size bounds as POST $graphql before graphql-ws parses and validates the document:
+      // a refused one is an error message for its subscription id; the socket stays open.
+      onSubscribe: (_ctx, _id, payload) => {
+        try {
+          parseBounded(payload.query);
+          return undefined;
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : new GraphQLError(outcomeText(err))];
         }
       },
       context: (ctx): LiveGraphQLContext => {
