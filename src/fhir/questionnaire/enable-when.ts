@@ -5,6 +5,7 @@ import type {
   Coding,
   QuestionnaireItem,
   QuestionnaireItemEnableWhen,
+  QuestionnaireResponseItem,
   QuestionnaireResponseItemAnswer,
 } from '@medplum/fhirtypes';
 
@@ -106,4 +107,34 @@ export function isEnabled(item: QuestionnaireItem, answers: AnswersByLinkId): bo
   return item.enableBehavior === 'any'
     ? conditions.some((condition) => holds(condition, answers))
     : conditions.every((condition) => holds(condition, answers));
+}
+
+/** Every answer of these items, by linkId, answers of one linkId in several places together. */
+export function collectAnswers(
+  items: readonly QuestionnaireResponseItem[],
+  into = new Map<string, QuestionnaireResponseItemAnswer[]>(),
+): Map<string, QuestionnaireResponseItemAnswer[]> {
+  for (const item of items) {
+    if (item.answer?.length) {
+      into.set(item.linkId ?? '', [...(into.get(item.linkId ?? '') ?? []), ...item.answer]);
+    }
+    collectAnswers(item.item ?? [], into);
+    for (const answer of item.answer ?? []) {
+      collectAnswers(answer.item ?? [], into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The answers enableWhen reads inside one group instance: the whole response's, with the
+ * instance's own answers in place of those of the same linkId elsewhere (a question in a repeating
+ * group depends on its sibling in the same instance).
+ */
+export function scopedAnswers(
+  outer: AnswersByLinkId,
+  instance: readonly QuestionnaireResponseItem[],
+): AnswersByLinkId {
+  const own = collectAnswers(instance);
+  return own.size === 0 ? outer : new Map([...outer, ...own]);
 }
