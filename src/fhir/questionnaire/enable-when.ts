@@ -126,15 +126,28 @@ export function collectAnswers(
   return into;
 }
 
+function linkIdsIn(items: readonly QuestionnaireItem[], into = new Set<string>()): Set<string> {
+  for (const item of items) {
+    into.add(item.linkId);
+    linkIdsIn(item.item ?? [], into);
+  }
+  return into;
+}
+
 /**
- * The answers enableWhen reads inside one group instance: the whole response's, with the
- * instance's own answers in place of those of the same linkId elsewhere (a question in a repeating
- * group depends on its sibling in the same instance).
+ * The answers enableWhen reads inside one instance of `group`: the whole response's, except that a
+ * question of the group itself is read from this instance only (a question in a repeating group
+ * depends on its sibling in the same instance, not on another instance's answer).
  */
 export function scopedAnswers(
   outer: AnswersByLinkId,
+  group: QuestionnaireItem,
   instance: readonly QuestionnaireResponseItem[],
 ): AnswersByLinkId {
-  const own = collectAnswers(instance);
-  return own.size === 0 ? outer : new Map([...outer, ...own]);
+  const inside = linkIdsIn(group.item ?? []);
+  const scoped = new Map([...outer].filter(([linkId]) => !inside.has(linkId)));
+  for (const [linkId, answers] of collectAnswers(instance)) {
+    scoped.set(linkId, answers);
+  }
+  return scoped;
 }

@@ -198,7 +198,7 @@ function checkItems(
       checkItems(
         children,
         inner,
-        { path: at, answers: scopedAnswers(answers, inner), group: definition, entry },
+        { path: at, answers: scopedAnswers(answers, definition, inner), group: definition, entry },
         state,
       );
     } else {
@@ -214,7 +214,11 @@ function checkItems(
         checkItems(
           children,
           inner,
-          { path: `${at}.answer[${answerIndex}]`, answers: scopedAnswers(answers, inner), entry: 1 },
+          {
+            path: `${at}.answer[${answerIndex}]`,
+            answers: scopedAnswers(answers, definition, inner),
+            entry: 1,
+          },
           state,
         );
       }

@@ -173,7 +173,7 @@ function buildGroup(
       definition.item ?? [],
       pass,
       scope,
-      scopedAnswers(answers, pass.previous.get(scope) ?? []),
+      scopedAnswers(answers, definition, pass.previous.get(scope) ?? []),
       inner,
     );
     pass.held.set(scope, children);
