@@ -5,6 +5,7 @@ import type {
   Coding,
   QuestionnaireItem,
   QuestionnaireItemEnableWhen,
+  QuestionnaireResponseItem,
   QuestionnaireResponseItemAnswer,
 } from '@medplum/fhirtypes';
 
@@ -106,4 +107,47 @@ export function isEnabled(item: QuestionnaireItem, answers: AnswersByLinkId): bo
   return item.enableBehavior === 'any'
     ? conditions.some((condition) => holds(condition, answers))
     : conditions.every((condition) => holds(condition, answers));
+}
+
+/** Every answer of these items, by linkId, answers of one linkId in several places together. */
+export function collectAnswers(
+  items: readonly QuestionnaireResponseItem[],
+  into = new Map<string, QuestionnaireResponseItemAnswer[]>(),
+): Map<string, QuestionnaireResponseItemAnswer[]> {
+  for (const item of items) {
+    if (item.answer?.length) {
+      into.set(item.linkId ?? '', [...(into.get(item.linkId ?? '') ?? []), ...item.answer]);
+    }
+    collectAnswers(item.item ?? [], into);
+    for (const answer of item.answer ?? []) {
+      collectAnswers(answer.item ?? [], into);
+    }
+  }
+  return into;
+}
+
+function linkIdsIn(items: readonly QuestionnaireItem[], into = new Set<string>()): Set<string> {
+  for (const item of items) {
+    into.add(item.linkId);
+    linkIdsIn(item.item ?? [], into);
+  }
+  return into;
+}
+
+/**
+ * The answers enableWhen reads inside one instance of `group`: the whole response's, except that a
+ * question of the group itself is read from this instance only (a question in a repeating group
+ * depends on its sibling in the same instance, not on another instance's answer).
+ */
+export function scopedAnswers(
+  outer: AnswersByLinkId,
+  group: QuestionnaireItem,
+  instance: readonly QuestionnaireResponseItem[],
+): AnswersByLinkId {
+  const inside = linkIdsIn(group.item ?? []);
+  const scoped = new Map([...outer].filter(([linkId]) => !inside.has(linkId)));
+  for (const [linkId, answers] of collectAnswers(instance)) {
+    scoped.set(linkId, answers);
+  }
+  return scoped;
 }

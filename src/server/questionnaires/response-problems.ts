@@ -1,8 +1,10 @@
 // What is wrong with a QuestionnaireResponse, measured against its Questionnaire: unknown linkIds,
 // answers of the wrong kind or outside the item's options, several answers to a question that
-// does not repeat, codings outside the item's answerValueSet (when it could be expanded), answers to
-// a group or display item, and (once completed) unanswered required questions that are shown. Each
-// problem names the item's linkId in words a patient can read.
+// does not repeat, a second instance of an item or group that does not repeat, codings outside the
+// item's answerValueSet (when it could be expanded), answers to a group or display item, answers to
+// an item its enableWhen hides, and (once completed) unanswered required questions that are shown,
+// in each instance of a repeating group. Each problem names the item's linkId in words a patient
+// can read.
 import type {
   Questionnaire,
   QuestionnaireItem,
@@ -12,7 +14,7 @@ import type {
   QuestionnaireResponseItemAnswer,
 } from '@medplum/fhirtypes';
 import { answerFields, answerValueFields } from '../../fhir/questionnaire/answer-types';
-import { isEnabled } from '../../fhir/questionnaire/enable-when';
+import { collectAnswers, isEnabled, scopedAnswers } from '../../fhir/questionnaire/enable-when';
 import type { AnswersByLinkId } from '../../fhir/questionnaire/enable-when';
 import { isAllowedCoding } from './answer-value-sets';
 import type { AnswerValueSets } from './answer-value-sets';
@@ -22,23 +24,6 @@ export interface ResponseProblem {
   /** FHIRPath of the response element at fault. */
   expression: string;
   message: string;
-}
-
-/** Every answer of the response, by linkId (for enableWhen, which may name a question anywhere). */
-function collectAnswers(
-  items: readonly QuestionnaireResponseItem[],
-  into: Map<string, QuestionnaireResponseItemAnswer[]>,
-) {
-  for (const item of items) {
-    if (item.answer?.length) {
-      into.set(item.linkId ?? '', [...(into.get(item.linkId ?? '') ?? []), ...item.answer]);
-    }
-    collectAnswers(item.item ?? [], into);
-    for (const answer of item.answer ?? []) {
-      collectAnswers(answer.item ?? [], into);
-    }
-  }
-  return into;
 }
 
 function optionKey(
@@ -76,7 +61,6 @@ function label(item: QuestionnaireItem): string {
 
 /** Where the checks of one response keep what they share. */
 interface CheckState {
-  answers: AnswersByLinkId;
   valueSets: AnswerValueSets;
   completed: boolean;
   problems: ResponseProblem[];
@@ -147,12 +131,29 @@ function fieldsOf(options: readonly QuestionnaireItemAnswerOption[]): string[] {
   return options.flatMap((option) => answerValueFields(option as QuestionnaireResponseItemAnswer));
 }
 
+/** Where a required item is missing, in words: which group, and which entry of a repeating one. */
+function placeOf(group: QuestionnaireItem | undefined, entry: number): string {
+  if (!group) {
+    return '';
+  }
+  return group.repeats ? ` in entry ${entry} of ${label(group)}` : ` in ${label(group)}`;
+}
+
+interface Level {
+  path: string;
+  answers: AnswersByLinkId;
+  /** The group instance these items belong to, and its number among its linkId's instances (1-based). */
+  group?: QuestionnaireItem;
+  entry: number;
+}
+
 function checkItems(
   definitions: readonly QuestionnaireItem[],
   given: readonly QuestionnaireResponseItem[],
-  path: string,
+  level: Level,
   state: CheckState,
 ): void {
+  const { path, answers } = level;
   const problems = state.problems;
   const byLinkId = new Map(definitions.map((definition) => [definition.linkId, definition]));
   const seen = new Map<string, number>();
@@ -168,14 +169,38 @@ function checkItems(
       });
       continue;
     }
-    seen.set(linkId, (seen.get(linkId) ?? 0) + 1);
-    if (seen.get(linkId) === 2 && !definition.repeats) {
-      problems.push({ linkId, expression: at, message: `${label(definition)} appears more than once` });
+    const entry = (seen.get(linkId) ?? 0) + 1;
+    seen.set(linkId, entry);
+    if (entry === 2 && !definition.repeats) {
+      problems.push({
+        linkId,
+        expression: at,
+        message:
+          definition.type === 'group'
+            ? `${label(definition)} is a group that does not repeat: it appears more than once`
+            : `${label(definition)} appears more than once: give its answers in one item`,
+      });
+    }
+    if (!isEnabled(definition, answers)) {
+      if (item.answer?.length || item.item?.length) {
+        problems.push({
+          linkId,
+          expression: at,
+          message: `${label(definition)} is not asked with the answers given (enableWhen): leave it out`,
+        });
+      }
+      continue;
     }
     checkAnswers(definition, item, at, state);
     const children = definition.item ?? [];
     if (definition.type === 'group') {
-      checkItems(children, item.item ?? [], at, state);
+      const inner = item.item ?? [];
+      checkItems(
+        children,
+        inner,
+        { path: at, answers: scopedAnswers(answers, definition, inner), group: definition, entry },
+        state,
+      );
     } else {
       if (item.item?.length) {
         problems.push({
@@ -185,12 +210,22 @@ function checkItems(
         });
       }
       for (const [answerIndex, answer] of (item.answer ?? []).entries()) {
-        checkItems(children, answer.item ?? [], `${at}.answer[${answerIndex}]`, state);
+        const inner = answer.item ?? [];
+        checkItems(
+          children,
+          inner,
+          {
+            path: `${at}.answer[${answerIndex}]`,
+            answers: scopedAnswers(answers, definition, inner),
+            entry: 1,
+          },
+          state,
+        );
       }
     }
   }
   if (state.completed) {
-    checkRequired(definitions, given, path, state.answers, problems);
+    checkRequired(definitions, given, level, problems);
   }
 }
 
@@ -208,19 +243,18 @@ function answered(definition: QuestionnaireItem, items: readonly QuestionnaireRe
 function checkRequired(
   definitions: readonly QuestionnaireItem[],
   given: readonly QuestionnaireResponseItem[],
-  path: string,
-  answers: AnswersByLinkId,
+  level: Level,
   problems: ResponseProblem[],
 ): void {
   for (const definition of definitions) {
-    if (definition.type === 'display' || !isEnabled(definition, answers)) {
+    if (definition.type === 'display' || !isEnabled(definition, level.answers)) {
       continue;
     }
     if (definition.required && !answered(definition, given)) {
       problems.push({
         linkId: definition.linkId,
-        expression: path,
-        message: `${label(definition)} is required`,
+        expression: level.path,
+        message: `${label(definition)} is required${placeOf(level.group, level.entry)}`,
       });
     }
   }
@@ -236,11 +270,16 @@ export function questionnaireResponseProblems(
   valueSets: AnswerValueSets = new Map(),
 ): ResponseProblem[] {
   const state: CheckState = {
-    answers: collectAnswers(response.item ?? [], new Map()),
     valueSets,
     completed: response.status === 'completed' || response.status === 'amended',
     problems: [],
   };
-  checkItems(questionnaire.item ?? [], response.item ?? [], 'QuestionnaireResponse', state);
+  const answers = collectAnswers(response.item ?? []);
+  checkItems(
+    questionnaire.item ?? [],
+    response.item ?? [],
+    { path: 'QuestionnaireResponse', answers, entry: 1 },
+    state,
+  );
   return state.problems;
 }

@@ -6,8 +6,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
-import { buildResponseItems, choiceOptions, visibleAnswers } from './answerState';
-import type { RawAnswers } from './answerState';
+import { buildResponseItems, choiceOptions } from './answerState';
+import type { GroupInstances, RawAnswers } from './answerState';
 import { QuestionnaireItemView } from './QuestionnaireItemView';
 import type { ItemContext } from './QuestionnaireItemView';
 
@@ -35,6 +35,7 @@ export function QuestionnaireForm({
   onSubmit,
 }: QuestionnaireFormProps) {
   const [raw, setRawAnswers] = useState<RawAnswers>({});
+  const [instances, setInstanceIds] = useState<GroupInstances>({});
   const [tried, setTried] = useState(false);
   const summary = useRef<HTMLDivElement>(null);
   const items = useMemo(() => questionnaire.item ?? [], [questionnaire]);
@@ -60,15 +61,20 @@ export function QuestionnaireForm({
     [expanded],
   );
 
-  const built = useMemo(() => buildResponseItems(items, raw, optionsOf), [items, raw, optionsOf]);
+  const built = useMemo(
+    () => buildResponseItems(items, raw, optionsOf, instances),
+    [items, raw, optionsOf, instances],
+  );
   const context: ItemContext = {
     raw,
+    instances,
     // Messages appear once the patient has tried to send, then follow her corrections live.
     errors: tried ? built.errors : {},
-    shown: useMemo(() => visibleAnswers(items, raw, optionsOf), [items, raw, optionsOf]),
+    shownAt: (scope) => built.shown.get(scope) ?? new Map(),
     optionsOf,
     optionsProblem,
-    setRaw: (linkId, values) => setRawAnswers((previous) => ({ ...previous, [linkId]: values })),
+    setRaw: (key, values) => setRawAnswers((previous) => ({ ...previous, [key]: values })),
+    setInstances: (key, ids) => setInstanceIds((previous) => ({ ...previous, [key]: ids })),
   };
   const problems = Object.keys(built.errors).length;
 
@@ -85,7 +91,7 @@ export function QuestionnaireForm({
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label={questionnaire.title ?? 'Questionnaire'}>
       {items.map((item) => (
-        <QuestionnaireItemView key={item.linkId} item={item} context={context} />
+        <QuestionnaireItemView key={item.linkId} item={item} scope="" context={context} />
       ))}
       <div ref={summary} tabIndex={-1}>
         {tried && problems > 0 && (

@@ -1,6 +1,8 @@
-// One Questionnaire item as a form control: a group as a fieldset, display as text,
-// boolean as Yes/No radios, choice as radios (checkboxes when it repeats), and integer, decimal,
-// string, text and date as labelled inputs, with "Add another answer" when the item repeats.
+// One Questionnaire item as a form control: a group as a fieldset (one per instance, with "Add
+// another" and "Remove" when it repeats), display as text, boolean as Yes/No radios, choice as
+// radios (checkboxes when it repeats), and integer, decimal, string, text and date as labelled
+// inputs, with "Add another answer" when the item repeats. Answers are kept by the item's key
+// (its scope and linkId), so each instance of a repeating group has its own.
 import type { QuestionnaireItem } from '@medplum/fhirtypes';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -19,16 +21,28 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { isEnabled } from '../../../fhir/questionnaire/enable-when';
 import type { AnswersByLinkId } from '../../../fhir/questionnaire/enable-when';
-import type { ChoiceOption, RawAnswers } from './answerState';
+import { instanceScope, instancesOf, itemKey } from './answerState';
+import type { ChoiceOption, GroupInstances, RawAnswers } from './answerState';
 
 export interface ItemContext {
   raw: RawAnswers;
+  instances: GroupInstances;
+  /** Messages by item key. */
   errors: Readonly<Record<string, string>>;
-  shown: AnswersByLinkId;
+  /** The answers enableWhen reads in a scope. */
+  shownAt: (scope: string) => AnswersByLinkId;
   optionsOf: (item: QuestionnaireItem) => readonly ChoiceOption[];
   /** A message when the item's answerValueSet could not be expanded. */
   optionsProblem: (item: QuestionnaireItem) => string | undefined;
-  setRaw: (linkId: string, values: string[]) => void;
+  setRaw: (key: string, values: string[]) => void;
+  setInstances: (key: string, ids: string[]) => void;
+}
+
+interface ViewProps {
+  item: QuestionnaireItem;
+  /** The key of the item's place in the form (itemKey). */
+  itemKey: string;
+  context: ItemContext;
 }
 
 function labelOf(item: QuestionnaireItem): string {
@@ -45,15 +59,15 @@ const INPUT_TYPES: Partial<
   date: { type: 'date' },
 };
 
-function TextAnswers({ item, context }: { item: QuestionnaireItem; context: ItemContext }) {
+function TextAnswers({ item, itemKey: key, context }: ViewProps) {
   const baseId = useId();
-  const values = context.raw[item.linkId]?.length ? (context.raw[item.linkId] as string[]) : [''];
-  const error = context.errors[item.linkId];
+  const values = context.raw[key]?.length ? (context.raw[key] as string[]) : [''];
+  const error = context.errors[key];
   const input = INPUT_TYPES[item.type] ?? { type: 'text' };
   const label = labelOf(item);
   const update = (index: number, value: string) =>
     context.setRaw(
-      item.linkId,
+      key,
       values.map((old, at) => (at === index ? value : old)),
     );
   return (
@@ -90,7 +104,7 @@ function TextAnswers({ item, context }: { item: QuestionnaireItem; context: Item
               <Button
                 onClick={() =>
                   context.setRaw(
-                    item.linkId,
+                    key,
                     values.filter((_, at) => at !== index),
                   )
                 }
@@ -106,7 +120,7 @@ function TextAnswers({ item, context }: { item: QuestionnaireItem; context: Item
       {item.repeats && (
         <Box>
           <Button
-            onClick={() => context.setRaw(item.linkId, [...values, ''])}
+            onClick={() => context.setRaw(key, [...values, ''])}
             aria-label={`Add another answer to ${label}`}
           >
             Add another answer
@@ -119,17 +133,14 @@ function TextAnswers({ item, context }: { item: QuestionnaireItem; context: Item
 
 function ChoiceAnswers({
   item,
+  itemKey: key,
   context,
   options,
-}: {
-  item: QuestionnaireItem;
-  context: ItemContext;
-  options: readonly ChoiceOption[];
-}) {
+}: ViewProps & { options: readonly ChoiceOption[] }) {
   const labelId = useId();
   const errorId = useId();
-  const error = context.errors[item.linkId] ?? context.optionsProblem(item);
-  const picked = context.raw[item.linkId] ?? [];
+  const error = context.errors[key] ?? context.optionsProblem(item);
+  const picked = context.raw[key] ?? [];
   return (
     <FormControl
       component="fieldset"
@@ -151,7 +162,7 @@ function ChoiceAnswers({
                   checked={picked.includes(option.key)}
                   onChange={(event) =>
                     context.setRaw(
-                      item.linkId,
+                      key,
                       event.target.checked
                         ? [...picked, option.key]
                         : picked.filter((key) => key !== option.key),
@@ -167,7 +178,7 @@ function ChoiceAnswers({
           aria-labelledby={labelId}
           aria-describedby={error ? errorId : undefined}
           value={picked[0] ?? ''}
-          onChange={(event) => context.setRaw(item.linkId, [event.target.value])}
+          onChange={(event) => context.setRaw(key, [event.target.value])}
         >
           {options.map((option) => (
             <FormControlLabel key={option.key} value={option.key} label={option.label} control={<Radio />} />
@@ -184,54 +195,103 @@ const YES_NO: readonly ChoiceOption[] = [
   { key: 'false', label: 'No', answer: { valueBoolean: false } },
 ];
 
-export function QuestionnaireItemView({ item, context }: { item: QuestionnaireItem; context: ItemContext }) {
-  if (!isEnabled(item, context.shown)) {
+const FIELDSET_SX = {
+  border: 1,
+  borderColor: 'divider',
+  borderRadius: 1,
+  px: { xs: 1.5, sm: 2 },
+  pt: 1,
+  pb: 0,
+  mx: 0,
+  mb: 2,
+  minWidth: 0,
+} as const;
+
+/** A group: one fieldset per instance; a repeating one adds and removes instances by labelled buttons. */
+function GroupView({ item, itemKey: key, context }: ViewProps) {
+  const error = context.errors[key];
+  const label = labelOf(item);
+  const ids = instancesOf(item, key, context.instances);
+  const add = () => {
+    const next = String(Math.max(-1, ...ids.map(Number)) + 1);
+    context.setInstances(key, [...ids, next]);
+  };
+  return (
+    <>
+      {ids.map((id, index) => {
+        const scope = instanceScope(item, key, id);
+        const name = item.repeats ? `${label} ${index + 1}` : label;
+        return (
+          <Box key={scope} component="fieldset" sx={FIELDSET_SX}>
+            <Typography component="legend" variant="h2" sx={{ fontSize: '1.15rem', px: 0.5 }}>
+              {name}
+            </Typography>
+            {error && index === 0 && (
+              <Typography color="error" variant="body2" sx={{ mb: 1 }}>
+                {error}
+              </Typography>
+            )}
+            {(item.item ?? []).map((child) => (
+              <QuestionnaireItemView key={child.linkId} item={child} scope={scope} context={context} />
+            ))}
+            {item.repeats && ids.length > 1 && (
+              <Box sx={{ mb: 1 }}>
+                <Button
+                  onClick={() =>
+                    context.setInstances(
+                      key,
+                      ids.filter((other) => other !== id),
+                    )
+                  }
+                  aria-label={`Remove ${name}`}
+                >
+                  Remove
+                </Button>
+              </Box>
+            )}
+          </Box>
+        );
+      })}
+      {item.repeats && (
+        <Box sx={{ mb: 2 }}>
+          <Button variant="outlined" onClick={add} aria-label={`Add another ${label}`}>
+            Add another
+          </Button>
+        </Box>
+      )}
+    </>
+  );
+}
+
+export function QuestionnaireItemView({
+  item,
+  scope,
+  context,
+}: {
+  item: QuestionnaireItem;
+  /** The scope the item sits in: '' at the top, or a group instance's (answerState.instanceScope). */
+  scope: string;
+  context: ItemContext;
+}) {
+  if (!isEnabled(item, context.shownAt(scope))) {
     return null;
   }
+  const props: ViewProps = { item, itemKey: itemKey(scope, item.linkId), context };
   switch (item.type) {
-    case 'group': {
-      const error = context.errors[item.linkId];
-      return (
-        <Box
-          component="fieldset"
-          sx={{
-            border: 1,
-            borderColor: 'divider',
-            borderRadius: 1,
-            px: { xs: 1.5, sm: 2 },
-            pt: 1,
-            pb: 0,
-            mx: 0,
-            mb: 2,
-            minWidth: 0,
-          }}
-        >
-          <Typography component="legend" variant="h2" sx={{ fontSize: '1.15rem', px: 0.5 }}>
-            {labelOf(item)}
-          </Typography>
-          {error && (
-            <Typography color="error" variant="body2" sx={{ mb: 1 }}>
-              {error}
-            </Typography>
-          )}
-          {(item.item ?? []).map((child) => (
-            <QuestionnaireItemView key={child.linkId} item={child} context={context} />
-          ))}
-        </Box>
-      );
-    }
+    case 'group':
+      return <GroupView {...props} />;
     case 'display':
       return <Typography sx={{ mb: 2 }}>{labelOf(item)}</Typography>;
     case 'boolean':
-      return <ChoiceAnswers item={item} context={context} options={YES_NO} />;
+      return <ChoiceAnswers {...props} options={YES_NO} />;
     case 'choice':
-      return <ChoiceAnswers item={item} context={context} options={context.optionsOf(item)} />;
+      return <ChoiceAnswers {...props} options={context.optionsOf(item)} />;
     case 'integer':
     case 'decimal':
     case 'string':
     case 'text':
     case 'date':
-      return <TextAnswers item={item} context={context} />;
+      return <TextAnswers {...props} />;
     default:
       return (
         <Typography color="text.secondary" sx={{ mb: 2 }}>

@@ -1,6 +1,8 @@
 // The renderer's answers as typed (text per input, option keys per choice), turned into a
 // QuestionnaireResponse's items: only the items shown (enableWhen), each answer of its item's type,
-// and a plain-words message for every answer that cannot be read or required item left empty.
+// one item per instance of a repeating group, and a plain-words message for every answer that
+// cannot be read or required item left empty. Answers are kept by the item's place in the form (its
+// scope: the group instances it sits in, then its linkId), so each group instance has its own.
 import type {
   Coding,
   QuestionnaireItem,
@@ -8,10 +10,33 @@ import type {
   QuestionnaireResponseItem,
   QuestionnaireResponseItemAnswer,
 } from '@medplum/fhirtypes';
-import { isEnabled } from '../../../fhir/questionnaire/enable-when';
+import { collectAnswers, isEnabled, scopedAnswers } from '../../../fhir/questionnaire/enable-when';
+import type { AnswersByLinkId } from '../../../fhir/questionnaire/enable-when';
 
-/** What the patient has typed or picked, by linkId: one string per input (or per picked option). */
+/** What the patient has typed or picked, by item key: one string per input (or per picked option). */
 export type RawAnswers = Readonly<Record<string, readonly string[]>>;
+
+/** The instances of each repeating group, by the group's key: stable ids, in order (default one). */
+export type GroupInstances = Readonly<Record<string, readonly string[]>>;
+
+/** An item's key: the scope it sits in ('' at the top) followed by its linkId. */
+export function itemKey(scope: string, linkId: string): string {
+  return `${scope}${linkId}`;
+}
+
+/** The scope of the items inside one instance of a group. */
+export function instanceScope(group: QuestionnaireItem, key: string, instance: string): string {
+  return group.repeats ? `${key}[${instance}]/` : `${key}/`;
+}
+
+/** The instance ids of a group: a group that does not repeat has one. */
+export function instancesOf(
+  group: QuestionnaireItem,
+  key: string,
+  instances: GroupInstances,
+): readonly string[] {
+  return group.repeats ? (instances[key] ?? ['0']) : ['0'];
+}
 
 /** One choice: a stable key for the input, its label, and the answer it stands for. */
 export interface ChoiceOption {
@@ -116,101 +141,116 @@ export function parseAnswer(item: QuestionnaireItem, raw: string, options: reado
 
 export interface BuiltResponse {
   items: QuestionnaireResponseItem[];
-  /** A message by linkId for each answer that cannot be read and each required item left empty. */
+  /** A message by item key for each answer that cannot be read and each required item left empty. */
   errors: Record<string, string>;
+  /** The answers enableWhen was judged with, by scope (the items of a group instance see its own). */
+  shown: ReadonlyMap<string, AnswersByLinkId>;
 }
 
 type OptionsOf = (item: QuestionnaireItem) => readonly ChoiceOption[];
 
-function build(
-  definitions: readonly QuestionnaireItem[],
-  raw: RawAnswers,
-  optionsOf: OptionsOf,
-  shown: ReadonlyMap<string, readonly QuestionnaireResponseItemAnswer[]>,
+interface Pass {
+  raw: RawAnswers;
+  instances: GroupInstances;
+  optionsOf: OptionsOf;
+  /** The items each group instance held in the previous pass, by scope. */
+  previous: ReadonlyMap<string, readonly QuestionnaireResponseItem[]>;
+  held: Map<string, QuestionnaireResponseItem[]>;
+  shown: Map<string, AnswersByLinkId>;
+}
+
+function buildGroup(
+  definition: QuestionnaireItem,
+  key: string,
+  pass: Pass,
+  answers: AnswersByLinkId,
   errors: Record<string, string>,
 ): QuestionnaireResponseItem[] {
+  const instances = instancesOf(definition, key, pass.instances).map((instance) => {
+    const scope = instanceScope(definition, key, instance);
+    const inner: Record<string, string> = {};
+    const children = build(
+      definition.item ?? [],
+      pass,
+      scope,
+      scopedAnswers(answers, definition, pass.previous.get(scope) ?? []),
+      inner,
+    );
+    pass.held.set(scope, children);
+    return { children, inner };
+  });
+  const given = instances.filter(({ children }) => children.length > 0);
+  for (const { inner } of given) {
+    Object.assign(errors, inner);
+  }
+  // A section left empty asks for its required questions only when the section is required.
+  if (given.length === 0 && definition.required) {
+    Object.assign(errors, instances[0]?.inner ?? {});
+    if (Object.keys(instances[0]?.inner ?? {}).length === 0) {
+      errors[key] = NEEDS_SECTION;
+    }
+  }
+  return given.map(({ children }) => ({ linkId: definition.linkId, text: definition.text, item: children }));
+}
+
+function build(
+  definitions: readonly QuestionnaireItem[],
+  pass: Pass,
+  scope: string,
+  answers: AnswersByLinkId,
+  errors: Record<string, string>,
+): QuestionnaireResponseItem[] {
+  pass.shown.set(scope, answers);
   const items: QuestionnaireResponseItem[] = [];
   for (const definition of definitions) {
-    if (definition.type === 'display' || !isEnabled(definition, shown)) {
+    if (definition.type === 'display' || !isEnabled(definition, answers)) {
       continue;
     }
-    const linkId = definition.linkId;
+    const key = itemKey(scope, definition.linkId);
     if (definition.type === 'group') {
-      // A section left empty asks for its required questions only when the section is required.
-      const inner: Record<string, string> = {};
-      const children = build(definition.item ?? [], raw, optionsOf, shown, inner);
-      if (children.length > 0 || definition.required) {
-        Object.assign(errors, inner);
-      }
-      if (children.length > 0) {
-        items.push({ linkId, text: definition.text, item: children });
-      } else if (definition.required && Object.keys(inner).length === 0) {
-        errors[linkId] = NEEDS_SECTION;
-      }
+      items.push(...buildGroup(definition, key, pass, answers, errors));
       continue;
     }
-    const answers: QuestionnaireResponseItemAnswer[] = [];
-    for (const value of raw[linkId] ?? []) {
-      const parsed = parseAnswer(definition, value, optionsOf(definition));
+    const given: QuestionnaireResponseItemAnswer[] = [];
+    for (const value of pass.raw[key] ?? []) {
+      const parsed = parseAnswer(definition, value, pass.optionsOf(definition));
       if (parsed && 'error' in parsed) {
-        errors[linkId] = parsed.error;
+        errors[key] = parsed.error;
       } else if (parsed) {
-        answers.push(parsed.answer);
+        given.push(parsed.answer);
       }
     }
-    if (answers.length > 0) {
-      items.push({ linkId, text: definition.text, answer: answers });
-    } else if (definition.required && !errors[linkId]) {
-      errors[linkId] = NEEDS_ANSWER;
+    if (given.length > 0) {
+      items.push({ linkId: definition.linkId, text: definition.text, answer: given });
+    } else if (definition.required && !errors[key]) {
+      errors[key] = NEEDS_ANSWER;
     }
   }
   return items;
 }
 
-function answersOf(
-  items: readonly QuestionnaireResponseItem[],
-  into = new Map<string, QuestionnaireResponseItemAnswer[]>(),
-) {
-  for (const item of items) {
-    if (item.answer?.length) {
-      into.set(item.linkId ?? '', item.answer);
-    }
-    answersOf(item.item ?? [], into);
-  }
-  return into;
-}
-
 /**
  * The response's items. enableWhen is judged on the answers that will be sent, as the server judges
- * it: a question hidden by an earlier answer does not show (or require) what depends on it.
+ * it (response-problems.ts): a question hidden by an earlier answer does not show (or require) what
+ * depends on it, and inside a group instance the instance's own answers count.
  */
 export function buildResponseItems(
   definitions: readonly QuestionnaireItem[],
   raw: RawAnswers,
   optionsOf: OptionsOf,
+  instances: GroupInstances = {},
 ): BuiltResponse {
-  let shown = answersOf(build(definitions, raw, optionsOf, new Map(), {}), new Map());
-  for (let pass = 0; pass < 4; pass++) {
+  let items: QuestionnaireResponseItem[] = [];
+  let previous: ReadonlyMap<string, readonly QuestionnaireResponseItem[]> = new Map();
+  for (let round = 0; ; round++) {
+    const pass: Pass = { raw, instances, optionsOf, previous, held: new Map(), shown: new Map() };
     const errors: Record<string, string> = {};
-    const items = build(definitions, raw, optionsOf, shown, errors);
-    const next = answersOf(items);
-    if (same(next, shown) || pass === 3) {
-      return { items, errors };
+    const next = build(definitions, pass, '', collectAnswers(items), errors);
+    // Each round shows what the previous round's answers enable; a form settles within a few.
+    if (JSON.stringify(next) === JSON.stringify(items) || round === 5) {
+      return { items: next, errors, shown: pass.shown };
     }
-    shown = next;
+    items = next;
+    previous = pass.held;
   }
-  return { items: [], errors: {} };
-}
-
-function same(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
-  return JSON.stringify([...a]) === JSON.stringify([...b]);
-}
-
-/** The answers given so far, for showing or hiding items while the patient types. */
-export function visibleAnswers(
-  definitions: readonly QuestionnaireItem[],
-  raw: RawAnswers,
-  optionsOf: OptionsOf,
-) {
-  return answersOf(buildResponseItems(definitions, raw, optionsOf).items);
 }
