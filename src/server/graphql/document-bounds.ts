@@ -23,8 +23,11 @@ function refuse(text: string): never {
 /** Skips a string literal starting at `start` (a quote); returns the index after it. */
 function skipString(text: string, start: number): number {
   if (text.startsWith('"""', start)) {
-    const end = text.indexOf('"""', start + 3);
-    return end < 0 ? text.length : end + 3;
+    // A block string ends at the first """ that is not escaped as \""".
+    for (let end = text.indexOf('"""', start + 3); end >= 0; end = text.indexOf('"""', end + 1)) {
+      if (text[end - 1] !== '\\') return end + 3;
+    }
+    return text.length;
   }
   for (let i = start + 1; i < text.length; i++) {
     const char = text[i];
