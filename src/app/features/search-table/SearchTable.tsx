@@ -225,46 +225,51 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
         onSortRulesChange={(rules) => go(setSortRules(state, rules))}
       />
       <ColumnMenuContext.Provider value={menuHandlers}>
-        <DataGrid<Row>
-          aria-label={`${resourceType} search results`}
-          rows={error ? [] : rows}
-          columns={columns}
-          getRowId={(row) => row.id}
-          loading={loading}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          disableColumnFilter
-          hideFooter
-          rowCount={results.total ?? -1}
-          paginationModel={{ page: Math.floor(offset / count), pageSize: count }}
-          pageSizeOptions={[count]}
-          sortModel={sortModel}
-          sortingOrder={['asc', 'desc']}
-          onSortModelChange={onSortModelChange}
-          checkboxSelection
-          disableRowSelectionOnClick
-          rowSelectionModel={selectionModel}
-          onRowSelectionModelChange={(model) => setSelection({ key: searchKey, model })}
-          onColumnWidthChange={(params) =>
-            update({ widths: { ...settings.widths, [params.colDef.field]: Math.round(params.width) } })
-          }
-          onCellKeyDown={(params, event) => {
-            // Enter on a focused cell opens its row, as a click on its link would.
-            if (event.key !== 'Enter' || params.field === '__check__') return;
-            event.preventDefault();
-            const path = `/${resourceType}/${String(params.id)}`;
-            if (event.ctrlKey || event.metaKey) window.open(path, '_blank', 'noopener');
-            else navigate(path);
-          }}
-          slots={{
-            columnMenu: TableColumnMenu,
-            noRowsOverlay: () => (error ? <SearchErrorPanel error={error} /> : <NoResults />),
-          }}
-          slotProps={{ loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' } }}
-          autoHeight
-          sx={{ minHeight: 260 }}
-        />
+        {/* A failed search replaces the grid: an alert inside role="grid" is not a row (axe). */}
+        {error ? (
+          <SearchErrorPanel error={error} />
+        ) : (
+          <DataGrid<Row>
+            aria-label={`${resourceType} search results`}
+            rows={rows}
+            columns={columns}
+            getRowId={(row) => row.id}
+            loading={loading}
+            paginationMode="server"
+            sortingMode="server"
+            filterMode="server"
+            disableColumnFilter
+            hideFooter
+            rowCount={results.total ?? -1}
+            paginationModel={{ page: Math.floor(offset / count), pageSize: count }}
+            pageSizeOptions={[count]}
+            sortModel={sortModel}
+            sortingOrder={['asc', 'desc']}
+            onSortModelChange={onSortModelChange}
+            checkboxSelection
+            disableRowSelectionOnClick
+            rowSelectionModel={selectionModel}
+            onRowSelectionModelChange={(model) => setSelection({ key: searchKey, model })}
+            onColumnWidthChange={(params) =>
+              update({ widths: { ...settings.widths, [params.colDef.field]: Math.round(params.width) } })
+            }
+            onCellKeyDown={(params, event) => {
+              // Enter on a focused cell opens its row, as a click on its link would.
+              if (event.key !== 'Enter' || params.field === '__check__') return;
+              event.preventDefault();
+              const path = `/${resourceType}/${String(params.id)}`;
+              if (event.ctrlKey || event.metaKey) window.open(path, '_blank', 'noopener');
+              else navigate(path);
+            }}
+            slots={{
+              columnMenu: TableColumnMenu,
+              noRowsOverlay: NoResults,
+            }}
+            slotProps={{ loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' } }}
+            autoHeight
+            sx={{ minHeight: 260 }}
+          />
+        )}
       </ColumnMenuContext.Provider>
       <TablePager
         offset={offset}
