@@ -1,6 +1,7 @@
 // A manually entered measurement as the Observation SPEC §3 describes: status preliminary, subject,
 // effectiveDateTime, LOINC code, UCUM valueQuantity (blood pressure: systolic and diastolic components).
 import type { Observation, Quantity } from '@medplum/fhirtypes';
+import { observationCategory } from '../../../fhir/observation-category';
 import type { VitalType } from './vitalTypes';
 
 const LOINC = 'http://loinc.org';
@@ -23,17 +24,7 @@ export function vitalObservation(
   const base: Observation = {
     resourceType: 'Observation',
     status: 'preliminary',
-    category: [
-      {
-        coding: [
-          {
-            system: 'http://terminology.hl7.org/CodeSystem/observation-category',
-            code: 'vital-signs',
-            display: 'Vital Signs',
-          },
-        ],
-      },
-    ],
+    category: observationCategory('vital-signs'),
     code: { coding: [{ system: LOINC, code: vital.code, display: vital.display }], text: vital.title },
     subject: { reference: patient },
     effectiveDateTime: when.toISOString(),

@@ -1,6 +1,7 @@
 // The last menstrual period (LOINC 8665-2) a patient enters when her record has no due date: stored as
 // her own Observation, from which Home computes the due date (280 days later, Naegele's rule).
 import type { Observation } from '@medplum/fhirtypes';
+import { observationCategory } from '../../../fhir/observation-category';
 import { PREGNANCY_DAYS } from './pregnancyProgress';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -35,17 +36,7 @@ export function lastPeriodObservation(patient: string, value: string, now: Date)
   return {
     resourceType: 'Observation',
     status: 'final',
-    category: [
-      {
-        coding: [
-          {
-            system: 'http://terminology.hl7.org/CodeSystem/observation-category',
-            code: 'survey',
-            display: 'Survey',
-          },
-        ],
-      },
-    ],
+    category: observationCategory('survey'),
     code: {
       coding: [
         { system: 'http://loinc.org', code: LAST_PERIOD_CODE, display: 'Last menstrual period start date' },

@@ -22,6 +22,7 @@ import {
   scoreEpds,
 } from '../../../fhir/screening/epds';
 import type { EpdsScore } from '../../../fhir/screening/epds';
+import { observationCategory } from '../../../fhir/observation-category';
 
 /** The part of the sandbox's FHIR client this bot uses. */
 export interface EpdsBotClient {
@@ -60,17 +61,7 @@ function scoreObservation(
   return {
     resourceType: 'Observation',
     status: 'final',
-    category: [
-      {
-        coding: [
-          {
-            system: 'http://terminology.hl7.org/CodeSystem/observation-category',
-            code: 'survey',
-            display: 'Survey',
-          },
-        ],
-      },
-    ],
+    category: observationCategory('survey'),
     code: { coding: [TOTAL_CODE], text: 'EPDS total score' },
     subject: subject as Observation['subject'],
     effectiveDateTime: response.authored ?? new Date().toISOString(),
