@@ -2,38 +2,13 @@
 // with Vary, a year of immutable caching only for hashed assets, revalidation for index.html, the
 // SPA fallback and /config.json (SPEC §2 routes).
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { appCacheControl, buildAppHost } from '../../src/server/app-host';
 import { findFreePort } from '../../src/server/free-port';
-
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A GET with exactly the headers given (fetch would add and undo Accept-Encoding itself). */
-function get(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      })
-      .on('error', reject);
-  });
-}
+import { rawGet as get } from './support/raw-get';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SCRIPT = 'console.log("bloom, compressed");'.repeat(40);

@@ -2,37 +2,12 @@
 // gzip-compressed when the client accepts it (Content-Encoding, Vary: Accept-Encoding, no stale
 // Content-Length), the decoded bytes equal to the file sent uncompressed, and sent as stored when the
 // client accepts no compression. PGlite and PostgreSQL.
-import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Tokens } from '../auth/support/auth-fixtures';
 import { call } from '../operations/support/clinic';
 import { databases } from '../support/test-databases';
 import { startExportClinic, type ExportClinic } from './export-clinic';
-
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A GET with exactly these headers: fetch would add Accept-Encoding and decode the body itself. */
-function rawGet(url: string, headers: Record<string, string>): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      })
-      .on('error', reject);
-  });
-}
+import { rawGet, type RawResponse } from '../support/raw-get';
 
 describe.each(databases())('bulk export NDJSON compression (SPEC §7 $export) on %s', (_engine, kind) => {
   let clinic: ExportClinic;
