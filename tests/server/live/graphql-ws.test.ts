@@ -17,6 +17,7 @@ import { Repository, systemContext } from '../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
 import type { Tokens } from '../auth/support/auth-fixtures';
 import { uploadInto } from './support/binary-upload';
+import { getLiveGraphQLSchema } from '../../../src/server/live/graphql-subscriptions';
 import { databases } from '../support/test-databases';
 import { startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -107,6 +108,9 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
   beforeAll(async () => {
     binaryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-graphql-ws-'));
     server = await startTestServer(kind, { BINARY_DIR: binaryDir }, { requireAuth: true });
+    // The schema is built in slices on first use, seconds under load: built here, a subscription
+    // starts within the tests' short wait instead of missing the writes that follow it.
+    await getLiveGraphQLSchema();
     project = await createProject(server.db, 'GraphQL Live Clinic');
     const policy = await new Repository(server.db, systemContext(project.id)).createResource<AccessPolicy>({
       resourceType: 'AccessPolicy',
@@ -140,7 +144,7 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
       c,
       `subscription { CommunicationChanged(subject: "${maria.profile?.reference}") { id status subject { reference } } }`,
     );
-    // Let the subscription start (schema built on first use) before writing.
+    // Let the subscription start before writing.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await post(practitioner, aisha, 'for Aisha');
     const mine = await post(practitioner, maria, 'for Maria');
