@@ -65,16 +65,22 @@ describe.each(databases())("Medplum's patient portal data, as Maria, on %s", (_e
     await clinic?.server.close();
   });
 
-  it("searchResources('CarePlan', {subject}) finds her active prenatal plan, and none of Aisha's", async () => {
-    const plans = await medplum.searchResources('CarePlan', { subject: maria, _sort: '-_lastUpdated' });
-    expect(plans.map((p) => [p.subject?.reference, p.status, p.intent, p.title])).toEqual([
+  it("searchResources('CarePlan', {subject}) finds her active plans, and none of Aisha's", async () => {
+    const plans = await medplum.searchResources('CarePlan', { subject: maria });
+    const byTitle = [...plans].sort((a, b) => (a.title ?? '').localeCompare(b.title ?? ''));
+    // The prenatal plan the portal shows, and the clinic's pregnancy template applied to her ($apply).
+    expect(byTitle.map((p) => [p.subject?.reference, p.status, p.intent, p.title])).toEqual([
+      [maria, 'active', 'plan', 'Pregnancy care plan'],
       [maria, 'active', 'plan', 'Prenatal care plan'],
     ]);
-    const visits = plans[0].activity?.find((a) => a.detail?.kind === 'Appointment');
+    const visits = byTitle[1].activity?.find((a) => a.detail?.kind === 'Appointment');
     const appointment = await medplum.readReference(visits?.outcomeReference?.[0] as { reference: string });
     expect(appointment.resourceType).toBe('Appointment');
     expect(await medplum.searchResources('CarePlan', { subject: aisha })).toHaveLength(0);
-    expect((await medplum.searchResources('CarePlan')).map((p) => p.subject?.reference)).toEqual([maria]);
+    expect((await medplum.searchResources('CarePlan')).map((p) => p.subject?.reference)).toEqual([
+      maria,
+      maria,
+    ]);
   });
 
   it("searchResources('Questionnaire') finds the clinic's two forms, in no patient's compartment", async () => {
