@@ -1,4 +1,4 @@
-// The EPDS alert end to end in Chromium (issue #26 "Screening questionnaires"; SPEC §6 roles, §7 live
+// The EPDS alert end to end in Chromium (SPEC §6 roles, §7 live
 // updates): Dr. Chen's inbox is open in one browser context; in another, Maria answers the Edinburgh
 // Postnatal Depression Scale with a total of 14 (item 10 at 0). The seeded bot scores it, and Maria
 // reads the calm message with whom to call now (the clinic's phone and the emergency number), while

@@ -25,7 +25,7 @@ async function messagesIn(threadRef: string): Promise<number> {
   return found.total ?? -1;
 }
 
-describe('issue #22 a forged sender', () => {
+describe('SPEC §6 a patient cannot write as her doctor: a forged sender', () => {
   it('Maria cannot post a message as Dr. Chen into her thread: 403, nothing stored, no message of his shown as hers', async () => {
     const { page } = await suite.signIn('maria', 1280);
     const { profile: maria } = await storedLogin(page);

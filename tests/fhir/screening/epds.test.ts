@@ -1,4 +1,4 @@
-// EPDS scoring (issue #26 "Screening questionnaires"): the total and item 10 at the alert boundaries
+// EPDS scoring (the Edinburgh Postnatal Depression Scale): the total and item 10 at the alert boundaries
 // (12 vs 13, item 10 = 0 vs 1), the reverse-scored items (3 and 5-10 print their worst answer first),
 // and responses that are not a score (a missing item, an answer the scale does not offer).
 import type { QuestionnaireResponse, QuestionnaireResponseItem } from '@medplum/fhirtypes';

@@ -1,4 +1,4 @@
-// The EPDS alert path over real HTTP on both engines (issue #26 "Screening questionnaires"; SPEC §6
+// The EPDS alert path over real HTTP on both engines (SPEC §6
 // roles, §7 Bot and Subscription calls): the demo clinic with the seeded EPDS, scoring Bot and
 // Subscription. Maria's completed response is scored by the bot into an Observation (LOINC 99046-5,
 // derivedFrom the response); a total of 13 or more, or item 10 above 0, raises a Flag on her and an

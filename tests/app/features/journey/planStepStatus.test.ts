@@ -1,4 +1,4 @@
-// The pregnancy timeline's status rules (issue #26 "The journey"): done, due now or upcoming, at the
+// The pregnancy timeline's status rules of the clinic's care plan: done, due now or upcoming, at the
 // boundaries of a step's window (UTC calendar days).
 import { nextPlanStep, planStepState } from '../../../../src/app/features/journey/planStepStatus';
 
