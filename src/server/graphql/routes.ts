@@ -15,6 +15,7 @@ import type { GraphQLOptions, GraphQLRequestInput } from './execute';
 import { findGraphDefinition, runGraph } from './graph-operation';
 import { createReferenceLoader } from './reference-loader';
 import { getGraphQLSchema } from './schema';
+import { guardPlatformType } from '../auth/platform-guard';
 
 export interface GraphQLRoutesOptions extends GraphQLOptions {
   db: Database;
@@ -35,7 +36,12 @@ export function createGraphQLContext(
   const repo = new Repository(db, context, undefined, repositorySettings);
   return {
     repo,
-    search: (request) => repo.search(request),
+    // Every GraphQL search (TypeList, TypeConnection, reverse lists, ResourceSearch) refuses a type
+    // REST refuses the caller, with its 403 reason, instead of answering an empty list.
+    search: (request) => {
+      guardPlatformType(request.resourceType, context.access);
+      return repo.search(request);
+    },
     loader: createReferenceLoader(db, context),
     binaryUrls,
   };
