@@ -45,6 +45,20 @@ export function openHealthRecordItem(page: Page, width: number, name: string): P
 
 /** The axe violations of impact critical or serious on the current screen, as "rule: targets". */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Colours mid-transition (a ripple, a menu fading, a button leaving its disabled state) are not
+  // what the user reads: let running animations finish (infinite ones, e.g. spinners, are skipped).
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      // A paused animation never finishes: axe runs after 2 s regardless.
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
