@@ -14,6 +14,7 @@ import { RouteErrorPage } from './components/RouteErrorPage';
 import { formsRoutes } from './features/forms/formsRoutes';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes, healthRecordSection } from './features/health-record/healthRecordRoutes';
+import { journeyRoutes } from './features/journey/journeyRoutes';
 import { chartMessagesRoute, messagesRoutes } from './features/messages/messagesRoutes';
 import { searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { LandingPage } from './features/landing/LandingPage';
@@ -161,6 +162,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
                 ...getCareRoutes,
                 ...formsRoutes,
                 ...screeningRoutes,
+                ...journeyRoutes,
                 ...resourceRoutes,
                 ...searchTableRoutes,
                 { path: '*', element: <NotFoundPanel /> },

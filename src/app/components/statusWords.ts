@@ -4,7 +4,7 @@
 import { statusColor, type StatusColor } from './statusColors';
 
 /** What the status belongs to, for the codes whose words depend on it. */
-export type StatusKind = 'vaccine' | 'appointment' | 'result' | 'medication' | 'form';
+export type StatusKind = 'vaccine' | 'appointment' | 'result' | 'medication' | 'form' | 'care-step';
 
 const WORDS: Readonly<Record<string, string>> = {
   draft: 'Draft',
@@ -62,6 +62,7 @@ const KIND_WORDS: Readonly<Record<StatusKind, Readonly<Record<string, string>>>>
   result: { final: 'Final result', preliminary: 'Preliminary result', registered: 'Awaiting results' },
   medication: { active: 'Active prescription', completed: 'Finished', 'on-hold': 'Paused' },
   form: { completed: 'Submitted', 'in-progress': 'Started', amended: 'Updated' },
+  'care-step': { completed: 'Done', 'in-progress': 'Due now', scheduled: 'Upcoming' },
 };
 
 /** Words for a code this mapping does not list: hyphens to spaces, first letter capital. */

@@ -16,7 +16,7 @@ import type {
   Specimen,
 } from '@medplum/fhirtypes';
 import { DEMO_ACCOUNTS, MARIA_VITAL_WEEKS, buildDemoClinic } from '../../../src/server/seed/demo';
-import { pregnancyProgress } from '../../../src/app/features/home/pregnancyProgress';
+import { pregnancyProgress } from '../../../src/app/components/pregnancyProgress';
 import { validateResource } from '../../../src/fhir';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -2,23 +2,11 @@
 // her own Observation, from which Home computes the due date (280 days later, Naegele's rule).
 import type { Observation } from '@medplum/fhirtypes';
 import { observationCategory } from '../../../fhir/observation-category';
-import { PREGNANCY_DAYS } from './pregnancyProgress';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const LAST_PERIOD_CODE = '8665-2';
 /** The longest a pregnancy is followed here: 42 weeks after the last period. */
 const LONGEST_DAYS = 42 * 7;
-
-/** YYYY-MM-DD of a UTC day. */
-function dayOf(time: number): string {
-  return new Date(time).toISOString().slice(0, 10);
-}
-
-/** The due date (YYYY-MM-DD) 280 days after the first day of the last period; undefined if unreadable. */
-export function dueDateFromLastPeriod(lastPeriod: string): string | undefined {
-  const start = Date.parse(`${lastPeriod.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(start) ? undefined : dayOf(start + PREGNANCY_DAYS * DAY_MS);
-}
 
 /** Why a date cannot be the first day of the last period, or undefined when it can. */
 export function lastPeriodProblem(value: string, now: Date): string | undefined {

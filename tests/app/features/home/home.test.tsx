@@ -4,8 +4,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Observation } from '@medplum/fhirtypes';
 import { HomeSummaryDocument } from '../../../../src/graphql';
 import { HomePage } from '../../../../src/app/features/home/HomePage';
-import { dueDateFromLastPeriod, lastPeriodProblem } from '../../../../src/app/features/home/lastPeriod';
-import { pregnancyProgress } from '../../../../src/app/features/home/pregnancyProgress';
+import { lastPeriodProblem } from '../../../../src/app/features/home/lastPeriod';
+import { dueDateFromLastPeriod, pregnancyProgress } from '../../../../src/app/components/pregnancyProgress';
 import { maria } from '../../support/fakeApi';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
@@ -25,6 +25,7 @@ function summary(data: Record<string, unknown>): ScreenMock {
         lastPeriod: { edges: [] },
         nextAppointment: { edges: [] },
         nextVaccine: { edges: [] },
+        CarePlanList: [],
         ...data,
       },
     },
@@ -96,11 +97,50 @@ describe('SPEC §2 home', () => {
     );
   });
 
+  it("shows the next step of the clinic's care plan beside the next appointment, linking to the timeline", async () => {
+    const step = (text: string, start: string, end: string, status = 'not-started') => ({
+      outcomeReference: null,
+      detail: { status, code: { text }, scheduledPeriod: { start, end } },
+    });
+    renderScreen(<HomePage profile={maria} now={now} />, [
+      summary({
+        CarePlanList: [
+          {
+            __typename: 'CarePlan',
+            resourceType: 'CarePlan',
+            id: 'handwritten',
+            instantiatesCanonical: null,
+            activity: [step('Not from the template', '2026-05-01', '2026-07-01')],
+          },
+          {
+            __typename: 'CarePlan',
+            resourceType: 'CarePlan',
+            id: 'plan',
+            instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
+            activity: [
+              step('Anatomy scan', '2026-02-01', '2026-03-01', 'completed'),
+              step('GBS swab', '2026-06-20', '2026-06-27'),
+              step('Tdap vaccine', '2026-05-15', '2026-07-01'),
+            ],
+          },
+        ],
+      }),
+    ]);
+    const card = await screen.findByRole('region', { name: 'Next step' });
+    expect(card).toHaveTextContent('Tdap vaccine');
+    expect(card).not.toHaveTextContent('Not from the template');
+    expect(within(card).getByRole('link', { name: 'See your care plan' })).toHaveAttribute(
+      'href',
+      '/pregnancy',
+    );
+  });
+
   it('nothing in the record: no summary cards', async () => {
     renderScreen(<HomePage profile={maria} now={now} />, [summary({})]);
     await screen.findByRole('link', { name: 'Send Message' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole('region', { name: 'Next appointment' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Next step' })).not.toBeInTheDocument();
   });
 
   it('no due date: the pregnancy card says so, points to the care team and offers the last period', async () => {

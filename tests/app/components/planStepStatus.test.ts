@@ -1,6 +1,6 @@
 // The pregnancy timeline's status rules of the clinic's care plan: done, due now or upcoming, at the
 // boundaries of a step's window (UTC calendar days).
-import { nextPlanStep, planStepState } from '../../../../src/app/features/journey/planStepStatus';
+import { nextPlanStep, planStepState } from '../../../src/app/components/planStepStatus';
 
 const at = (iso: string) => new Date(iso);
 const glucose = { start: '2026-11-02', end: '2026-11-30', outcomes: 0 };

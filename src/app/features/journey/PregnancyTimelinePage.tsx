@@ -1,0 +1,141 @@
+// /pregnancy: where the pregnancy stands (week, trimester, due date), what happens at this stage in
+// plain words, and the clinic's schedule of care (the CarePlan its PlanDefinition made) with each step
+// done (and what did it), due now, or upcoming. One PregnancyTimeline query.
+import { useQuery } from '@apollo/client/react';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { PregnancyTimelineDocument } from '../../../graphql';
+import { DateTimeDisplay } from '../../components/DateTimeDisplay';
+import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { PageHeading } from '../../components/PageHeading';
+import { planStepState, planSteps, pregnancyPlan, type PlanStep } from '../../components/planStepStatus';
+import { effectiveDueDate, pregnancyProgress } from '../../components/pregnancyProgress';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useSession } from '../../session/BloomClientContext';
+import { outcomeLink } from './outcomeLink';
+import { stageOfPregnancy, trimesterName } from './stageOfPregnancy';
+
+const BADGE_STATUS = { done: 'completed', due: 'in-progress', upcoming: 'scheduled' } as const;
+
+function StepWindow({ step }: { step: PlanStep }) {
+  if (!step.start && !step.end) return null;
+  return (
+    <Typography variant="body2" color="text.secondary">
+      {step.start && <DateTimeDisplay value={step.start} />}
+      {step.start && step.end && ' to '}
+      {step.end && <DateTimeDisplay value={step.end} />}
+    </Typography>
+  );
+}
+
+function StepItem({ step, now }: { step: PlanStep; now: Date }) {
+  const state = planStepState(step, now);
+  return (
+    <Paper
+      component="li"
+      variant="outlined"
+      data-testid="plan-step"
+      data-state={state.status}
+      sx={{ p: 2, listStyle: 'none', display: 'flex', flexDirection: 'column', gap: 0.5 }}
+    >
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+        <Typography variant="h3" sx={{ fontSize: '1.05rem', fontWeight: 600, flex: '1 1 auto' }}>
+          {step.title}
+        </Typography>
+        <StatusBadge status={BADGE_STATUS[state.status]} kind="care-step" />
+      </Box>
+      <StepWindow step={step} />
+      {step.description && <Typography variant="body2">{step.description}</Typography>}
+      {state.overdue && (
+        <Typography variant="body2">
+          Its usual time has passed: ask your care team when to have it.
+        </Typography>
+      )}
+      {step.doneBy.map((reference) => {
+        const link = outcomeLink(reference);
+        return link.to ? (
+          <Link key={reference} component={RouterLink} to={link.to} variant="body2">
+            {link.label}
+          </Link>
+        ) : (
+          <Typography key={reference} variant="body2">
+            {link.label}
+          </Typography>
+        );
+      })}
+    </Paper>
+  );
+}
+
+export function PregnancyTimelinePage({ now: givenNow }: { now?: Date }) {
+  const [now] = useState(() => givenNow ?? new Date());
+  const { profile } = useSession();
+  const patient = profile?.resourceType === 'Patient' && profile.id ? `Patient/${profile.id}` : '';
+  const { data, loading, error, refetch } = useQuery(PregnancyTimelineDocument, {
+    variables: { patient },
+    skip: !patient,
+  });
+  const { dueDate, fromLastPeriod } = effectiveDueDate(
+    data?.dueDate?.edges?.[0]?.resource?.valueDateTime,
+    data?.lastPeriod?.edges?.[0]?.resource?.valueDateTime,
+  );
+  const progress = dueDate ? pregnancyProgress(dueDate, now) : undefined;
+  const steps = planSteps(pregnancyPlan(data?.CarePlanList));
+  return (
+    <Box sx={{ maxWidth: 900, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
+      <PageHeading title="Your pregnancy" />
+      {error && <LoadError error={error} onRetry={() => void refetch()} />}
+      {loading && !data && <LoadingState label="Loading your pregnancy" />}
+      {data && (
+        <>
+          <Box component="section" aria-label="This week" sx={{ mb: 4 }}>
+            {progress && dueDate ? (
+              <>
+                <Typography sx={{ fontSize: '1.25rem', fontWeight: 600 }}>
+                  Week {progress.weeks} · {trimesterName(progress.trimester)}
+                </Typography>
+                <Typography color="text.secondary" sx={{ mb: 1 }}>
+                  {progress.weeks} weeks {progress.days} days. Due date:{' '}
+                  <DateTimeDisplay value={dueDate.slice(0, 10)} />
+                  {fromLastPeriod && ' (from the first day of your last period)'}
+                </Typography>
+                <Typography>{stageOfPregnancy(progress.weeks)}</Typography>
+              </>
+            ) : (
+              <Typography>
+                We don&apos;t know your due date yet. Ask your care team, or enter the first day of your last
+                period on your{' '}
+                <Link component={RouterLink} to="/">
+                  home page
+                </Link>
+                .
+              </Typography>
+            )}
+          </Box>
+          <Typography variant="h2" sx={{ fontSize: '1.3rem', mb: 1 }}>
+            Your care plan
+          </Typography>
+          {steps.length === 0 ? (
+            <EmptyState text="Your care team has not set up your care plan yet." />
+          ) : (
+            <Box
+              component="ol"
+              aria-label="Your care plan"
+              sx={{ p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: 1.5 }}
+            >
+              {steps.map((step, index) => (
+                <StepItem key={`${index}-${step.title}`} step={step} now={now} />
+              ))}
+            </Box>
+          )}
+        </>
+      )}
+    </Box>
+  );
+}
+
+export default PregnancyTimelinePage;

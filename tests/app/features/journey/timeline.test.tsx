@@ -1,0 +1,118 @@
+// The pregnancy timeline (/pregnancy): week and trimester from the due date or the last period, the
+// stage in plain words, and each step of the clinic's plan done (with what did it), due now or upcoming.
+import { screen, within } from '@testing-library/react';
+import { PregnancyTimelineDocument } from '../../../../src/graphql';
+import { PregnancyTimelinePage } from '../../../../src/app/features/journey/PregnancyTimelinePage';
+import { outcomeLink } from '../../../../src/app/features/journey/outcomeLink';
+import { stageOfPregnancy } from '../../../../src/app/features/journey/stageOfPregnancy';
+import { renderScreen, type ScreenMock } from '../../support/renderScreen';
+
+const now = new Date('2026-06-01T12:00:00Z');
+
+function observation(id: string, valueDateTime: string) {
+  return {
+    edges: [{ resource: { __typename: 'Observation', resourceType: 'Observation', id, valueDateTime } }],
+  };
+}
+
+function step(text: string, start: string, end: string, status = 'not-started', done: string[] = []) {
+  return {
+    outcomeReference: done.length ? done.map((reference) => ({ reference, display: null })) : null,
+    detail: {
+      status,
+      description: `${text} in plain words`,
+      code: { text },
+      scheduledPeriod: { start, end },
+    },
+  };
+}
+
+const plan = {
+  __typename: 'CarePlan',
+  resourceType: 'CarePlan',
+  id: 'plan',
+  title: 'Pregnancy care plan',
+  instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
+  activity: [
+    step('Anatomy scan', '2026-02-01', '2026-03-01', 'completed', ['DiagnosticReport/scan']),
+    step('Tdap vaccine', '2026-04-15', '2026-06-15', 'completed', ['Immunization/tdap']),
+    step('Glucose test', '2026-03-20', '2026-05-01'),
+    step('GBS swab', '2026-06-20', '2026-06-27'),
+  ],
+};
+
+function timeline(data: Record<string, unknown>): ScreenMock {
+  return {
+    request: { query: PregnancyTimelineDocument, variables: { patient: 'Patient/maria-1' } },
+    result: { data: { dueDate: { edges: [] }, lastPeriod: { edges: [] }, CarePlanList: [], ...data } },
+  };
+}
+
+describe('pregnancy timeline', () => {
+  it('shows the week, the trimester, the stage and every step of the plan with its status', async () => {
+    renderScreen(<PregnancyTimelinePage now={now} />, [
+      timeline({ dueDate: observation('edd', '2026-07-13'), CarePlanList: [plan] }),
+    ]);
+    expect(await screen.findByText('Week 34 · third trimester')).toBeInTheDocument();
+    expect(screen.getByText(stageOfPregnancy(34))).toBeInTheDocument();
+    const steps = within(screen.getByRole('list', { name: 'Your care plan' })).getAllByRole('listitem');
+    expect(steps.map((item) => item.getAttribute('data-state'))).toEqual(['done', 'done', 'due', 'upcoming']);
+    expect(within(steps[0]).getByRole('link', { name: 'See the result' })).toHaveAttribute(
+      'href',
+      '/health-record/lab-results/scan',
+    );
+    expect(within(steps[1]).getByRole('link', { name: 'See the vaccine' })).toHaveAttribute(
+      'href',
+      '/health-record/vaccines/tdap',
+    );
+    expect(steps[0]).toHaveTextContent('Done');
+    expect(steps[2]).toHaveTextContent('Due now');
+    expect(steps[2]).toHaveTextContent('Its usual time has passed');
+    expect(steps[3]).toHaveTextContent('Upcoming');
+    expect(steps[3]).not.toHaveTextContent('Its usual time has passed');
+  });
+
+  it('dates the pregnancy from the last period she entered when the record has no due date', async () => {
+    renderScreen(<PregnancyTimelinePage now={now} />, [
+      timeline({ lastPeriod: observation('lmp', '2025-10-06'), CarePlanList: [plan] }),
+    ]);
+    expect(await screen.findByText('Week 34 · third trimester')).toBeInTheDocument();
+    expect(screen.getByText(/from the first day of your last period/)).toBeInTheDocument();
+  });
+
+  it('without a due date or a plan it says what to do instead of showing nothing', async () => {
+    renderScreen(<PregnancyTimelinePage now={now} />, [timeline({})]);
+    expect(await screen.findByText(/We don't know your due date yet/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'home page' })).toHaveAttribute('href', '/');
+    expect(screen.getByText('Your care team has not set up your care plan yet.')).toBeInTheDocument();
+  });
+
+  it('a plan written by hand (no PlanDefinition behind it) is not taken for the schedule', async () => {
+    renderScreen(<PregnancyTimelinePage now={now} />, [
+      timeline({
+        dueDate: observation('edd', '2026-07-13'),
+        CarePlanList: [{ ...plan, id: 'handwritten', instantiatesCanonical: null }],
+      }),
+    ]);
+    expect(await screen.findByText('Your care team has not set up your care plan yet.')).toBeInTheDocument();
+  });
+});
+
+describe('what completed a step opens on the patient screens', () => {
+  it('maps vaccines, reports and observations to their screens; an appointment reads as attended', () => {
+    expect(outcomeLink('Immunization/1')).toEqual({
+      to: '/health-record/vaccines/1',
+      label: 'See the vaccine',
+    });
+    expect(outcomeLink('DiagnosticReport/2').to).toBe('/health-record/lab-results/2');
+    expect(outcomeLink('Observation/3').to).toBe('/Observation/3');
+    expect(outcomeLink('Appointment/4')).toEqual({ label: 'Visit attended' });
+    expect(outcomeLink('Procedure/5')).toEqual({ label: 'Recorded by your care team' });
+  });
+
+  it('the stage text follows the week', () => {
+    expect(stageOfPregnancy(5)).toMatch(/heart, brain and spine/);
+    expect(stageOfPregnancy(21)).toMatch(/feel your baby move/);
+    expect(stageOfPregnancy(38)).toMatch(/any day now/);
+  });
+});
