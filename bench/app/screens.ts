@@ -76,6 +76,13 @@ export function benchScreens(ids: {
       ready: (page) =>
         page.getByText('Value', { exact: true }).first().waitFor({ timeout: READY_TIMEOUT_MS }),
     },
+    {
+      name: 'pregnancy timeline',
+      path: '/pregnancy',
+      signedIn: true,
+      ready: (page) =>
+        page.getByRole('list', { name: 'Your care plan' }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
     { name: 'messages', path: '/messages', signedIn: true, ready: heading(/./) },
     { name: 'get-care', path: '/get-care', signedIn: true, ready: heading(/./) },
     {
