@@ -3,7 +3,9 @@
 // 128 connections, signed in as the demo admin. Reports per level: requests/s, p99, errors
 // (socket errors, timeouts and non-2xx answers), and the server's RSS before the load, right
 // after it and after 5 s of rest (memory must come back down). SOAK_SECONDS sets each level's
-// length (default 30: 60 s in all).
+// length (default 30: 60 s in all). Alone (`npx tsx bench/soak.ts`) it also runs on PostgreSQL when
+// SOAK_DATABASE_URL names a server: a database of its own is created there and dropped afterwards.
+// The machine's load average is printed with each level: the figures depend on what else runs.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -11,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export interface SoakLevel {
   connections: number;
@@ -34,6 +37,9 @@ export interface SoakLevel {
   rssBeforeMb: number;
   rssAfterMb: number;
   rssRestedMb: number;
+  /** The 1-minute load average when the level started and when it ended. */
+  loadBefore: number;
+  loadAfter: number;
 }
 
 const LEVELS = [32, 128];
@@ -45,10 +51,20 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+async function startServer(
+  dataDir: string,
+  databaseUrl: string,
+): Promise<{ child: ChildProcess; baseUrl: string }> {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', APP_PORT: '0', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      APP_PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -81,9 +97,40 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
   return ((await token.json()) as { access_token: string }).access_token;
 }
 
-export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 30)): Promise<SoakLevel[]> {
+/** Runs SQL on the PostgreSQL server of `url` (creating and dropping the soak's database). */
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The soak on PostgreSQL: a new database on the server of `serverUrl`, dropped afterwards. */
+export async function measureSoakOnPostgres(
+  serverUrl: string,
+  seconds = Number(process.env.SOAK_SECONDS ?? 30),
+): Promise<SoakLevel[]> {
+  const name = `bloom_soak_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await measureSoak(seconds, url.toString());
+  } finally {
+    await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}
+
+/** The soak on PGlite (a new DATA_DIR), or on the PostgreSQL database `databaseUrl`. */
+export async function measureSoak(
+  seconds = Number(process.env.SOAK_SECONDS ?? 30),
+  databaseUrl = '',
+): Promise<SoakLevel[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-soak-'));
-  const { child, baseUrl } = await startServer(dataDir);
+  const { child, baseUrl } = await startServer(dataDir, databaseUrl);
   try {
     const pid = child.pid as number;
     const token = await signIn(baseUrl, 'admin@bloom.example', process.env.DEMO_PASSWORD ?? 'bloom-demo');
@@ -115,6 +162,7 @@ export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 3
     const levels: SoakLevel[] = [];
     for (const connections of LEVELS) {
       const rssBeforeMb = rssMb(pid);
+      const loadBefore = os.loadavg()[0];
       const socketCodes: Record<string, number> = {};
       const result = await new Promise<autocannon.Result>((resolve, reject) => {
         const instance = autocannon(
@@ -133,6 +181,7 @@ export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 3
           .map(([status, stats]) => [status, stats.count ?? 0]),
       );
       const rssAfterMb = rssMb(pid);
+      const loadAfter = os.loadavg()[0];
       await new Promise((resolve) => setTimeout(resolve, REST_MS));
       levels.push({
         connections,
@@ -151,6 +200,8 @@ export async function measureSoak(seconds = Number(process.env.SOAK_SECONDS ?? 3
         rssBeforeMb,
         rssAfterMb,
         rssRestedMb: rssMb(pid),
+        loadBefore,
+        loadAfter,
       });
     }
     return levels;
@@ -168,27 +219,28 @@ function counts(byKind: Record<string, number>): string {
   return entries.length === 0 ? '' : ` [${entries.map(([kind, count]) => `${kind}: ${count}`).join(', ')}]`;
 }
 
-export function formatSoak(levels: readonly SoakLevel[]): string {
+export function formatSoak(levels: readonly SoakLevel[], engine = 'PGlite'): string {
   return [
-    'soak (PGlite, mixed read/search/search/create over loopback, demo admin):',
+    `soak (${engine}, mixed read/search/search/create over loopback, demo admin, ${os.availableParallelism()} cores):`,
     ...levels.map(
       (level) =>
         `  ${String(level.connections).padStart(3)} connections, ${level.seconds} s: ` +
         `${level.requestsPerSecond.toFixed(0)} req/s, ${level.requests} requests, p99 ${level.p99Ms} ms, ` +
         `errors ${level.errors} (socket ${level.errorKinds.socket}${counts(level.errorKinds.socketCodes)}, ` +
         `timeouts ${level.errorKinds.timeouts}, non-2xx ${level.errorKinds.non2xx}${counts(level.errorKinds.statuses)}), RSS ${level.rssBeforeMb} → ${level.rssAfterMb} MB, ` +
-        `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest`,
+        `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest; load average ${level.loadBefore.toFixed(1)} → ${level.loadAfter.toFixed(1)}`,
     ),
   ].join('\n');
 }
 
 // `tsx bench/soak.ts` runs the soak alone.
 if (process.argv[1]?.endsWith('bench/soak.ts')) {
-  measureSoak().then(
-    (levels) => {
-      console.log(formatSoak(levels));
-      process.exit(0);
-    },
+  (async () => {
+    console.log(formatSoak(await measureSoak()));
+    const postgresUrl = process.env.SOAK_DATABASE_URL;
+    if (postgresUrl) console.log(formatSoak(await measureSoakOnPostgres(postgresUrl), 'PostgreSQL'));
+  })().then(
+    () => process.exit(0),
     (err: unknown) => {
       console.error(err);
       process.exit(1);

@@ -152,6 +152,8 @@ export async function buildServer({
     repositorySettings,
     introspection: config.graphqlIntrospection,
     maxCost: config.graphqlMaxCost,
+    maxConcurrentSearches: config.graphqlMaxConcurrentSearches,
+    buildSchemaAtStart: config.graphqlSchemaAtStart,
   });
   await app.register(rotateSecretRoutes, { prefix: '/fhir/R4', deps: services });
   await app.register(fhirOperationRoutes, {

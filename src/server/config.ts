@@ -48,6 +48,10 @@ export interface ServerConfig {
   graphqlIntrospection: boolean;
   /** The cost budget of one GraphQL query: about how many resources it may load. */
   graphqlMaxCost: number;
+  /** Searches one GraphQL document runs at once (the rest wait their turn). */
+  graphqlMaxConcurrentSearches: number;
+  /** Whether the GraphQL schema is built in the background once the server listens. */
+  graphqlSchemaAtStart: boolean;
   /** Live updates: milliseconds between heartbeats on a bound subscription socket. */
   liveHeartbeatInterval: number;
   /** Milliseconds between pings on every WebSocket; a peer that answers none of three is closed. */
@@ -352,6 +356,18 @@ const VARIABLES = {
     'Cost budget of one GraphQL query, about the resources it may load (a search costs 1 + _count, multiplying what is nested in it)',
     positiveInteger(10000, 'resources'),
   ),
+  graphqlMaxConcurrentSearches: variable(
+    'GRAPHQL_MAX_CONCURRENT_SEARCHES',
+    '4',
+    'Searches one GraphQL document runs at once; its other lists wait their turn, so a document with many aliased lists cannot take the database from other requests',
+    positiveInteger(4, 'searches'),
+  ),
+  graphqlSchemaAtStart: variable(
+    'GRAPHQL_SCHEMA_AT_START',
+    'true',
+    'Whether the GraphQL schema is built in the background once the server listens (true), or on the first GraphQL request (false), which then waits for it (true/false)',
+    boolean(true),
+  ),
   liveHeartbeatInterval: variable(
     'LIVE_HEARTBEAT_INTERVAL',
     '10000',
@@ -505,6 +521,8 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     idempotencyWindow: v.idempotencyWindow,
     graphqlIntrospection: v.graphqlIntrospection,
     graphqlMaxCost: v.graphqlMaxCost,
+    graphqlMaxConcurrentSearches: v.graphqlMaxConcurrentSearches,
+    graphqlSchemaAtStart: v.graphqlSchemaAtStart,
     liveHeartbeatInterval: v.liveHeartbeatInterval,
     websocketPingInterval: v.websocketPingInterval,
     liveEventLogSize: v.liveEventLogSize,

@@ -14,7 +14,8 @@ import { executeGraphQL } from './execute';
 import type { GraphQLOptions, GraphQLRequestInput } from './execute';
 import { findGraphDefinition, runGraph } from './graph-operation';
 import { createReferenceLoader } from './reference-loader';
-import { getGraphQLSchema } from './schema';
+import { getGraphQLSchema, getGraphQLSchemaInSlices } from './schema';
+import { limitConcurrency } from './search-limiter';
 import { guardPlatformType } from '../auth/platform-guard';
 
 export interface GraphQLRoutesOptions extends GraphQLOptions {
@@ -24,24 +25,33 @@ export interface GraphQLRoutesOptions extends GraphQLOptions {
   binaryUrls?: BinaryUrlSigner;
   /** Given to every Repository a request builds (e.g. how mutations store this server's Binary URLs). */
   repositorySettings?: RepositorySettings;
+  /** Build the schema in the background once the server listens, so no request waits for it. */
+  buildSchemaAtStart?: boolean;
+  /** Searches one document (or $graph) runs at once; the default is DEFAULT_MAX_CONCURRENT_SEARCHES. */
+  maxConcurrentSearches?: number;
 }
+
+/** Searches one document runs at once when the caller does not say (GRAPHQL_MAX_CONCURRENT_SEARCHES). */
+export const DEFAULT_MAX_CONCURRENT_SEARCHES = 4;
 
 export function createGraphQLContext(
   db: Database,
   context: RepositoryContext,
   binaryUrls?: BinaryUrlSigner,
   repositorySettings?: RepositorySettings,
+  maxConcurrentSearches = DEFAULT_MAX_CONCURRENT_SEARCHES,
 ): GraphQLContext {
   // Mutations write with the same settings as REST writes.
   const repo = new Repository(db, context, undefined, repositorySettings);
   return {
     repo,
     // Every GraphQL search (TypeList, TypeConnection, reverse lists, ResourceSearch) refuses a type
-    // REST refuses the caller, with its 403 reason, instead of answering an empty list.
-    search: (request) => {
+    // REST refuses the caller, with its 403 reason, instead of answering an empty list; the
+    // document's searches share a few slots (search-limiter.ts).
+    search: limitConcurrency((request) => {
       guardPlatformType(request.resourceType, context.access);
       return repo.search(request);
-    },
+    }, maxConcurrentSearches),
     loader: createReferenceLoader(db, context),
     binaryUrls,
   };
@@ -56,8 +66,32 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
 
   let buildLogged = false;
 
+  if (options.buildSchemaAtStart) {
+    // The build yields every 20 ms, but assembling the finished schema is one synchronous step:
+    // done at start-up it delays nobody's GraphQL request. Closing the server stops it.
+    const stop = new AbortController();
+    app.addHook('onListen', async () => {
+      getGraphQLSchemaInSlices(stop.signal).then(
+        ({ buildMs }) => {
+          buildLogged = true;
+          app.log.info(`GraphQL schema built in the background in ${buildMs.toFixed(0)} ms`);
+        },
+        (err: unknown) => {
+          if (!stop.signal.aborted) app.log.error({ err }, 'GraphQL schema build failed');
+        },
+      );
+    });
+    app.addHook('onClose', async () => stop.abort());
+  }
+
   async function handle(request: FastifyRequest, input: GraphQLRequestInput, method: 'GET' | 'POST') {
-    const context = createGraphQLContext(db, getContext(request), binaryUrls, repositorySettings);
+    const context = createGraphQLContext(
+      db,
+      getContext(request),
+      binaryUrls,
+      repositorySettings,
+      options.maxConcurrentSearches,
+    );
     const result = await executeGraphQL(input, method, context, limits, (err) =>
       request.log.error({ err }, 'GraphQL resolver failed'),
     );
@@ -96,7 +130,13 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
           badRequest('Missing graph: the name of a stored GraphDefinition', 'graph'),
         );
       }
-      const context = createGraphQLContext(db, getContext(request));
+      const context = createGraphQLContext(
+        db,
+        getContext(request),
+        undefined,
+        undefined,
+        options.maxConcurrentSearches,
+      );
       const start = await context.repo.readResource(resourceType, id);
       const graph = await findGraphDefinition(context, name);
       const bundle = await runGraph(context, graph, start);

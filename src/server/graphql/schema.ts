@@ -2,7 +2,8 @@
 // and `TypeConnection` for every resource type, reverse lookups `OtherTypeList(_reference: …)` on
 // every resource type, and MutationType with TypeCreate / TypeUpdate / TypeDelete; beside them
 // Bloom's one generic field, `ResourceSearch(resourceType, search)` (resource-search.ts). Built from the
-// definitions once per process, on first use (a few seconds: see bench and `npm run schema`).
+// definitions once per process (a few seconds: see bench and `npm run schema`), in slices that yield:
+// in the background once the server listens (routes.ts), else on first use.
 import {
   GraphQLEnumType,
   GraphQLFloat,
@@ -140,15 +141,19 @@ class SchemaBuilder {
   }
 
   build(): GraphQLSchema {
-    return this.schema(this.roots());
+    return this.schema(this.roots(), false);
   }
 
   /**
    * The same schema, built with turns of the event loop in between: every type's fields are
    * resolved in slices of about SLICE_MS before GraphQLSchema collects them (which then finds them
    * done), so the first GraphQL request does not hold every other request for the whole build.
+   * The schema is not validated here: graphql-js's validateSchema walks all ~180,000 arguments in
+   * one go (measured 110-180 ms under tsx, 630-750 ms under jest), and this schema is the same one
+   * buildGraphQLSchema() makes, whose validation a test asserts. `signal` stops a build whose
+   * server closed.
    */
-  async buildInSlices(): Promise<GraphQLSchema> {
+  async buildInSlices(signal?: AbortSignal): Promise<GraphQLSchema> {
     const roots = this.roots();
     const pending: GraphQLNamedType[] = [];
     for (const fields of [roots.query, roots.mutation]) {
@@ -173,14 +178,19 @@ class SchemaBuilder {
       }
       if (performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
+        signal?.throwIfAborted();
         sliceStart = performance.now();
       }
     }
-    return this.schema(roots);
+    return this.schema(roots, true);
   }
 
-  private schema({ query, mutation }: { query: FieldMap; mutation: FieldMap }): GraphQLSchema {
+  private schema(
+    { query, mutation }: { query: FieldMap; mutation: FieldMap },
+    assumeValid: boolean,
+  ): GraphQLSchema {
     return new GraphQLSchema({
+      assumeValid,
       query: new GraphQLObjectType({ name: 'QueryType', fields: query }),
       mutation: new GraphQLObjectType({ name: 'MutationType', fields: mutation }),
       // Union members and nested structures are reachable from the roots; listing the union keeps
@@ -235,19 +245,33 @@ export function buildGraphQLSchema(): GraphQLSchema {
 let cached: { schema: GraphQLSchema; buildMs: number } | undefined;
 let building: Promise<{ schema: GraphQLSchema; buildMs: number }> | undefined;
 
-/** The process's schema as getGraphQLSchema, built in slices that let other requests run. */
-export function getGraphQLSchemaInSlices(): Promise<{ schema: GraphQLSchema; buildMs: number }> {
+/**
+ * The process's schema as getGraphQLSchema, built in slices that let other requests run. A build
+ * stopped by `signal` rejects its waiters and leaves the next call to start a new one.
+ */
+export function getGraphQLSchemaInSlices(
+  signal?: AbortSignal,
+): Promise<{ schema: GraphQLSchema; buildMs: number }> {
   if (cached) return Promise.resolve(cached);
   building ??= (async () => {
     const start = performance.now();
     clearSearchArgsCache();
     clearListArgsCache();
-    const schema = await new SchemaBuilder().buildInSlices();
-    // A synchronous build may have finished meanwhile (a graphql-ws subscription): keep that one.
-    cached ??= { schema, buildMs: performance.now() - start };
-    return cached;
+    try {
+      const schema = await new SchemaBuilder().buildInSlices(signal);
+      // A synchronous build may have finished meanwhile: keep that one.
+      cached ??= { schema, buildMs: performance.now() - start };
+      return cached;
+    } finally {
+      building = undefined;
+    }
   })();
   return building;
+}
+
+/** Whether the schema is built (a request would not wait for it). */
+export function isGraphQLSchemaReady(): boolean {
+  return cached !== undefined;
 }
 
 /** The process's schema, built on first use and kept; `buildMs` says what the first build cost. */

@@ -41,7 +41,15 @@ export async function startTestServer(
   options: TestServerOptions = {},
 ): Promise<TestServer> {
   const port = await findFreePort('localhost');
-  const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', APP_PORT: '3000', ...env });
+  // The GraphQL schema's background build costs seconds of CPU per test file: built on first use
+  // here, unless a test asks for the start-up build (GRAPHQL_SCHEMA_AT_START: 'true').
+  const config = loadConfig({
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    APP_PORT: '3000',
+    GRAPHQL_SCHEMA_AT_START: 'false',
+    ...env,
+  });
   const db = await kind.open();
   const app = await buildServer({
     config,
