@@ -1,6 +1,7 @@
 // The server engine: a `pg` connection pool against a real PostgreSQL.
 import pg from 'pg';
 import type { Database, QueryResult, Queryable, SqlValue } from './database';
+import { isStalePreparedStatement, StatementNames } from './statement-names';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -9,17 +10,43 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
+/** One statement on a pool or a checked-out client, prepared under its name once it repeats. */
+async function runStatement<Row>(
+  target: pg.Pool | pg.PoolClient,
+  names: StatementNames,
+  sql: string,
+  params: readonly SqlValue[],
+): Promise<QueryResult<Row>> {
+  const values = [...params];
+  const name = names.nameFor(sql, values.length);
+  let result: pg.QueryResult;
+  try {
+    result = await target.query({ name, text: sql, values });
+  } catch (err) {
+    if (!name || !isStalePreparedStatement(err)) {
+      throw err;
+    }
+    names.refuse(sql);
+    result = await target.query({ text: sql, values });
+  }
+  return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+}
+
 class ClientQueryable implements Queryable {
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly names: StatementNames,
+  ) {}
 
   async query<Row>(sql: string, params: readonly SqlValue[] = []): Promise<QueryResult<Row>> {
-    const result = await this.client.query(sql, [...params]);
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    return runStatement<Row>(this.client, this.names, sql, params);
   }
 }
 
 export class PostgresDatabase implements Database {
   readonly engine = 'postgres' as const;
+
+  private readonly names = new StatementNames();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -27,8 +54,7 @@ export class PostgresDatabase implements Database {
     sql: string,
     params: readonly SqlValue[] = [],
   ): Promise<QueryResult<Row>> {
-    const result = await this.pool.query(sql, [...params]);
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    return runStatement<Row>(this.pool, this.names, sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -42,7 +68,7 @@ export class PostgresDatabase implements Database {
     client.on('error', onError);
     try {
       await client.query('BEGIN');
-      const result = await fn(new ClientQueryable(client));
+      const result = await fn(new ClientQueryable(client, this.names));
       await client.query('COMMIT');
       return result;
     } catch (err) {
