@@ -10,9 +10,9 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
-/** One statement on a pool or a checked-out client, prepared under its name once it repeats. */
+/** One statement on the pool, prepared under its name once it repeats. */
 async function runStatement<Row>(
-  target: pg.Pool | pg.PoolClient,
+  target: pg.Pool,
   names: StatementNames,
   sql: string,
   params: readonly SqlValue[],
@@ -32,14 +32,14 @@ async function runStatement<Row>(
   return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
 }
 
+// Statements inside a transaction stay unnamed: a stale prepared statement there would abort the
+// transaction before the unnamed retry (migrations and DDL run in transactions).
 class ClientQueryable implements Queryable {
-  constructor(
-    private readonly client: pg.PoolClient,
-    private readonly names: StatementNames,
-  ) {}
+  constructor(private readonly client: pg.PoolClient) {}
 
   async query<Row>(sql: string, params: readonly SqlValue[] = []): Promise<QueryResult<Row>> {
-    return runStatement<Row>(this.client, this.names, sql, params);
+    const result = await this.client.query(sql, [...params]);
+    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
   }
 }
 
@@ -68,7 +68,7 @@ export class PostgresDatabase implements Database {
     client.on('error', onError);
     try {
       await client.query('BEGIN');
-      const result = await fn(new ClientQueryable(client, this.names));
+      const result = await fn(new ClientQueryable(client));
       await client.query('COMMIT');
       return result;
     } catch (err) {
