@@ -1,9 +1,11 @@
 // Search and read throughput over HTTP, before and after: two builds of the server (two checkouts,
-// e.g. a worktree at main and this one) serve the same clinic on PostgreSQL in alternating rounds,
+// e.g. a worktree at main and this one) serve the same clinic on PostgreSQL side by side, each
+// cell measured for both back to back with the order alternating,
 // with real bearer tokens of a patient and of a practitioner (both under AccessPolicies), for the
 // vitals query, Patient?name= and reads of Patient/{id}, at 16 and 64 connections (autocannon).
 // A bare Fastify route doing one primary-key SELECT on a pool of the same size is the floor that
-// reads are compared with. Prints req/s per build (mean of the rounds), the ratios, statements
+// reads are compared with. Prints req/s per build (mean of the rounds), the ratios (of the means
+// and the median of the paired ratios), statements
 // sent to PostgreSQL per request, and the machine's load average with each round.
 //   npx tsx bench/search/throughput.ts --base ../wt-main [--new .]
 // Settings (environment): TEST_DATABASE_URL (required), THROUGHPUT_SIZE (resources, default 50000),
@@ -299,54 +301,82 @@ async function main(): Promise<void> {
   const record = (k: string, m: Measurement): void => {
     figures.set(k, [...(figures.get(k) ?? []), m]);
   };
-  for (let round = 0; round < s.rounds; round++) {
-    const order: Build[] = round % 2 === 0 ? ['base', 'new'] : ['new', 'base'];
-    console.log(`round ${round + 1}: ${order.join(' then ')}, then bare; load average ${load()}`);
-    for (const build of order) {
-      const server = await startServer(s.roots[build], 'bloom', location);
-      try {
-        for (const role of ROLES) {
-          for (const query of QUERIES) {
-            for (const c of s.connections) {
-              const m = await measure(server, pathsFor(query, role, patients), tokens[role], c, s.seconds);
+  // All three servers run at once (an idle one costs nothing), and every cell is measured for both
+  // builds back to back, the order alternating: on a shared, loaded machine the pair sees the same
+  // load, and the ratio is taken per pair.
+  const servers = {
+    base: await startServer(s.roots.base, 'bloom', location),
+    new: await startServer(s.roots.new, 'bloom', location),
+    bare: await startServer(s.roots.new, 'bare', location),
+  };
+  const ratios = new Map<string, number[]>();
+  try {
+    for (let round = 0; round < s.rounds; round++) {
+      console.log(`round ${round + 1}: load average ${load()}`);
+      let cell = 0;
+      for (const role of ROLES) {
+        for (const query of QUERIES) {
+          for (const c of s.connections) {
+            const order: Build[] = (round + cell++) % 2 === 0 ? ['base', 'new'] : ['new', 'base'];
+            const pair = {} as Record<Build, Measurement>;
+            for (const build of order) {
+              const m = await measure(
+                servers[build],
+                pathsFor(query, role, patients),
+                tokens[role],
+                c,
+                s.seconds,
+              );
+              pair[build] = m;
               record(key(build, role, query, c), m);
               console.log(
                 `  ${build.padEnd(4)} ${role.padEnd(12)} ${query.padEnd(6)} c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ` +
                   `${m.statementsPerRequest} statements/request${m.errors ? `, ${m.errors} ERRORS` : ''}`,
               );
             }
+            const k = key('new', role, query, c);
+            ratios.set(k, [...(ratios.get(k) ?? []), pair.new.rps / pair.base.rps]);
           }
         }
-      } finally {
-        await server.stop();
       }
-    }
-    const bare = await startServer(s.roots.new, 'bare', location);
-    try {
       for (const c of s.connections) {
-        const m = await measure(bare, pathsFor('read', 'practitioner', patients), undefined, c, s.seconds);
+        const m = await measure(
+          servers.bare,
+          pathsFor('read', 'practitioner', patients),
+          undefined,
+          c,
+          s.seconds,
+        );
         record(key('bare', 'none', 'read', c), m);
         console.log(`  bare Fastify primary-key SELECT c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms`);
       }
-    } finally {
-      await bare.stop();
     }
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
   const mean = (k: string): number => {
     const all = figures.get(k) ?? [];
     return all.reduce((sum, m) => sum + m.rps, 0) / Math.max(all.length, 1);
   };
-  console.log(`\nreq/s, mean of ${s.rounds} rounds (load average now ${load()}):`);
-  console.log('  role          query   conns   base     new   new/base   new/bare');
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  console.log(
+    `\nreq/s, mean of ${s.rounds} rounds (load average now ${load()}); pair = median of the paired new/base ratios:`,
+  );
+  console.log('  role          query   conns   base     new   new/base   pair   new/bare');
   for (const role of ROLES) {
     for (const query of QUERIES) {
       for (const c of s.connections) {
         const b = mean(key('base', role, query, c));
         const n = mean(key('new', role, query, c));
+        const pair = median(ratios.get(key('new', role, query, c)) ?? []);
         const bare = query === 'read' ? `${(n / mean(key('bare', 'none', 'read', c))).toFixed(2)}` : '';
         console.log(
           `  ${role.padEnd(13)} ${query.padEnd(7)} ${String(c).padStart(5)} ${b.toFixed(0).padStart(6)} ${n.toFixed(0).padStart(7)}` +
-            `   ${(n / b).toFixed(2).padStart(7)}   ${bare.padStart(7)}`,
+            `   ${(n / b).toFixed(2).padStart(7)} ${pair.toFixed(2).padStart(6)}   ${bare.padStart(7)}`,
         );
       }
     }

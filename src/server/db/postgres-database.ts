@@ -1,6 +1,7 @@
 // The server engine: a `pg` connection pool against a real PostgreSQL.
 import pg from 'pg';
 import type { Database, QueryResult, Queryable, SqlValue } from './database';
+import { isStalePreparedStatement, StatementNames } from './statement-names';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -9,6 +10,30 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
+/** One statement on the pool, prepared under its name once it repeats. */
+async function runStatement<Row>(
+  target: pg.Pool,
+  names: StatementNames,
+  sql: string,
+  params: readonly SqlValue[],
+): Promise<QueryResult<Row>> {
+  const values = [...params];
+  const name = names.nameFor(sql, values.length);
+  let result: pg.QueryResult;
+  try {
+    result = await target.query({ name, text: sql, values });
+  } catch (err) {
+    if (!name || !isStalePreparedStatement(err)) {
+      throw err;
+    }
+    names.refuse(sql);
+    result = await target.query({ text: sql, values });
+  }
+  return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+}
+
+// Statements inside a transaction stay unnamed: a stale prepared statement there would abort the
+// transaction before the unnamed retry (migrations and DDL run in transactions).
 class ClientQueryable implements Queryable {
   constructor(private readonly client: pg.PoolClient) {}
 
@@ -21,14 +46,15 @@ class ClientQueryable implements Queryable {
 export class PostgresDatabase implements Database {
   readonly engine = 'postgres' as const;
 
+  private readonly names = new StatementNames();
+
   constructor(private readonly pool: pg.Pool) {}
 
   async query<Row = Record<string, unknown>>(
     sql: string,
     params: readonly SqlValue[] = [],
   ): Promise<QueryResult<Row>> {
-    const result = await this.pool.query(sql, [...params]);
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+    return runStatement<Row>(this.pool, this.names, sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
