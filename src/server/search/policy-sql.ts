@@ -118,9 +118,16 @@ function entryCondition(
       if (unresolvedTerminology(ctx, resourceType, filters)) {
         return 'false';
       }
-      // Code criteria on a query that joins the type's per-type row read its codes column, the
-      // index the search itself reads; the other filters are the search's own SQL.
-      const typed = typedRowConditions(ctx.params, ctx.typedRow, alias, resourceType, filters);
+      // Code criteria read the joined per-type row's codes column (the index the search reads) or
+      // else the row's content, never a second probe; the other filters are the search's own SQL.
+      const typed = typedRowConditions(
+        ctx.params,
+        ctx.typedRow,
+        alias,
+        resourceType,
+        filters,
+        !ctx.genericCriteria,
+      );
       const rest = filters.filter((filter) => !typed.handled.has(filter));
       conditions.push(...typed.conditions, ...criteriaSql(system, resourceType, alias, rest));
     } catch (err) {

@@ -111,7 +111,10 @@ function unresolvable(err: unknown): Map<string, string[]> {
 }
 
 export interface SearchOptions {
-  /** Whether a per-type table may answer (typed-tables.ts); false runs the generic SQL only. */
+  /**
+   * Whether a per-type table may answer (typed-tables.ts), and a policy's code criteria read a row's
+   * content; false runs the generic SQL only.
+   */
   typedTables?: boolean;
 }
 
@@ -131,6 +134,7 @@ function buildWhere(ctx: FilterContext, request: SearchRequest, options: SearchO
   const filters = allFilters(request).filter((filter) => !typed?.handled.has(filter));
   // The policy's code criteria on `r` read the joined row's codes too, not a probe per row.
   ctx.typedRow = typed?.joined;
+  ctx.genericCriteria = options.typedTables === false;
   conditions.push(...filterConditions(ctx, request.resourceType, 'r', filters));
   conditions.push(...visibleCondition(ctx, request.resourceType, 'r'));
   const from = typed ? `resource r ${typed.join}` : 'resource r';

@@ -18,6 +18,11 @@ export interface TypedTable {
   patientParam: string;
   /** A token parameter: its system|value pairs and bare values, as codeKeys. */
   codeParam: string;
+  /**
+   * The CodeableConcept element the code parameter reads (its expression is `{type}.{element}`):
+   * a policy's code criteria on a row with no joined typed row test its codings in the content.
+   */
+  codeElement: string;
   /** A date parameter: the smallest low and the largest high, the engine's sort keys. */
   dateParam: string;
 }
@@ -32,6 +37,7 @@ export const TYPED_TABLES: readonly TypedTable[] = [
     table: 'search_observation',
     patientParam: 'patient',
     codeParam: 'code',
+    codeElement: 'code',
     dateParam: 'date',
   },
 ];

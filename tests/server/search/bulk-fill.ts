@@ -30,7 +30,7 @@ export async function bulkFill(db: Database, sizes: BulkSizes): Promise<void> {
     FROM resource, unnest(ARRAY['name','family']) c WHERE resource_type = 'Patient'`);
   await db.query(`
     INSERT INTO resource (resource_type, id, version_id, content, last_updated, project, compartments, seq)
-    SELECT 'Observation', id, gen_random_uuid(), ${content('Observation', ", 'subject', jsonb_build_object('reference', 'Patient/p' || p)")},
+    SELECT 'Observation', id, gen_random_uuid(), ${content('Observation', ", 'subject', jsonb_build_object('reference', 'Patient/p' || p), 'code', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', 'http://loinc.org', 'code', (ARRAY['8867-4','29463-7','85354-9','8310-5','2339-0'])[1 + (100000 + n) % 5])))")},
       now() - (n || ' seconds')::interval, '${PROJECT}', ARRAY['Patient/p' || p], 100000 + n
     FROM (SELECT n, 'o' || n AS id, 1 + n % ${PATIENTS} AS p FROM generate_series(1, ${PATIENTS * OBSERVATIONS_PER_PATIENT}) n) s`);
   await db.query(`INSERT INTO search_reference (resource_type, resource_id, code, target_type, target_id, reference)

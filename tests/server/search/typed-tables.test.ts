@@ -2,7 +2,7 @@
 // scale): every search it answers must return what the generic SQL
 // returns, in the same order and with the same total, and the writer, the migration's backfill and
 // deletes must keep it equal to what the generic tables say.
-import type { AccessPolicy, Observation, Patient } from '@medplum/fhirtypes';
+import type { AccessPolicy, DiagnosticReport, Observation, Patient } from '@medplum/fhirtypes';
 import fc from 'fast-check';
 import { parseSearchRequest } from '../../../src/fhir/search';
 import { combinePolicies } from '../../../src/server/access/policy';
@@ -247,7 +247,7 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
   });
 
   it('SPEC §6 a code criteria is judged on the joined row of the searched resource only, not on linked ones', async () => {
-    // The _has source Observations carry no joined row: the policy on them stays the generic probe.
+    // The _has source Observations carry no joined row: the policy on them reads their content.
     const context = criteriaContext([`Observation?code=${LOINC}|8867-4`]);
     const log: string[] = [];
     const request = parseSearchRequest(
@@ -257,12 +257,121 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
     const generic = await executeSearch(db, context, request, { typedTables: false });
     expect(typed.resources.map((r) => r.id)).toEqual(generic.resources.map((r) => r.id));
     const count = (text: string) => log[0].split(text).length - 1;
-    // One condition on the joined row (the policy on r); token probes for the _has filter's code and
-    // for the policy on the _has source.
-    expect({ typedCodes: count('typed.codes &&'), tokenProbes: count('search_token') }).toEqual({
-      typedCodes: 1,
-      tokenProbes: 2,
+    // One condition on the joined row (the policy on r); the policy on the _has source tests that
+    // row's content; the _has filter's own code keeps its token probe.
+    expect({
+      typedCodes: count('typed.codes &&'),
+      onContent: count('.content -> '),
+      tokenProbes: count('search_token'),
+    }).toEqual({ typedCodes: 1, onContent: 1, tokenProbes: 1 });
+  });
+
+  it("SPEC §6 a code criteria on a search with no joined row reads the row's content: the same rows as the token probes", async () => {
+    const searchArb = fc.record({
+      target: fc.constantFrom(
+        undefined,
+        'subject=Patient/tp-1',
+        'patient=Group/tp-2',
+        'patient=Patient/tp-1,Patient/tp-3',
+      ),
+      codes: fc.option(fc.array(codeValueArb, { minLength: 1, maxLength: 2 }), { nil: undefined }),
+      sort: fc.constantFrom(undefined, 'date', '-date,-_lastUpdated'),
+      count: fc.constantFrom(5, 50),
     });
+    let onContent = 0;
+    const samples = fc.sample(fc.tuple(searchArb, fc.array(codeValueArb, { minLength: 1, maxLength: 3 })), {
+      seed: 2207,
+      numRuns: 100,
+    });
+    for (const [q, criteriaCodes] of samples) {
+      const context = criteriaContext([
+        `Observation?code=${criteriaCodes.join(',')}`,
+        `Observation?code=${criteriaCodes[0]}&status=amended`,
+      ]);
+      const parts = [q.target, q.codes && `code=${q.codes.join(',')}`, q.sort && `_sort=${q.sort}`];
+      const url = `Observation?${[...parts.filter(Boolean), `_count=${q.count}`, '_total=accurate'].join('&')}`;
+      const request = { ...parseSearchRequest(url) };
+      const log: string[] = [];
+      const fast = await executeSearch(recording(db, log), context, request);
+      const generic = await executeSearch(db, context, request, { typedTables: false });
+      const answer = (r: typeof fast) => ({
+        ids: r.resources.map((x) => x.id),
+        total: r.total,
+        more: r.hasMore,
+      });
+      expect({ url, criteriaCodes, ...answer(fast) }).toEqual({ url, criteriaCodes, ...answer(generic) });
+      const [search] = log;
+      expect(search).not.toContain(spec.table);
+      // Plain system|code and code criteria test the content; a |code value keeps its token probe.
+      const plain = (codes: string[]) => !codes.some((c) => c.startsWith('|'));
+      const onContentHere = (search.match(/r\.content -> /g) ?? []).length;
+      expect({ url, criteriaCodes, onContentHere }).toEqual({
+        url,
+        criteriaCodes,
+        onContentHere: (plain(criteriaCodes) ? 1 : 0) + (plain([criteriaCodes[0]]) ? 1 : 0),
+      });
+      if (onContentHere > 0) onContent++;
+    }
+    expect(onContent).toBeGreaterThan(40);
+  });
+
+  it('SPEC §6 a code criteria on _include targets reads their content: exactly the allowed Observations', async () => {
+    const observations = (
+      await repo.search<Observation>(parseSearchRequest('Observation?_count=40&_sort=_id'))
+    ).resources;
+    const reports: DiagnosticReport[] = [];
+    for (let i = 0; i < 4; i++) {
+      reports.push(
+        await repo.createResource<DiagnosticReport>({
+          resourceType: 'DiagnosticReport',
+          status: 'final',
+          code: { text: `panel ${i}` },
+          subject: { reference: `Patient/tp-${i}` },
+          result: observations.slice(i * 10, i * 10 + 10).map((o) => ({ reference: `Observation/${o.id}` })),
+        }),
+      );
+    }
+    const criteria = `Observation?code=${LOINC}|8867-4,x`;
+    const profile = { reference: 'Practitioner/typed-include' };
+    const policy: AccessPolicy = {
+      resourceType: 'AccessPolicy',
+      resource: [{ resourceType: 'Observation', criteria }, { resourceType: 'DiagnosticReport' }],
+    };
+    const context: RepositoryContext = {
+      project: PROJECT,
+      author: profile,
+      access: {
+        superAdmin: false,
+        projectAdmin: false,
+        profile,
+        membership: { reference: 'ProjectMembership/typed-include' },
+        policy: combinePolicies([{ policy }], profile),
+      },
+    };
+    const allowed = new Set(
+      (await repo.search<Observation>(parseSearchRequest(`${criteria}&_count=1000`))).resources.map(
+        (o) => o.id,
+      ),
+    );
+    const ids = reports.map((r) => r.id).join(',');
+    const log: string[] = [];
+    const found = await executeSearch(
+      recording(db, log),
+      context,
+      parseSearchRequest(`DiagnosticReport?_id=${ids}&_include=DiagnosticReport:result`),
+    );
+    const linked = reports.flatMap((r) => (r.result ?? []).map((ref) => ref.reference?.split('/')[1]));
+    const expected = linked.filter((id) => allowed.has(id)).sort();
+    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.length).toBeLessThan(linked.length);
+    expect(found.included.map((o) => o.id).sort()).toEqual(expected);
+    const includeSql = log.find((sql) => sql.includes('JOIN resource r ON r.resource_type = l.target_type'));
+    expect(includeSql).toContain('r.content -> ');
+    expect(includeSql).not.toContain('search_token');
+
+    for (const report of reports) {
+      await repo.deleteResource('DiagnosticReport', report.id as string);
+    }
   });
 
   it('follows updates and deletes, and the migration backfill builds the same rows', async () => {

@@ -21,6 +21,8 @@ export interface FilterContext {
   depth: number;
   /** The per-type row the query joins to its resource row, when it does (typed-table-plan.ts). */
   typedRow?: JoinedTypedRow;
+  /** Policy criteria as the generic index probes only (the differential's reference SQL). */
+  genericCriteria?: boolean;
 }
 
 /** One resource version with its index rows, computed once and shared by every subscription. */
