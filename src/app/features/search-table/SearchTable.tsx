@@ -172,6 +172,8 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
               tabIndex={params.hasFocus ? 0 : -1}
               underline="hover"
               color="inherit"
+              // A narrow column cuts the text: the whole value shows on hover.
+              title={params.value || undefined}
             >
               {params.value || '\u00a0'}
             </Link>
