@@ -38,12 +38,18 @@ describe('administration through the generic pages (Chromium, 1280 px)', () => {
     await openAdminItem(page, 'Access policies');
     await page.waitForURL(/\/AccessPolicy(\?|$)/);
     const policies = results(page, 'AccessPolicy');
-    // The table's default columns for AccessPolicy are only ID and Last Updated: the policy's row is
-    // found by the id the API gives for its name.
+    // AccessPolicy's default columns are its name and the resource types it covers: the policy's row
+    // shows its name, linking to the id the API gives for that name.
     const named = await api<Bundle<AccessPolicy>>(page, 'AccessPolicy?name=Bloom admin');
     const id = named.body.entry?.[0]?.resource?.id ?? '';
     expect(id).not.toBe('');
     await policies.getByRole('row').nth(1).waitFor();
+    const nameLink = policies.getByRole('link', { name: 'Bloom admin', exact: true });
+    expect(await nameLink.getAttribute('href')).toBe(`/AccessPolicy/${id}`);
+    const types = (named.body.entry?.[0]?.resource?.resource ?? []).map((entry) => entry.resourceType);
+    expect(types.length).toBeGreaterThan(0);
+    const typesCell = policies.locator(`.MuiDataGrid-row[data-id="${id}"] [data-field="resource"]`);
+    expect(await typesCell.textContent()).toContain(types[0]);
     // The three seeded policies (patient, clinic staff, admin).
     const hrefs = await policies
       .locator('a[href^="/AccessPolicy/"]')

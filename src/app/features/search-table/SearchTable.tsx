@@ -165,17 +165,22 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
           sortable: param !== undefined && param.type !== 'composite' && param.type !== 'special',
           valueGetter: (_value: never, row: Row) =>
             fieldText(row as unknown as Record<string, unknown>, field),
-          renderCell: (params: GridRenderCellParams<Row, string>) => (
-            <Link
-              component={RouterLink}
-              to={`/${resourceType}/${params.row.id}`}
-              tabIndex={params.hasFocus ? 0 : -1}
-              underline="hover"
-              color="inherit"
-            >
-              {params.value || '\u00a0'}
-            </Link>
-          ),
+          // An empty cell has no link (a link without text has no name, axe link-name); Enter on
+          // the cell still opens the row, and the row's other cells link to it.
+          renderCell: (params: GridRenderCellParams<Row, string>) =>
+            params.value ? (
+              <Link
+                component={RouterLink}
+                to={`/${resourceType}/${params.row.id}`}
+                tabIndex={params.hasFocus ? 0 : -1}
+                underline="hover"
+                color="inherit"
+                // A narrow column cuts the text: the whole value shows on hover.
+                title={params.value}
+              >
+                {params.value}
+              </Link>
+            ) : null,
         };
       }),
     [fields, fieldParameter, resourceType, schema.fields, settings.widths],

@@ -3,10 +3,9 @@
 // chunk is this module and what it imports, so other screens never download the grid.
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
-import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
+import { PageHeading } from '../../components/PageHeading';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import { SearchTable } from './SearchTable';
 import { useTableSchema } from './useTableSchema';
@@ -27,15 +26,14 @@ function TableSkeleton() {
 
 function KnownTypeTable({ resourceType }: { resourceType: string }) {
   const { loading, error, schema } = useTableSchema(resourceType);
-  if (error) return <SearchErrorPanel error={error} />;
-  if (loading) return <TableSkeleton />;
-  if (!schema) return <NotFoundPanel what={`The resource type "${resourceType}"`} />;
+  if (!loading && !error && !schema) return <NotFoundPanel what={`The resource type "${resourceType}"`} />;
   return (
     <>
-      <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
-        {resourceType}
-      </Typography>
-      <SearchTable key={resourceType} schema={schema} />
+      {/* The heading (and the page title) as every screen has it, before the schema arrives. */}
+      <PageHeading title={resourceType} />
+      {error && <SearchErrorPanel error={error} />}
+      {loading && <TableSkeleton />}
+      {schema && <SearchTable key={resourceType} schema={schema} />}
     </>
   );
 }
@@ -43,11 +41,9 @@ function KnownTypeTable({ resourceType }: { resourceType: string }) {
 export default function SearchTablePage() {
   const { resourceType = '' } = useParams();
   const valid = RESOURCE_TYPE_NAME.test(resourceType);
-  useEffect(() => {
-    document.title = `${valid ? resourceType : 'Not found'} · Bloom`;
-  }, [resourceType, valid]);
   return (
-    <Box sx={{ py: 2 }}>
+    // The page margins of the app's other screens (care-team home, patient chart, health record).
+    <Box sx={{ maxWidth: 1200, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 4 } }}>
       {valid ? (
         <KnownTypeTable resourceType={resourceType} />
       ) : (

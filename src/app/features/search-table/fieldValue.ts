@@ -50,6 +50,8 @@ export function formatValue(value: Json): string {
     );
   }
   if (typeof value.code === 'string') return value.code;
+  // An AccessPolicy's resource entry (or any element naming a type) reads as that type.
+  if (typeof value.resourceType === 'string') return value.resourceType;
   if (typeof value.value === 'string' || typeof value.value === 'number') return String(value.value);
   if (typeof value.contentString === 'string') return value.contentString;
   return JSON.stringify(value);

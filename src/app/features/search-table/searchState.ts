@@ -10,10 +10,9 @@ import {
   type SearchRequest,
   type SortRule,
 } from '../../../fhir/search';
+import { defaultFieldsOf } from './defaultFields';
 import { filterTarget } from './operators';
 
-/** SPEC §3: the fields a table shows when the URL names none. */
-export const DEFAULT_FIELDS: readonly string[] = ['id', '_lastUpdated'];
 /** SPEC §9 leaves the app's page size open; the platform client's default (20) is used. */
 export const DEFAULT_PAGE_SIZE = 20;
 /** DataGrid's community edition and the server both cap a page at 100 rows. */
@@ -52,7 +51,7 @@ export function writeTableSearch(search: TableSearch): string {
 export function effectiveRequest(request: SearchRequest): SearchRequest {
   return {
     ...request,
-    fields: request.fields && request.fields.length > 0 ? request.fields : [...DEFAULT_FIELDS],
+    fields: shownFields(request),
     offset: request.offset ?? 0,
     count: Math.min(request.count ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
     total: request.total ?? 'accurate',
@@ -60,7 +59,9 @@ export function effectiveRequest(request: SearchRequest): SearchRequest {
 }
 
 export function shownFields(request: SearchRequest): string[] {
-  return request.fields && request.fields.length > 0 ? [...request.fields] : [...DEFAULT_FIELDS];
+  return request.fields && request.fields.length > 0
+    ? [...request.fields]
+    : defaultFieldsOf(request.resourceType);
 }
 
 function withoutOffset(request: SearchRequest): SearchRequest {

@@ -113,7 +113,8 @@ function rowsMock(
   ids: string[],
   { total = ids.length as number | null } = {},
 ): ScreenMock {
-  const fields = request.fields ?? [];
+  // The fields the table asks for (the type's defaults when the request names none).
+  const fields = effectiveRequest({ resourceType: 'Observation', ...request }).fields ?? [];
   return {
     request: rowsRequest(request),
     result: {
@@ -135,16 +136,29 @@ function rowsMock(
   };
 }
 
+/** Tests about something other than the default columns name the id and _lastUpdated columns. */
+const ID_COLUMNS = ['id', '_lastUpdated'];
+const ID_URL = '/Observation?_fields=id,_lastUpdated';
+/** Observation's default columns as headers (labels from the mocked schema, else the field name). */
+const OBSERVATION_DEFAULT_HEADERS = ['subject', 'code', 'Value', 'effective', 'Status', 'Last Updated'];
+
+function headers(): string[] {
+  return screen
+    .getAllByRole('columnheader')
+    .map((header) => header.textContent ?? '')
+    .filter((text) => text !== '');
+}
+
 function renderTable(path: string, mocks = schemaMocks()) {
   return renderScreen(<SearchTablePage />, mocks, { path, pattern: '/:resourceType' });
 }
 
 describe('issue #9 search table (SPEC §2)', () => {
   it('shows rows as links to the resource, the range, and pages forward', async () => {
-    const { router } = renderTable('/Observation', [
+    const { router } = renderTable(ID_URL, [
       ...schemaMocks(),
-      rowsMock({}, ['a', 'b'], { total: 45 }),
-      rowsMock({ offset: 20 }, ['c'], { total: 45 }),
+      rowsMock({ fields: ID_COLUMNS }, ['a', 'b'], { total: 45 }),
+      rowsMock({ fields: ID_COLUMNS, offset: 20 }, ['c'], { total: 45 }),
     ]);
     // The first render of the file pays for DataGrid's first import: a busy machine needs longer.
     const link = await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
@@ -152,13 +166,13 @@ describe('issue #9 search table (SPEC §2)', () => {
     expect(screen.getByText('1-2 of 45')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?_offset=20'));
+    await waitFor(() => expect(router.state.location.search).toBe('?_fields=id,_lastUpdated&_offset=20'));
     expect(await screen.findByRole('link', { name: 'c' })).toBeInTheDocument();
   });
 
   it("while rows load the grid shows a skeleton, never a flash of 'No results'", async () => {
-    const slow = { ...rowsMock({}, ['a']), delay: 1500 };
-    const { container } = renderTable('/Observation', [...schemaMocks(), slow]);
+    const slow = { ...rowsMock({ fields: ID_COLUMNS }, ['a']), delay: 1500 };
+    const { container } = renderTable(ID_URL, [...schemaMocks(), slow]);
     await screen.findByRole('toolbar', { name: 'Observation table actions' });
     const seen = { skeleton: false, noResults: false };
     const look = () => {
@@ -240,11 +254,11 @@ describe('issue #9 search table (SPEC §2)', () => {
   });
 
   it('SPEC §4 a column-menu filter resets the offset, clears the saved name and the selection', async () => {
-    const { router } = renderTable('/Observation?_offset=20&_savedSearch=Mine', [
+    const { router } = renderTable(`${ID_URL}&_offset=20&_savedSearch=Mine`, [
       ...schemaMocks(),
-      rowsMock({ offset: 20 }, ['a', 'b'], { total: 22 }),
+      rowsMock({ fields: ID_COLUMNS, offset: 20 }, ['a', 'b'], { total: 22 }),
       // The modifier goes in the operation's query string as the URL has it.
-      rowsMock({ filters: [{ code: '_id', operator: Operator.NOT, value: 'x' }] }, ['c']),
+      rowsMock({ fields: ID_COLUMNS, filters: [{ code: '_id', operator: Operator.NOT, value: 'x' }] }, ['c']),
     ]);
     await screen.findByRole('link', { name: 'a' });
     fireEvent.click(screen.getAllByRole('checkbox', { name: 'Select row' })[0]);
@@ -272,7 +286,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     await act(async () =>
       fireEvent.keyDown(within(prompt).getByRole('textbox', { name: 'Value' }), { key: 'Enter' }),
     );
-    await waitFor(() => expect(router.state.location.search).toBe('?_id:not=x'));
+    await waitFor(() => expect(router.state.location.search).toBe('?_fields=id,_lastUpdated&_id:not=x'));
     // The new search starts with nothing selected.
     expect(await screen.findByRole('link', { name: 'c' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete...' })).toBeDisabled();
@@ -286,7 +300,8 @@ describe('issue #9 search table (SPEC §2)', () => {
     ]);
     api.always('GET keyvalue/v1/bloom-search-tables', 404, notFound);
     api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
-    await screen.findByRole('link', { name: 'a' });
+    // The bare URL shows Observation's default columns: the row's value cell links to it.
+    expect(await screen.findByRole('link', { name: 'high' })).toHaveAttribute('href', '/Observation/a');
     fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
@@ -320,7 +335,8 @@ describe('issue #9 search table (SPEC §2)', () => {
   it('an unset layout key is one request and the defaults: no key of earlier releases is asked for, nothing written', async () => {
     const { api } = renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a'])]);
     api.once('GET keyvalue/v1/bloom-search-tables', 204, '');
-    expect(await screen.findByRole('link', { name: 'a' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'high' })).toHaveAttribute('href', '/Observation/a');
+    expect(headers()).toEqual(OBSERVATION_DEFAULT_HEADERS);
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     });
@@ -337,8 +353,8 @@ describe('issue #9 search table (SPEC §2)', () => {
     ]);
     api.always('GET keyvalue/v1/bloom-search-tables', 200, '{"tables":{"Observation":"status"');
     api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
-    expect(await screen.findByRole('link', { name: 'a' })).toBeInTheDocument();
-    expect(screen.queryByRole('columnheader', { name: 'Status' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'high' })).toHaveAttribute('href', '/Observation/a');
+    expect(headers()).toEqual(OBSERVATION_DEFAULT_HEADERS);
     fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
@@ -355,12 +371,12 @@ describe('issue #9 search table (SPEC §2)', () => {
 
   it('the toolbar adds a later sort rule, flips it with Enter and drops it with Delete (keyboard)', async () => {
     const byId = { code: '_id' };
-    const { router } = renderTable('/Observation?_sort=_id', [
+    const { router } = renderTable(`${ID_URL}&_sort=_id`, [
       ...schemaMocks(),
-      rowsMock({ sortRules: [byId] }, ['a']),
-      rowsMock({ sortRules: [byId, { code: 'status' }] }, ['a']),
-      rowsMock({ sortRules: [byId, { code: 'status', descending: true }] }, ['a']),
-      rowsMock({ sortRules: [byId] }, ['a']),
+      rowsMock({ fields: ID_COLUMNS, sortRules: [byId] }, ['a']),
+      rowsMock({ fields: ID_COLUMNS, sortRules: [byId, { code: 'status' }] }, ['a']),
+      rowsMock({ fields: ID_COLUMNS, sortRules: [byId, { code: 'status', descending: true }] }, ['a']),
+      rowsMock({ fields: ID_COLUMNS, sortRules: [byId] }, ['a']),
     ]);
     await screen.findByRole('link', { name: 'a' });
     // The header shows the first rule.
@@ -377,16 +393,20 @@ describe('issue #9 search table (SPEC §2)', () => {
     ).toEqual(['_lastUpdated', 'status', 'value-string']);
     fireEvent.keyDown(menu, { key: 'ArrowDown' });
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'status' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?_sort=_id,status'));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?_fields=id,_lastUpdated&_sort=_id,status'),
+    );
 
     const chip = await screen.findByRole('button', { name: 'then status A to Z' });
     fireEvent.keyDown(chip, { key: 'Enter' });
     fireEvent.keyUp(chip, { key: 'Enter' });
-    await waitFor(() => expect(router.state.location.search).toBe('?_sort=_id,-status'));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?_fields=id,_lastUpdated&_sort=_id,-status'),
+    );
     const flipped = await screen.findByRole('button', { name: 'then status Z to A' });
     fireEvent.keyDown(flipped, { key: 'Delete' });
     fireEvent.keyUp(flipped, { key: 'Delete' });
-    await waitFor(() => expect(router.state.location.search).toBe('?_sort=_id'));
+    await waitFor(() => expect(router.state.location.search).toBe('?_fields=id,_lastUpdated&_sort=_id'));
     expect(screen.queryByRole('button', { name: /^then / })).not.toBeInTheDocument();
   });
 
@@ -418,6 +438,15 @@ describe('issue #9 search table (SPEC §2)', () => {
     );
   });
 
+  it("the heading is the app's page heading (h1, the type's name) and the page title names the type", async () => {
+    renderTable(ID_URL, [...schemaMocks(), rowsMock({ fields: ID_COLUMNS }, ['a'])]);
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Observation' });
+    expect(heading).toHaveClass('MuiTypography-h1');
+    await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(document.title).toBe('Observation · Bloom');
+  });
+
   it('a name the server knows no resource type for shows the not-found page', async () => {
     renderTable('/Nope', schemaMocks('Nope', false));
     expect(
@@ -428,16 +457,16 @@ describe('issue #9 search table (SPEC §2)', () => {
 
 describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', () => {
   it("an estimated total reads '~total' (the operation asks _total=estimate)", async () => {
-    renderTable('/Observation?_total=estimate', [
+    renderTable(`${ID_URL}&_total=estimate`, [
       ...schemaMocks(),
-      rowsMock({ total: 'estimate' }, ['a', 'b'], { total: 4500 }),
+      rowsMock({ fields: ID_COLUMNS, total: 'estimate' }, ['a', 'b'], { total: 4500 }),
     ]);
     expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByText('1-2 of ~4,500')).toBeInTheDocument();
   });
 
   it('select-all checks every row of the page, and Delete... offers them all', async () => {
-    renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a', 'b', 'c'])]);
+    renderTable(ID_URL, [...schemaMocks(), rowsMock({ fields: ID_COLUMNS }, ['a', 'b', 'c'])]);
     await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
     expect(screen.getByRole('button', { name: 'Delete...' })).toBeDisabled();
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select all rows' }));
@@ -454,7 +483,11 @@ describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', 
   });
 
   it('refresh asks the server again and shows what it answers now', async () => {
-    renderTable('/Observation', [...schemaMocks(), rowsMock({}, ['a']), rowsMock({}, ['a', 'b'])]);
+    renderTable(ID_URL, [
+      ...schemaMocks(),
+      rowsMock({ fields: ID_COLUMNS }, ['a']),
+      rowsMock({ fields: ID_COLUMNS }, ['a', 'b']),
+    ]);
     await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
     expect(screen.queryByRole('link', { name: 'b' })).not.toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
@@ -470,24 +503,24 @@ describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', 
 
   it('the schema (StructureDefinitionList, SearchParameterList) is asked once: a revisit reads the cache', async () => {
     // Each schema answer is mocked once: asking again would find none and fail the table.
-    const { router } = renderTable('/Observation', [
+    const { router } = renderTable(ID_URL, [
       ...schemaMocks(),
-      rowsMock({}, ['a']),
-      rowsMock({}, ['a', 'b']),
+      rowsMock({ fields: ID_COLUMNS }, ['a']),
+      rowsMock({ fields: ID_COLUMNS }, ['a', 'b']),
     ]);
     await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
     await act(() => router.navigate('/Elsewhere/1'));
     expect(await screen.findByText('Elsewhere')).toBeInTheDocument();
-    await act(() => router.navigate('/Observation'));
+    await act(() => router.navigate(ID_URL));
     expect(await screen.findByRole('link', { name: 'b' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('the column menu works from the keyboard: Ctrl+Enter opens it, arrows move, Enter chooses', async () => {
-    const { router } = renderTable('/Observation', [
+    const { router } = renderTable(ID_URL, [
       ...schemaMocks(),
-      rowsMock({}, ['a', 'b']),
-      rowsMock({ sortRules: [{ code: '_id', descending: true }] }, ['b', 'a']),
+      rowsMock({ fields: ID_COLUMNS }, ['a', 'b']),
+      rowsMock({ fields: ID_COLUMNS, sortRules: [{ code: '_id', descending: true }] }, ['b', 'a']),
     ]);
     await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 });
     const header = screen.getByRole('columnheader', { name: /^ID/ });
@@ -503,7 +536,7 @@ describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', 
     expect(document.activeElement).toHaveTextContent('Sort Z to A');
     expect(menu).toContainElement(document.activeElement as HTMLElement);
     press('Enter');
-    await waitFor(() => expect(router.state.location.search).toBe('?_sort=-_id'));
+    await waitFor(() => expect(router.state.location.search).toBe('?_fields=id,_lastUpdated&_sort=-_id'));
     expect(screen.getByRole('columnheader', { name: /^ID/ })).toHaveAttribute('aria-sort', 'descending');
   });
 
@@ -512,11 +545,11 @@ describe('issue #9 search table toolbar, selection and caches (SPEC §2, §7)', 
       { code: '_lastUpdated', operator: Operator.GREATER_THAN_OR_EQUALS, value: '2026-01-01' },
       { code: '_lastUpdated', operator: Operator.LESS_THAN, value: '2026-02-01' },
     ];
-    renderTable('/Observation?_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01', [
+    renderTable(`${ID_URL}&_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01`, [
       ...schemaMocks(),
-      rowsMock({ filters: range }, ['a']),
+      rowsMock({ fields: ID_COLUMNS, filters: range }, ['a']),
     ]);
-    expect(rowsRequest({ filters: range }).variables.search).toBe(
+    expect(rowsRequest({ fields: ID_COLUMNS, filters: range }).variables.search).toBe(
       '_count=20&_fields=id,_lastUpdated&_lastUpdated=ge2026-01-01&_lastUpdated=lt2026-02-01&_offset=0&_total=accurate',
     );
     expect(await screen.findByRole('link', { name: 'a' }, { timeout: 15_000 })).toBeInTheDocument();

@@ -109,7 +109,7 @@ describe('SPEC §3 search state ↔ URL', () => {
     expect(writeTableSearch(state)).toBe('');
     expect(effectiveRequest(state.request)).toEqual({
       resourceType: 'Observation',
-      fields: ['id', '_lastUpdated'],
+      fields: ['subject', 'code', 'value', 'effective', 'status', '_lastUpdated'],
       offset: 0,
       count: 20,
       total: 'accurate',
