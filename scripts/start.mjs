@@ -1,4 +1,4 @@
-// `npm start`: build what is missing, then run the server (API + app host) in this process.
+// `npm start`: build what is missing, then run the server bundle (API + app host) in this process.
 // `npm run dev`: the same server restarted on change (tsx watch) beside Vite's dev server.
 import { spawn, spawnSync } from 'node:child_process';
 
@@ -32,8 +32,8 @@ if (dev) {
   process.on('SIGTERM', stop);
   children.forEach((child) => child.on('exit', (code) => code && process.exit(code)));
 } else {
-  // One process: Ctrl-C reaches the server's own shutdown handler directly.
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/server/main.ts');
+  // One process: Ctrl-C reaches the server's own shutdown handler directly. The build bundled the
+  // server into plain JavaScript (scripts/build-server.mjs), so nothing is transpiled at start.
+  process.setSourceMapsEnabled(true);
+  await import('../dist/server/main.mjs');
 }

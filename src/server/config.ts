@@ -23,6 +23,8 @@ export interface ServerConfig {
   bodyLimit: number;
   demoPassword: string;
   seedDemo: boolean;
+  /** Print how long each start-up phase took (diagnostics for a slow start). */
+  startTiming: boolean;
   logLevel: LogLevel;
   /** Lifetime of an access token in seconds (short, 1 h by default). */
   accessTokenLifetime: number;
@@ -275,6 +277,12 @@ const VARIABLES = {
     text('bloom-demo'),
   ),
   seedDemo: variable('SEED_DEMO', 'true', 'Seed the demo clinic on first start (true/false)', boolean(true)),
+  startTiming: variable(
+    'START_TIMING',
+    'false',
+    'Print how long each start-up phase took, in ms (true/false)',
+    boolean(false),
+  ),
   logLevel: variable(
     'LOG_LEVEL',
     'info',
@@ -505,6 +513,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     bodyLimit: v.bodyLimit,
     demoPassword: v.demoPassword,
     seedDemo: v.seedDemo,
+    startTiming: v.startTiming,
     logLevel: v.logLevel,
     accessTokenLifetime: v.accessTokenLifetime,
     refreshTokenLifetime: v.refreshTokenLifetime,

@@ -8,6 +8,7 @@ import { ConfigError, isSet, loadConfig, withActualPort } from './config';
 import type { ServerConfig } from './config';
 import { DataDirInUseError, openDatabase } from './db';
 import { migrateServer } from './migrations';
+import { startTimer } from './start-timing';
 import { findFreePort } from './free-port';
 import { installProcessGuards } from './process-guards';
 import type { Database } from './db';
@@ -50,7 +51,10 @@ async function resolvePorts(config: ServerConfig): Promise<ServerConfig> {
 
 async function start(): Promise<void> {
   const config = await resolvePorts(loadConfig());
+  const startPhase = startTimer(config.startTiming);
+  startPhase('modules loaded, config read');
   const db: Database = await openDatabase(config);
+  startPhase('database open');
   const servers: FastifyInstance[] = [];
   let stopping = false;
   const closeAll = async (): Promise<void> => {
@@ -72,6 +76,7 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await migrateServer(db);
+  startPhase('migrations checked');
   let registrationProjectId: string | undefined;
   let appClientId: string | undefined;
   if (config.seedDemo) {
@@ -81,13 +86,17 @@ async function start(): Promise<void> {
       demoPassword: config.demoPassword,
       appOrigins: config.appOrigins,
     }));
+    startPhase('demo clinic checked');
     // The EPDS, its scoring bot and the bot's Subscription (also into a clinic seeded before them).
     await seedEpdsScreening(systemRepo, new FileBinaryStorage(config.binaryDir));
+    startPhase('EPDS seed checked');
     // A clinic seeded weeks ago still has free slots 45 days ahead for Get Care.
     await topUpDemoSlots(systemRepo);
+    startPhase('demo slots topped up');
     // The app signs in as the clinic's 'Bloom app' ClientApplication.
     appClientId = await findAppClientId(db, registrationProjectId);
   }
+  startPhase('app client found');
   // Messages from before threads, in any project, join a thread of their patient's.
   const upgraded = await upgradeMessageThreads(new Repository(db, systemContext()));
   if (upgraded.messages > 0) {
@@ -96,7 +105,9 @@ async function start(): Promise<void> {
     );
   }
 
+  startPhase('message threads upgraded');
   const api = await buildServer({ config, db });
+  startPhase('API built');
   servers.push(api);
   installProcessGuards({
     log: api.log,
@@ -106,6 +117,7 @@ async function start(): Promise<void> {
     },
   });
   await api.listen({ port: config.port, host: config.host });
+  startPhase('API listening');
 
   const appHost = await buildAppHost({
     appDir: path.resolve('dist/app'),
@@ -117,6 +129,7 @@ async function start(): Promise<void> {
   });
   servers.push(appHost);
   await appHost.listen({ port: config.appPort, host: config.host });
+  startPhase('app host listening');
 
   const lines = [
     '',

@@ -1,0 +1,44 @@
+// Bundles the server (src/server/main.ts and the sources it imports) into one ES module,
+// dist/server/main.mjs, with every npm package left external (loaded from node_modules), so
+// `npm start` runs plain JavaScript instead of transpiling hundreds of TypeScript files through tsx
+// on every start. Skips the work when no source file the last bundle read is newer than it.
+// Usage: node scripts/build-server.mjs [--force] (scripts/build.mjs calls it).
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+export const SERVER_BUNDLE = 'dist/server/main.mjs';
+// The source files the last bundle was built from (from esbuild's metafile).
+const INPUT_LIST = 'dist/server/main.inputs.json';
+const ALWAYS = ['scripts/build-server.mjs', 'package-lock.json', 'tsconfig.json'];
+
+function upToDate() {
+  if (!existsSync(SERVER_BUNDLE) || !existsSync(INPUT_LIST)) return false;
+  const built = statSync(SERVER_BUNDLE).mtimeMs;
+  const inputs = [...ALWAYS, ...JSON.parse(readFileSync(INPUT_LIST, 'utf8'))];
+  // A deleted or renamed source counts as a change.
+  return inputs.every((input) => existsSync(input) && statSync(input).mtimeMs <= built);
+}
+
+export async function buildServer({ force = false } = {}) {
+  if (!force && upToDate()) return;
+  const started = Date.now();
+  const result = await build({
+    entryPoints: ['src/server/main.ts'],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
+  writeFileSync(INPUT_LIST, `${JSON.stringify(inputs, null, 1)}\n`);
+  console.log(`build: server bundled into ${SERVER_BUNDLE} in ${Date.now() - started} ms`);
+}
+
+if (process.argv[1]?.endsWith('build-server.mjs')) {
+  await buildServer({ force: process.argv.includes('--force') });
+}
