@@ -84,7 +84,16 @@ function buildBotCore() {
 
 function buildApp() {
   const output = 'dist/app/index.html';
-  const inputs = ['src/app', 'src/client', 'src/graphql', 'src/fhir', 'vite.config.ts', 'package-lock.json'];
+  // The typed GraphQL documents are generated, so named as a file (newestMtime skips generated folders).
+  const inputs = [
+    'src/app',
+    'src/client',
+    'src/graphql',
+    'src/graphql/generated/operations.ts',
+    'src/fhir',
+    'vite.config.ts',
+    'package-lock.json',
+  ];
   if (!force && existsSync(output) && statSync(output).mtimeMs >= newestMtime(inputs)) {
     console.log('build: app is up to date (dist/app)');
     compressApp();
