@@ -54,6 +54,16 @@ type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 const TIMING_RUNS = 5;
 
+/**
+ * APP_BENCH_SCREENS=messages,get-care measures only the named screens and skips the timing runs (to
+ * iterate on one screen); APP_BENCH_LARGEST=30 lists that many of each screen's largest responses.
+ */
+const onlyScreens = (process.env.APP_BENCH_SCREENS ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
+const largestCount = Number(process.env.APP_BENCH_LARGEST ?? 3) || 3;
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -145,7 +155,7 @@ async function measureScreen(
       jsFiles: scripts,
       jsWireKb: wire.scripts() / 1024,
       wireKb: wire.total() / 1024,
-      largest: wire.largest(3).map(({ path, bytes }) => ({ path, kb: bytes / 1024 })),
+      largest: wire.largest(largestCount).map(({ path, bytes }) => ({ path, kb: bytes / 1024 })),
       graphqlRequests,
       otherApiRequests: api.filter((call) => !call.endsWith('/$graphql')),
       imageRequests: images,
@@ -181,7 +191,10 @@ export async function measureApp(): Promise<AppFigures> {
     const ids = await findIds(browser, bloom, state);
     const screens: ScreenFigures[] = [];
     const states = new Map<BenchAccount, StorageState>([['maria@bloom.example', state]]);
-    for (const screen of benchScreens(ids)) {
+    const wanted = benchScreens(ids).filter(
+      (screen) => onlyScreens.length === 0 || onlyScreens.includes(screen.name),
+    );
+    for (const screen of wanted) {
       const account = screen.account ?? 'maria@bloom.example';
       if (!states.has(account)) states.set(account, await signIn(browser, bloom, account));
       screens.push(await measureScreen(browser, bloom, screen, states.get(account) as StorageState));
@@ -190,7 +203,7 @@ export async function measureApp(): Promise<AppFigures> {
     const vitalsUrl = new URL('/health-record/vitals/weight', bloom.appUrl).toString();
     const labRuns: number[] = [];
     const vitalsRuns: number[] = [];
-    for (let run = 0; run < TIMING_RUNS; run++) {
+    for (let run = 0; run < (onlyScreens.length > 0 ? 0 : TIMING_RUNS); run++) {
       labRuns.push(await timeToShow(browser, labUrl, state, labResultShown));
       vitalsRuns.push(await timeToShow(browser, vitalsUrl, state, vitalsChartShown));
     }
@@ -220,6 +233,9 @@ export function formatApp(figures: AppFigures): string {
         `${`${s.jsWireKb.toFixed(1)} KB`.padStart(9)} ${String(s.jsFiles).padStart(5)}  ` +
         `${String(s.graphqlRequests).padStart(7)}  ${other}; ${s.imageRequests}${s.shown ? '' : '  (NOT SHOWN)'}`,
     );
+    if (largestCount > 3) {
+      lines.push(...s.largest.map((l) => `      ${l.path} ${l.kb.toFixed(1)} KB`));
+    }
     if (s.wireKb > budget) {
       const blame = s.largest.map((l) => `${l.path} ${l.kb.toFixed(1)} KB`).join(', ');
       over.push(`  OVER BUDGET: ${s.name} by ${(s.wireKb - budget).toFixed(1)} KB (largest: ${blame})`);
@@ -227,7 +243,9 @@ export function formatApp(figures: AppFigures): string {
   }
   lines.push(...(over.length > 0 ? over : ['  every screen within its on-wire budget']));
   const ms = (t: { median: number; runs: readonly number[] }) =>
-    `${t.median.toFixed(0)} ms median (${t.runs.map((r) => r.toFixed(0)).join(', ')})`;
+    t.runs.length === 0
+      ? 'not timed (APP_BENCH_SCREENS)'
+      : `${t.median.toFixed(0)} ms median (${t.runs.map((r) => r.toFixed(0)).join(', ')})`;
   lines.push(`  lab-result detail shown: ${ms(figures.labResultDetailMs)}`);
   lines.push(`  vitals chart shown:      ${ms(figures.vitalsChartMs)}`);
   lines.push(

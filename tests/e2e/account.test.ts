@@ -78,8 +78,7 @@ describe.each([1280, 375])('issue #7 account pages at %i px', (width) => {
     const city = `Chicago ${width}`;
     await birthDate.fill(original);
     await field(/^City/).fill(city);
-    await page.getByRole('combobox', { name: /^Gender/ }).click();
-    await page.getByRole('option', { name: 'Other' }).click();
+    await page.getByRole('combobox', { name: /^Gender/ }).selectOption({ label: 'Other' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Your profile is saved.' }).waitFor();
 
@@ -87,7 +86,7 @@ describe.each([1280, 375])('issue #7 account pages at %i px', (width) => {
     await field(/^City/).waitFor();
     expect(await field(/^City/).inputValue()).toBe(city);
     expect(await field(/^Birth date/).inputValue()).toBe(original);
-    expect(await page.getByRole('combobox', { name: /^Gender/ }).textContent()).toContain('Other');
+    expect(await page.getByRole('combobox', { name: /^Gender/ }).inputValue()).toBe('other');
     expect(await field(/^Email/).inputValue()).toBe('maria@bloom.example');
   }, 90_000);
 

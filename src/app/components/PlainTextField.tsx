@@ -1,16 +1,16 @@
-// An outlined text input with its label and helper text, as MUI's TextField draws it, without
+// An outlined text input (or growing textarea) with its label and helper text, as MUI's TextField draws it, without
 // TextField's select mode: TextField always bundles Select and with it Menu, Popover and Modal
 // (~20 KB gzip), which a screen with only text inputs never uses.
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
-import { useId, type ChangeEvent, type HTMLAttributes } from 'react';
+import { useId, type ChangeEvent, type HTMLAttributes, type KeyboardEvent, type Ref } from 'react';
 
 export interface PlainTextFieldProps {
   readonly label: string;
   readonly value: string;
-  readonly onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  readonly onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
   readonly id?: string;
   readonly name?: string;
   readonly type?: string;
@@ -25,6 +25,15 @@ export interface PlainTextFieldProps {
   readonly autoFocus?: boolean;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** A textarea that grows from `minRows` to `maxRows` lines instead of a one-line input. */
+  readonly multiline?: boolean;
+  readonly minRows?: number;
+  readonly maxRows?: number;
+  readonly readOnly?: boolean;
+  readonly inputRef?: Ref<HTMLInputElement | HTMLTextAreaElement>;
+  readonly onKeyDown?: (event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  /** 'alert' when the helper text is a problem that must be announced as it appears. */
+  readonly helperRole?: 'alert';
 }
 
 export function PlainTextField({
@@ -44,6 +53,13 @@ export function PlainTextField({
   autoFocus,
   maxLength,
   pattern,
+  multiline,
+  minRows,
+  maxRows,
+  readOnly,
+  inputRef,
+  onKeyDown,
+  helperRole,
 }: PlainTextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
@@ -61,9 +77,19 @@ export function PlainTextField({
         autoComplete={autoComplete}
         placeholder={placeholder}
         autoFocus={autoFocus}
+        multiline={multiline}
+        minRows={minRows}
+        maxRows={maxRows}
+        readOnly={readOnly}
+        inputRef={inputRef}
+        onKeyDown={onKeyDown}
         inputProps={{ inputMode, maxLength, pattern, 'aria-describedby': helperId }}
       />
-      {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
+      {helperText && (
+        <FormHelperText id={helperId} role={helperRole}>
+          {helperText}
+        </FormHelperText>
+      )}
     </FormControl>
   );
 }

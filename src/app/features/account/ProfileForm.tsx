@@ -8,8 +8,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
 import Grid from '@mui/material/Grid';
-import MenuItem from '@mui/material/MenuItem';
-import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { AccountProfileDocument, type AccountProfileQuery } from '../../../graphql';
@@ -17,6 +15,8 @@ import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { LoadError, LoadingState } from '../../components/ListStates';
 import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
+import { PlainSelectField } from '../../components/PlainSelectField';
+import { PlainTextField, type PlainTextFieldProps } from '../../components/PlainTextField';
 import { useBloomClient } from '../../session/BloomClientContext';
 import {
   draftFromPatient,
@@ -28,12 +28,18 @@ import {
   type ProfileServerField,
 } from './profileDraft';
 
-type DraftField = keyof ProfileDraft;
+type DraftField = Exclude<keyof ProfileDraft, 'gender'>;
+type ExtraFieldProps = Pick<PlainTextFieldProps, 'autoComplete' | 'placeholder' | 'type' | 'inputMode'>;
 
 /** Local checks before anything is sent (the email, when one is given, must be an address). */
 export function validateProfileDraft(draft: ProfileDraft): Partial<Record<ProfileServerField, string>> {
   const email = draft.email.trim() ? validateEmail(draft.email) : undefined;
   return email ? { 'Patient.telecom': email } : {};
+}
+
+/** The option the native select reports, as a gender value (only the listed options can be chosen). */
+function genderValue(value: string): GenderValue {
+  return GENDER_OPTIONS.find((option) => option.value === value)?.value ?? '';
 }
 
 function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Patient']> }) {
@@ -43,9 +49,9 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
   const [saved, setSaved] = useState(false);
   const errors = form.fieldErrors;
 
-  function field(name: DraftField, label: string, error?: string, extra: Partial<TextFieldProps> = {}) {
+  function field(name: DraftField, label: string, error?: string, extra: ExtraFieldProps = {}) {
     return (
-      <TextField
+      <PlainTextField
         id={`profile-${name}`}
         name={name}
         label={label}
@@ -93,24 +99,25 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
           {field('family', 'Last name', undefined, { autoComplete: 'family-name' })}
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          {field('gender', 'Gender', errors['Patient.gender'], {
-            select: true,
-            children: GENDER_OPTIONS.map((option) => (
-              <MenuItem key={option.value} value={option.value}>
-                {option.label}
-              </MenuItem>
-            )),
-            onChange: (event) => {
+          <PlainSelectField
+            id="profile-gender"
+            name="gender"
+            label="Gender"
+            fullWidth
+            options={GENDER_OPTIONS}
+            value={draft.gender}
+            onChange={(value) => {
               setSaved(false);
-              setDraft({ ...draft, gender: event.target.value as GenderValue });
-            },
-          })}
+              setDraft({ ...draft, gender: genderValue(value) });
+            }}
+            {...fieldErrorProps(errors['Patient.gender'])}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
           {field('birthDate', 'Birth date', errors['Patient.birthDate'], {
             placeholder: 'YYYY-MM-DD',
             autoComplete: 'bday',
-            slotProps: { htmlInput: { inputMode: 'numeric' } },
+            inputMode: 'numeric',
           })}
         </Grid>
         <Grid size={12}>

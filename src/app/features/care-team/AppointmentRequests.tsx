@@ -4,10 +4,10 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { AppointmentRequestFieldsFragment } from '../../../graphql';
+import { PlainTextField } from '../../components/PlainTextField';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { reasonProblem, type Decision } from './appointmentDecision';
 import { patientName } from './patientRows';
@@ -91,7 +91,7 @@ function RequestCard({
             if (!found) onDecide({ kind: 'decline', reason });
           }}
         >
-          <TextField
+          <PlainTextField
             label="Reason for declining"
             value={reason}
             onChange={(event) => setReason(event.target.value)}

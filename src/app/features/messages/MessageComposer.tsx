@@ -7,9 +7,9 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { PlainTextField } from '../../components/PlainTextField';
 import { draftProblem, MAX_MESSAGE_LENGTH, type MessageDraft } from './newMessage';
 import type { SendState } from './useSendMessage';
 
@@ -32,7 +32,7 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
   const [file, setFile] = useState<File | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const fileInput = useRef<HTMLInputElement>(null);
-  const textInput = useRef<HTMLTextAreaElement>(null);
+  const textInput = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
   const busy = state.phase === 'uploading' || state.phase === 'sending';
 
   async function submit(event?: FormEvent) {
@@ -58,7 +58,7 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
     if (problem) setProblem(undefined);
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void submit();
@@ -73,7 +73,7 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
       onSubmit={(event) => void submit(event)}
       sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}
     >
-      <TextField
+      <PlainTextField
         inputRef={textInput}
         label="Message to your care team"
         multiline
@@ -90,10 +90,8 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
         helperText={
           problem ?? `Enter sends, Shift+Enter starts a new line. Up to ${MAX_MESSAGE_LENGTH} characters.`
         }
-        slotProps={{
-          input: { readOnly: busy },
-          formHelperText: { role: problem ? 'alert' : undefined },
-        }}
+        readOnly={busy}
+        helperRole={problem ? 'alert' : undefined}
       />
       {file && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', minWidth: 0 }}>
