@@ -1,5 +1,5 @@
 // SIGKILL crash test (SPEC §7 "FHIR calls": creates and transaction bundles). The real server
-// process (`src/server/main.ts`, as `npm start` runs it) takes creates and 5-entry transactions
+// process (`src/server/main.ts` under tsx, the source of the bundle `npm start` runs) takes creates and 5-entry transactions
 // from several concurrent writers, is killed with SIGKILL after a seeded number of acknowledged
 // writes, and is restarted on the same data (PGlite's data directory; a PostgreSQL database of
 // its own). After every restart: the health check answers, every acknowledged create is readable,

@@ -1,4 +1,4 @@
-// The real server process (`src/server/main.ts`, as `npm start` runs it, guard rails
+// The real server process (`src/server/main.ts` under tsx, the source of the bundle `npm start` runs, guard rails
 // installed) takes every kind of bad WebSocket frame on every path, 200 dropped sockets and request
 // bodies cut off mid-way, and is still running afterwards with its guard rails never used: each
 // fault was handled where it happened, logged once at warn level with its path and peer address.
