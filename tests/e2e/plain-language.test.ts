@@ -35,7 +35,7 @@ async function screenText(
 }
 
 const SCREENS: ReadonlyArray<readonly [string, (page: Page) => Promise<unknown>]> = [
-  ['/', (page) => page.getByRole('region', { name: 'Your pregnancy' }).waitFor()],
+  ['/', (page) => page.getByRole('region', { name: 'Your pregnancy', exact: true }).waitFor()],
   [
     '/health-record/lab-results',
     (page) => page.getByRole('list', { name: 'Lab results' }).getByRole('link').first().waitFor(),
@@ -124,7 +124,7 @@ describe('issue #25 plain language for the patient', () => {
       const { page } = await suite.signIn('aisha', width);
       // Aisha's home dates her pregnancy from her due date.
       await page
-        .getByRole('region', { name: 'Your pregnancy' })
+        .getByRole('region', { name: 'Your pregnancy', exact: true })
         .getByText(/22 weeks \d days · trimester 2/)
         .waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
