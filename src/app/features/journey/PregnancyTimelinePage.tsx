@@ -13,7 +13,11 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { planStepState, planSteps, pregnancyPlan, type PlanStep } from '../../components/planStepStatus';
-import { effectiveDueDate, pregnancyProgress } from '../../components/pregnancyProgress';
+import {
+  effectiveDueDate,
+  KICK_COUNT_FROM_WEEK,
+  pregnancyProgress,
+} from '../../components/pregnancyProgress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useSession } from '../../session/BloomClientContext';
 import { outcomeLink } from './outcomeLink';
@@ -104,6 +108,13 @@ export function PregnancyTimelinePage({ now: givenNow }: { now?: Date }) {
                   {fromLastPeriod && ' (from the first day of your last period)'}
                 </Typography>
                 <Typography>{stageOfPregnancy(progress.weeks)}</Typography>
+                {progress.weeks >= KICK_COUNT_FROM_WEEK && (
+                  <Typography sx={{ mt: 1 }}>
+                    <Link component={RouterLink} to="/pregnancy/kicks">
+                      Count your baby&apos;s kicks
+                    </Link>
+                  </Typography>
+                )}
               </>
             ) : (
               <Typography>
