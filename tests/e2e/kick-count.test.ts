@@ -13,8 +13,10 @@ it.each([375, 1280])(
     const maria = await suite.signIn('maria', width);
     const page = maria.page;
     await page.goto(suite.url('/pregnancy'));
+    const link = page.getByRole('link', { name: "Count your baby's kicks" });
+    await link.waitFor();
     const sentBefore = maria.graphqlDocuments.length;
-    await page.getByRole('link', { name: "Count your baby's kicks" }).click();
+    await link.click();
     await page.getByRole('heading', { level: 1, name: "Count your baby's kicks" }).waitFor();
     const history = page.getByRole('region', { name: 'Your recent counts' });
     await history.waitFor();
