@@ -44,7 +44,7 @@ import {
   setOffset,
   setSort,
   setSortRules,
-  shownFields,
+  tableFields,
   writeTableSearch,
   type TableSearch,
 } from './searchState';
@@ -84,12 +84,10 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   );
 
   // The stored field choice applies while the URL names none.
-  const fields = useMemo(() => {
-    const urlFields = state.request.fields;
-    return urlFields && urlFields.length > 0
-      ? shownFields(state.request)
-      : [...(settings.fields ?? shownFields(state.request))];
-  }, [state.request, settings.fields]);
+  const fields = useMemo(
+    () => tableFields(state.request, settings.fields),
+    [state.request, settings.fields],
+  );
   const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
   const results = useSearchResults(request, refreshCount);
   const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');
