@@ -84,10 +84,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   );
 
   // The stored field choice applies while the URL names none.
-  const fields = useMemo(
-    () => tableFields(state.request, settings.fields),
-    [state.request, settings.fields],
-  );
+  const fields = useMemo(() => tableFields(state.request, settings.fields), [state.request, settings.fields]);
   const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
   const results = useSearchResults(request, refreshCount);
   const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');

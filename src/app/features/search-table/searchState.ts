@@ -61,7 +61,9 @@ export function effectiveRequest(request: SearchRequest): SearchRequest {
 /** The columns shown: the URL's fields, else the user's saved choice for the type, else its defaults. */
 export function tableFields(request: SearchRequest, savedFields: readonly string[] | undefined): string[] {
   const urlFields = request.fields;
-  return urlFields && urlFields.length > 0 ? shownFields(request) : [...(savedFields ?? shownFields(request))];
+  return urlFields && urlFields.length > 0
+    ? shownFields(request)
+    : [...(savedFields ?? shownFields(request))];
 }
 
 /**
