@@ -50,7 +50,7 @@ import {
 } from './searchState';
 import { TablePager } from './TablePager';
 import { TableToolbar } from './TableToolbar';
-import { parameterElementTypes, parameterForField, type TableSchema } from './tableSchema';
+import { fieldLabel, parameterElementTypes, parameterForField, type TableSchema } from './tableSchema';
 import { useSearchResults } from './useSearchResults';
 import { useTableSettings } from './useTableSettings';
 import { valueInputKind } from './valueInputKind';
@@ -152,7 +152,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
     () =>
       fields.map((field) => {
         const param = fieldParameter(field);
-        const label = schema.fields.find((candidate) => candidate.name === field)?.label ?? field;
+        const label = schema.fields.find((candidate) => candidate.name === field)?.label ?? fieldLabel(field);
         return {
           field,
           headerName: label,

@@ -2,8 +2,8 @@
 // answer from Apollo's cache (or joins the request still in flight) instead of asking the server twice.
 import type { ResourceListQueryVariables } from '../../../graphql';
 
-/** A prefetched answer counts as fresh this long; after that the table asks again as usual. */
-const FRESH_MS = 10_000;
+/** A prefetched answer counts as fresh this long (a loaded machine may take seconds to show the table). */
+const FRESH_MS = 60_000;
 
 const sent = new Map<string, number>();
 
@@ -16,8 +16,13 @@ export function markPrefetched(variables: ResourceListQueryVariables, now = Date
   sent.set(keyOf(variables), now);
 }
 
-/** Whether these rows were asked for ahead of the table in the last few seconds. */
-export function wasPrefetched(variables: ResourceListQueryVariables, now = Date.now()): boolean {
-  const at = sent.get(keyOf(variables));
+/**
+ * Whether these rows were asked for ahead of the table and not taken yet: the first table to ask takes
+ * them, so a later visit (the back button) asks the server again.
+ */
+export function takePrefetched(variables: ResourceListQueryVariables, now = Date.now()): boolean {
+  const key = keyOf(variables);
+  const at = sent.get(key);
+  sent.delete(key);
   return at !== undefined && now - at <= FRESH_MS;
 }

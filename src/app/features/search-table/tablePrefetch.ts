@@ -6,7 +6,8 @@
 // or the type's defaults); when the key-value answer says otherwise, the table asks again with the
 // saved fields, so a wrong guess costs one request, never a wrong table. The table's own queries are
 // the same operations with the same variables: Apollo answers them from its cache or joins the
-// request in flight. A small chunk of its own, so the start of the route never waits for the grid.
+// request in flight (the table itself shows a URL without filters before the schema answers,
+// ./SearchTablePage). A small chunk of its own, so the start of the route never waits for the grid.
 import type { BloomClient } from '../../../client';
 import {
   ResourceListDocument,
@@ -26,15 +27,18 @@ function quietly(request: Promise<unknown>): void {
 
 export function prefetchTable(client: BloomClient, resourceType: string, queryString: string): void {
   const apollo = sharedGraphqlClient(client);
+  const layouts = layoutsOf(client);
+  layouts.prefetch();
+  // The rows first: the table shows them before the schema answers (a server with one database
+  // thread answers in the order asked).
+  const search = readWithoutSchema(resourceType, queryString);
+  if (search) {
+    const fields = tableFields(search.request, layouts.hint(resourceType)?.fields);
+    const variables = resourceListVariables(effectiveRequest({ ...search.request, fields }));
+    markPrefetched(variables);
+    quietly(apollo.query({ query: ResourceListDocument, variables, fetchPolicy: 'network-only' }));
+  }
   quietly(apollo.query({ query: StructureDefinitionListDocument, variables: { name: resourceType } }));
   quietly(apollo.query({ query: SearchParameterListDocument, variables: { base: resourceType } }));
   quietly(apollo.query({ query: SearchParameterListDocument, variables: { base: 'Resource' } }));
-  const layouts = layoutsOf(client);
-  layouts.prefetch();
-  const search = readWithoutSchema(resourceType, queryString);
-  if (!search) return;
-  const fields = tableFields(search.request, layouts.hint(resourceType)?.fields);
-  const variables = resourceListVariables(effectiveRequest({ ...search.request, fields }));
-  markPrefetched(variables);
-  quietly(apollo.query({ query: ResourceListDocument, variables, fetchPolicy: 'network-only' }));
 }

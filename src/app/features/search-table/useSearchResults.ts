@@ -9,7 +9,7 @@ import { useEffect, useMemo } from 'react';
 import { isOperationOutcome, OperationOutcomeError } from '../../../fhir/outcomes';
 import type { SearchRequest } from '../../../fhir/search';
 import { ResourceListDocument } from '../../../graphql';
-import { wasPrefetched } from './prefetchedRows';
+import { takePrefetched } from './prefetchedRows';
 import { resourceListVariables } from './resourceListVariables';
 
 export interface SearchResults {
@@ -48,7 +48,7 @@ export function useSearchResults(request: SearchRequest | undefined, refreshCoun
   // Rows the route asked for ahead of the table (./tablePrefetch) are taken as they come; a table
   // revisited (back button, after New...) shows what it had and asks again.
   const fetchPolicy = useMemo(
-    () => (variables && wasPrefetched(variables) ? 'cache-first' : 'cache-and-network'),
+    () => (variables && takePrefetched(variables) ? 'cache-first' : 'cache-and-network'),
     // One choice per request: `variables` is a new object each render, its key is not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
