@@ -17,6 +17,7 @@ import { FileBinaryStorage } from './binary/storage';
 import {
   findAppClientId,
   seedDemoClinic,
+  seedCarePlanBot,
   seedEpdsScreening,
   topUpDemoSlots,
   upgradeMessageThreads,
@@ -90,6 +91,9 @@ async function start(): Promise<void> {
     // The EPDS, its scoring bot and the bot's Subscription (also into a clinic seeded before them).
     await seedEpdsScreening(systemRepo, new FileBinaryStorage(config.binaryDir));
     startPhase('EPDS seed checked');
+    // The bot that applies the clinic's care-plan template when a pregnancy is registered.
+    await seedCarePlanBot(systemRepo, new FileBinaryStorage(config.binaryDir));
+    startPhase('care-plan bot checked');
     // A clinic seeded weeks ago still has free slots 45 days ahead for Get Care.
     await topUpDemoSlots(systemRepo);
     startPhase('demo slots topped up');

@@ -4,9 +4,10 @@
 // 6-8 weeks after the due date (46-48 weeks). Scans and visits use Bloom's own codes; appointments
 // that did them carry the same code as their reasonCode, which is how $apply finds them done.
 import type { CodeableConcept, PlanDefinition, PlanDefinitionAction } from '@medplum/fhirtypes';
+import { PREGNANCY_PLAN_URL } from '../../bots/care-plan/registration';
 import { CVX, LOINC, UCUM } from './codes';
 
-export const PREGNANCY_PLAN_URL = 'https://bloom.example/fhir/PlanDefinition/pregnancy-care';
+export { PREGNANCY_PLAN_URL } from '../../bots/care-plan/registration';
 export const PREGNANCY_CARE_CODES = 'https://bloom.example/fhir/CodeSystem/pregnancy-care';
 
 /** A Bloom pregnancy-care code, e.g. for an appointment's reasonCode. */
