@@ -16,8 +16,8 @@ import { Repository, systemContext } from './repo';
 import { FileBinaryStorage } from './binary/storage';
 import {
   findAppClientId,
-  seedDemoClinic,
   seedCarePlanBot,
+  seedDemoClinic,
   seedEpdsScreening,
   topUpDemoSlots,
   upgradeMessageThreads,
