@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   const code = result.outputFiles[0].text;
   mkdirSync(dirname(CARE_PLAN_BOT_BUNDLE_PATH), { recursive: true });
   writeFileSync(CARE_PLAN_BOT_BUNDLE_PATH, code);
-  console.log(`care-plan-bot: bundled into ${CARE_PLAN_BOT_BUNDLE_PATH} (${(code.length / 1024).toFixed(1)} kB)`);
+  console.log(
+    `care-plan-bot: bundled into ${CARE_PLAN_BOT_BUNDLE_PATH} (${(code.length / 1024).toFixed(1)} kB)`,
+  );
 }
 
 main().catch((error: unknown) => {

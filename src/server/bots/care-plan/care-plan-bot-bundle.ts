@@ -5,7 +5,9 @@ export const CARE_PLAN_BOT_BUNDLE_PATH = 'src/server/bots/generated/care-plan-bo
 
 export function readCarePlanBotCode(): string {
   if (!fs.existsSync(CARE_PLAN_BOT_BUNDLE_PATH)) {
-    throw new Error(`The care-plan bot ${CARE_PLAN_BOT_BUNDLE_PATH} is missing: run "node scripts/build.mjs"`);
+    throw new Error(
+      `The care-plan bot ${CARE_PLAN_BOT_BUNDLE_PATH} is missing: run "node scripts/build.mjs"`,
+    );
   }
   return fs.readFileSync(CARE_PLAN_BOT_BUNDLE_PATH, 'utf8');
 }
