@@ -71,7 +71,7 @@ describe.each(databases())('care-plan bot on %s', (_engine, kind) => {
     await addMembership(clinic.server.db, user, project, 'Patient');
     lena = await signIn(clinic.server.baseUrl, user.email as string);
     lenaRef = lena.profile?.reference as string;
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await clinic?.server.close();
