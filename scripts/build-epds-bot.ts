@@ -8,7 +8,12 @@ import { build } from 'esbuild';
 import { EPDS_BOT_BUNDLE_PATH } from '../src/server/bots/epds/epds-bot-bundle';
 
 const ENTRY = 'src/server/bots/epds/epds-scoring-bot.ts';
-const INPUTS = [ENTRY, 'src/fhir/screening/epds.ts', 'scripts/build-epds-bot.ts'];
+const INPUTS = [
+  ENTRY,
+  'src/server/bots/epds/plan-step.ts',
+  'src/fhir/screening/epds.ts',
+  'scripts/build-epds-bot.ts',
+];
 
 function upToDate(): boolean {
   if (!existsSync(EPDS_BOT_BUNDLE_PATH)) return false;

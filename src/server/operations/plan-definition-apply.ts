@@ -3,9 +3,12 @@
 // inputs). Input: `subject`, one Patient reference (query or Parameters body). Each action becomes an
 // activity with the action's code, title and description; an action's `timingRange` in weeks is
 // pregnancy time, counted from the first day of the last period (the patient's newest estimated due
-// date, LOINC 11778-8, minus 40 weeks), so the activity gets its dates. Records of this pregnancy that
-// already did an activity (a completed vaccine, a final report or a fulfilled appointment with the
-// action's code) become its outcome, so a pregnancy registered late starts with its past steps done.
+// date, LOINC 11778-8, minus 40 weeks; without one, the last period she entered, LOINC 8665-2), so the
+// activity gets its dates. An action's definitionCanonical (e.g. a Questionnaire to answer) becomes the
+// activity's detail.instantiatesCanonical. Records of this pregnancy that already did an activity (a
+// completed vaccine, a final report or a fulfilled appointment with the action's code, or a completed
+// response to its questionnaire within its window) become its outcome, so a pregnancy registered late
+// starts with its past steps done.
 // Everything is read and written as the caller: a subject she cannot read is a 404, a CarePlan she
 // may not create a 403.
 import type {
@@ -21,12 +24,14 @@ import type {
   PlanDefinition,
   PlanDefinitionAction,
   Quantity,
+  QuestionnaireResponse,
   Reference,
   Resource,
 } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { parseSearchRequest } from '../../fhir/search/parse';
 import type { Database } from '../db';
+import { ESTIMATED_DUE_DATE_CODE, LAST_PERIOD_CODE } from '../bots/care-plan/registration';
 import type { QueryParams } from '../fhir/paging';
 import { Repository } from '../repo';
 import type { RepositoryContext } from '../repo';
@@ -35,7 +40,7 @@ import { readOperationInput, stringInput } from './operation-input';
 
 const PARAMETERS: readonly InputParameter[] = [{ name: 'subject', kind: 'value', max: 1 }];
 
-export const ESTIMATED_DUE_DATE_CODE = 'http://loinc.org|11778-8';
+export { ESTIMATED_DUE_DATE_CODE, LAST_PERIOD_CODE } from '../bots/care-plan/registration';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PREGNANCY_DAYS = 280;
 /** Days per unit of a weeks-or-days timing (UCUM codes). */
@@ -52,10 +57,20 @@ export async function planDefinitionApplyOperation(
   query: QueryParams,
   body: unknown,
 ): Promise<CarePlan> {
+  return applyWithInput(new Repository(db, context), id, query, body);
+}
+
+/** $apply with its inputs as sent (query or Parameters body), as `repo`'s caller (also a bot's client). */
+export async function applyWithInput(
+  repo: Repository,
+  id: string,
+  query: QueryParams,
+  body: unknown,
+): Promise<CarePlan> {
   const input = readOperationInput('$apply', PARAMETERS, query, body ?? null);
   const subject = stringInput(input, 'subject');
   if (!subject) invalid("Missing required parameter 'subject' (a Patient reference)", 'subject');
-  return applyPlanDefinition(new Repository(db, context), id, subject);
+  return applyPlanDefinition(repo, id, subject);
 }
 
 /** Creates the subject's CarePlan from PlanDefinition `id`, as `repo`'s caller. */
@@ -73,7 +88,8 @@ export async function applyPlanDefinition(repo: Repository, id: string, subject:
   const lastPeriod = await lastPeriodStart(repo, patientRef.reference as string);
   if (!lastPeriod && actions.some((action) => action.timingRange)) {
     invalid(
-      `Patient/${patientId} has no estimated due date (Observation ${ESTIMATED_DUE_DATE_CODE}): ` +
+      `Patient/${patientId} has no estimated due date (Observation ${ESTIMATED_DUE_DATE_CODE}) ` +
+        `nor last period (${LAST_PERIOD_CODE}): ` +
         "the plan's weeks of pregnancy cannot be placed",
       'subject',
     );
@@ -111,6 +127,9 @@ function checkAction(action: PlanDefinitionAction, index: number): void {
   const path = `PlanDefinition.action[${index}]`;
   if (!action.title && !action.code?.length) invalid('Each action needs a title or a code', path);
   if (action.action?.length) invalid('Nested actions are not supported by $apply here', `${path}.action`);
+  if (action.definitionCanonical !== undefined && !/^\S+$/.test(action.definitionCanonical)) {
+    invalid('definitionCanonical must be a canonical URL', `${path}.definitionCanonical`);
+  }
   const range = action.timingRange;
   if (!range) return;
   const low = weeksOrDays(range.low, `${path}.timingRange.low`);
@@ -132,17 +151,26 @@ function weeksOrDays(quantity: Quantity | undefined, path: string): number | und
   return Math.round(quantity.value * perUnit);
 }
 
-/** The first day of the last period (ms), from the newest estimated due date; undefined without one. */
+/**
+ * The first day of the last period (ms): from the newest estimated due date (the clinic's dating),
+ * else the newest last period she entered (as the app's screens do); undefined without either.
+ */
 async function lastPeriodStart(repo: Repository, patient: string): Promise<number | undefined> {
+  const due = await newestDate(repo, patient, ESTIMATED_DUE_DATE_CODE);
+  if (due !== undefined) return due - PREGNANCY_DAYS * DAY_MS;
+  return newestDate(repo, patient, LAST_PERIOD_CODE);
+}
+
+async function newestDate(repo: Repository, patient: string, code: string): Promise<number | undefined> {
   const { resources } = await repo.search<Observation>(
     parseSearchRequest(
-      `Observation?subject=${patient}&code=${ESTIMATED_DUE_DATE_CODE}&status=final,amended,corrected&_sort=-date&_count=1`,
+      `Observation?subject=${patient}&code=${code}&status=final,amended,corrected&_sort=-date&_count=1`,
     ),
   );
-  const due = resources[0]?.valueDateTime;
-  if (!due) return undefined;
-  const ms = Date.parse(due.length === 10 ? `${due}T00:00:00Z` : due);
-  return Number.isNaN(ms) ? undefined : ms - PREGNANCY_DAYS * DAY_MS;
+  const value = resources[0]?.valueDateTime;
+  if (!value) return undefined;
+  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 function isoDate(ms: number): string {
@@ -165,11 +193,15 @@ async function activityFor(
     lastPeriod !== undefined && days !== undefined ? isoDate(lastPeriod + days * DAY_MS) : undefined;
   const outcomes =
     lastPeriod !== undefined
-      ? await completedRecords(repo, patient, codings(action), isoDate(lastPeriod))
+      ? [
+          ...(await completedRecords(repo, patient, codings(action), isoDate(lastPeriod))),
+          ...(await answeredInWindow(repo, patient, action.definitionCanonical, at(low), at(high))),
+        ]
       : [];
   return {
     outcomeReference: outcomes.length ? outcomes : undefined,
     detail: {
+      instantiatesCanonical: action.definitionCanonical ? [action.definitionCanonical] : undefined,
       code,
       status: outcomes.length ? 'completed' : 'not-started',
       description: action.description,
@@ -204,6 +236,24 @@ async function completedRecords(
     found.push(...resources.map((resource) => referenceTo(resource)));
   }
   return found;
+}
+
+/** Completed responses to the action's questionnaire authored within its window (both ends needed). */
+async function answeredInWindow(
+  repo: Repository,
+  patient: string,
+  canonical: string | undefined,
+  start: string | undefined,
+  end: string | undefined,
+): Promise<Reference[]> {
+  if (!canonical || !start || !end) return [];
+  const { resources } = await repo.search<QuestionnaireResponse>(
+    parseSearchRequest(
+      `QuestionnaireResponse?subject=${patient}&questionnaire=${encodeURIComponent(canonical)}` +
+        `&status=completed&authored=ge${start}&authored=le${end}T23:59:59Z&_count=5`,
+    ),
+  );
+  return resources.map((resource) => referenceTo(resource));
 }
 
 function referenceTo(resource: Resource): Reference {

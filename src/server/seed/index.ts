@@ -10,3 +10,5 @@ export { upgradePatientAccessPolicy, upgradeStaffMemberships } from './patient-p
 export { buildAdminAccessPolicy, buildPractitionerAccessPolicy, THREAD_HEADER_UPDATE } from './demo-policies';
 export { EPDS_BOT_IDENTIFIER, seedEpdsScreening } from './epds-screening';
 export type { EpdsScreeningResult } from './epds-screening';
+export { CARE_PLAN_BOT_IDENTIFIER, seedCarePlanBot } from './care-plan-bot';
+export type { CarePlanBotResult } from './care-plan-bot';

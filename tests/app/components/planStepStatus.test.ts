@@ -1,6 +1,11 @@
 // The pregnancy timeline's status rules of the clinic's care plan: done, due now or upcoming, at the
-// boundaries of a step's window (UTC calendar days).
-import { nextPlanStep, planStepState } from '../../../src/app/components/planStepStatus';
+// boundaries of a step's window (UTC calendar days); a step offering a questionnaire asks for it while due.
+import {
+  nextPlanStep,
+  planStepState,
+  planSteps,
+  questionnaireToAnswer,
+} from '../../../src/app/components/planStepStatus';
 
 const at = (iso: string) => new Date(iso);
 const glucose = { start: '2026-11-02', end: '2026-11-30', outcomes: 0 };
@@ -50,5 +55,41 @@ describe('nextPlanStep', () => {
     expect(nextPlanStep(steps, at('2026-11-10T12:00:00Z'))?.title).toBe('Glucose');
     expect(nextPlanStep(steps, at('2026-10-10T12:00:00Z'))?.title).toBe('Glucose');
     expect(nextPlanStep(steps.slice(0, 1), at('2026-10-10T12:00:00Z'))).toBeUndefined();
+  });
+});
+
+describe('questionnaireToAnswer', () => {
+  const EPDS = 'https://bloom.example/fhir/Questionnaire/epds';
+  const [mood] = planSteps({
+    instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
+    activity: [
+      {
+        outcomeReference: null,
+        detail: {
+          status: 'not-started',
+          instantiatesCanonical: [EPDS],
+          code: { text: 'Mood check (EPDS)' },
+          scheduledPeriod: { start: '2026-11-02', end: '2026-11-30' },
+        },
+      },
+    ],
+  });
+  const path = `/pregnancy/questionnaire?url=${encodeURIComponent(EPDS)}`;
+
+  test("the step carries its activity's questionnaire", () => {
+    expect(mood.questionnaire).toBe(EPDS);
+  });
+
+  test('offered from the first day of the window, and still when overdue', () => {
+    expect(questionnaireToAnswer(mood, at('2026-11-01T23:59:59Z'))).toBeUndefined();
+    expect(questionnaireToAnswer(mood, at('2026-11-02T00:00:00Z'))).toBe(path);
+    expect(questionnaireToAnswer(mood, at('2026-12-15T12:00:00Z'))).toBe(path);
+  });
+
+  test('not once a response completed it, nor for a step without a questionnaire', () => {
+    const answered = { ...mood, outcomes: 1, doneBy: ['QuestionnaireResponse/r1'] };
+    expect(questionnaireToAnswer(answered, at('2026-11-10T12:00:00Z'))).toBeUndefined();
+    const plain = { ...mood, questionnaire: undefined };
+    expect(questionnaireToAnswer(plain, at('2026-11-10T12:00:00Z'))).toBeUndefined();
   });
 });

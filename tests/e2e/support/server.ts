@@ -12,7 +12,13 @@ import { migrateServer } from '../../../src/server/migrations';
 import { findFreePort } from '../../../src/server/free-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { FileBinaryStorage } from '../../../src/server/binary/storage';
-import { findAppClientId, seedDemoClinic, seedEpdsScreening, topUpDemoSlots } from '../../../src/server/seed';
+import {
+  findAppClientId,
+  seedCarePlanBot,
+  seedDemoClinic,
+  seedEpdsScreening,
+  topUpDemoSlots,
+} from '../../../src/server/seed';
 import { migratedTemplate } from '../../server/support/pglite-template';
 import { appDistDir, ensureAppBuilt } from './app-build';
 
@@ -77,6 +83,8 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
       const seeded = await seedDemoClinic(systemRepo, { appOrigins: config.appOrigins });
       // As npm start: the EPDS with its scoring bot and Subscription.
       await seedEpdsScreening(systemRepo, new FileBinaryStorage(config.binaryDir));
+      // As npm start: the care-plan bot and its Subscription on pregnancy registrations.
+      await seedCarePlanBot(systemRepo, new FileBinaryStorage(config.binaryDir));
       // As npm start: the demo's free slots are topped up to 45 days ahead after seeding.
       await topUpDemoSlots(systemRepo);
       clinicProjectId = seeded.projectId;

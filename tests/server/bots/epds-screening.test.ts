@@ -3,13 +3,15 @@
 // Subscription. Maria's completed response is scored by the bot into an Observation (LOINC 99046-5,
 // derivedFrom the response); a total of 13 or more, or item 10 above 0, raises a Flag on her and an
 // urgent Communication to Dr. Chen, her general practitioner, which Dr. Chen's inbox query lists; a
-// total of 12 raises nothing. Maria does not read the Flag; Aisha reads none of it. Seeding twice
-// adds nothing.
+// total of 12 raises nothing. Maria does not read the Flag; Aisha reads none of it. Her response also
+// marks the mood check of her care plan done (the step whose window has opened, linked to the
+// response), once. Seeding twice adds nothing.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {
   Bundle,
+  CarePlan,
   Communication,
   Flag,
   Observation,
@@ -58,7 +60,7 @@ describe.each(databases())('EPDS scoring bot and alert on %s', (_engine, kind) =
     if (!result) throw new Error('The demo clinic was not found');
     seeded = result;
     jobs = new BotJobStore(clinic.server.db);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await clinic?.server.close();
@@ -117,8 +119,12 @@ describe.each(databases())('EPDS scoring bot and alert on %s', (_engine, kind) =
     expect(failed).toEqual([]);
   }
 
+  /** Maria's first response (in the first test). */
+  let firstResponse: QuestionnaireResponse | undefined;
+
   it('a total of 12 with item 10 at 0 is scored and raises nothing', async () => {
     const response = await answer(clinic.maria, [2, 2, 2, 2, 2, 2, 0, 0, 0, 0]);
+    firstResponse = response;
     await botFinished(response);
     const [score] = await search<Observation>(
       clinic.maria,
@@ -141,6 +147,18 @@ describe.each(databases())('EPDS scoring bot and alert on %s', (_engine, kind) =
       ),
     ).toEqual([]);
   }, 40_000);
+
+  it('the first response marked the opened mood check of Maria’s care plan done, linked to it', async () => {
+    const [plan] = await search<CarePlan>(clinic.maria, 'CarePlan?status=active&_sort=-_lastUpdated');
+    const mood = (plan.activity ?? []).filter((a) =>
+      a.detail?.instantiatesCanonical?.includes(EPDS_QUESTIONNAIRE_URL),
+    );
+    // Maria is 35 weeks: the 28-32 week check had opened; the one after the birth has not.
+    expect(mood.map((a) => [a.detail?.status, a.outcomeReference?.map((r) => r.reference)])).toEqual([
+      ['completed', [`QuestionnaireResponse/${firstResponse?.id}`]],
+      ['not-started', undefined],
+    ]);
+  });
 
   it('a total of 14 raises a Flag on Maria and an urgent Communication in Dr. Chen’s inbox', async () => {
     const response = await answer(clinic.maria, [2, 2, 2, 2, 2, 2, 1, 1, 0, 0]);
@@ -234,6 +252,14 @@ describe.each(databases())('EPDS scoring bot and alert on %s', (_engine, kind) =
       await search<Flag>(clinic.chen, `Flag?identifier=https://bloom.example/fhir/epds-alert|${selfHarm.id}`),
     ).toHaveLength(1);
   }, 40_000);
+
+  it('later responses leave the plan as it was: the step after the birth has not opened', async () => {
+    const [plan] = await search<CarePlan>(clinic.maria, 'CarePlan?status=active&_sort=-_lastUpdated');
+    const linked = (plan.activity ?? []).flatMap((a) => a.outcomeReference ?? []).map((r) => r.reference);
+    expect(linked.filter((r) => r?.startsWith('QuestionnaireResponse/'))).toEqual([
+      `QuestionnaireResponse/${firstResponse?.id}`,
+    ]);
+  });
 
   it('an answer the scale does not offer is refused by the server before any bot runs', async () => {
     const subject = { reference: clinic.maria.profile?.reference as string };

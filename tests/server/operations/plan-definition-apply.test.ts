@@ -4,6 +4,7 @@
 // 400 OperationOutcome; a patient never applies a plan to another patient.
 import type { MedplumClient } from '@medplum/core';
 import type { CarePlan, Observation, Parameters, PlanDefinition } from '@medplum/fhirtypes';
+import { EPDS_QUESTIONNAIRE_URL } from '../../../src/fhir/screening/epds';
 import { PREGNANCY_PLAN_URL } from '../../../src/server/seed/demo/pregnancy-plan';
 import { outcomeOf, rejectionOf, signedInClient } from '../../conformance/medplum-sdk/support/medplum-client';
 import { databases } from '../support/test-databases';
@@ -39,14 +40,16 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
     await clinic.server.close();
   });
 
-  test('the seed applied the template: Maria has one CarePlan from it, with its seven steps in order', async () => {
+  test('the seed applied the template: Maria has one CarePlan from it, with its nine steps in order', async () => {
     expect(template.action?.map((a) => a.title)).toEqual([
       'Booking visit',
       'Dating scan',
       'Anatomy scan',
       'Glucose test',
       'Tdap vaccine',
+      'Mood check (EPDS)',
       'Group B strep swab',
+      'Mood check (EPDS)',
       'Postpartum check',
     ]);
     const plans = await maria.searchResources('CarePlan', { 'instantiates-canonical': PREGNANCY_PLAN_URL });
@@ -55,14 +58,17 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
     expect(plan).toMatchObject({ status: 'active', intent: 'plan', subject: { reference: mariaRef } });
     const steps = (plan.activity ?? []).map((a) => [a.detail?.code?.text, a.detail?.status]);
     // Maria (35 weeks): visits and scans done by her appointments, glucose and strep by her reports;
-    // Tdap is not given yet (recorded not-done), the postpartum check lies ahead.
+    // Tdap is not given yet (recorded not-done), nor the mood check she had no response for; the
+    // checks after the birth lie ahead.
     expect(steps).toEqual([
       ['Booking visit', 'completed'],
       ['Dating scan', 'completed'],
       ['Anatomy scan', 'completed'],
       ['Glucose test', 'completed'],
       ['Tdap vaccine', 'not-started'],
+      ['Mood check (EPDS)', 'not-started'],
       ['Group B strep swab', 'completed'],
+      ['Mood check (EPDS)', 'not-started'],
       ['Postpartum check', 'not-started'],
     ]);
     const outcomes = (plan.activity ?? []).map((a) => a.outcomeReference?.[0]?.reference?.split('/')[0]);
@@ -72,7 +78,9 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
       'Appointment',
       'DiagnosticReport',
       undefined,
+      undefined,
       'DiagnosticReport',
+      undefined,
       undefined,
     ]);
   });
@@ -93,7 +101,13 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
     const glucose = plan.activity?.[3]?.detail;
     expect(glucose?.scheduledPeriod).toEqual({ start: day(24), end: day(28) });
     expect(glucose?.code?.coding?.[0]).toMatchObject({ system: 'http://loinc.org', code: '1504-0' });
-    expect(plan.activity?.[6]?.detail?.scheduledPeriod).toEqual({ start: day(46), end: day(48) });
+    expect(plan.activity?.[8]?.detail?.scheduledPeriod).toEqual({ start: day(46), end: day(48) });
+    // The mood checks name the Questionnaire to answer (the action's definitionCanonical).
+    expect(plan.activity?.[5]?.detail).toMatchObject({
+      instantiatesCanonical: [EPDS_QUESTIONNAIRE_URL],
+      scheduledPeriod: { start: day(28), end: day(32) },
+    });
+    expect(plan.activity?.[7]?.detail?.scheduledPeriod).toEqual({ start: day(44), end: day(48) });
     // Stored: Aisha reads it back.
     const aisha = await signedInClient(clinic.server.baseUrl, clinic.aisha);
     expect((await aisha.readResource('CarePlan', plan.id as string)).id).toBe(plan.id);
@@ -101,7 +115,7 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
 
   test('GET with ?subject= works as POST does', async () => {
     const plan = await chen.get<CarePlan>(`${applyUrl(chen)}?subject=${encodeURIComponent(aishaRef)}`);
-    expect(plan.activity).toHaveLength(7);
+    expect(plan.activity).toHaveLength(9);
   });
 
   test('bad input is a 400 OperationOutcome naming the problem', async () => {

@@ -1,6 +1,7 @@
 // Home's "where the pregnancy stands and what is next": weeks and due date when the record
 // holds an estimated delivery date (else one worked out from the last period she entered, else a card
-// to ask the care team or enter that date), the next step of the clinic's care plan, the next
+// to ask the care team or enter that date), the next step of the clinic's care plan (with a link to
+// answer its questionnaire when the step offers one), the next
 // appointment and the next vaccine. One HomeSummary query.
 import { useQuery } from '@apollo/client/react';
 import Card from '@mui/material/Card';
@@ -13,7 +14,12 @@ import { Link as RouterLink } from 'react-router-dom';
 import { HomeSummaryDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { LoadError, LoadingState } from '../../components/ListStates';
-import { nextPlanStep, planSteps, pregnancyPlan } from '../../components/planStepStatus';
+import {
+  nextPlanStep,
+  planSteps,
+  pregnancyPlan,
+  questionnaireToAnswer,
+} from '../../components/planStepStatus';
 import { ResourceLink } from '../../components/ResourceLink';
 import { effectiveDueDate, pregnancyProgress } from '../../components/pregnancyProgress';
 import { UnknownDueDateCard } from './UnknownDueDateCard';
@@ -47,6 +53,7 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
   const appointment = data?.nextAppointment?.edges?.[0]?.resource;
   const vaccine = data?.nextVaccine?.edges?.[0]?.resource;
   const nextStep = nextPlanStep(planSteps(pregnancyPlan(data?.CarePlanList)), now);
+  const answer = nextStep ? questionnaireToAnswer(nextStep, now) : undefined;
   return (
     <Grid container spacing={2} sx={{ mt: 4 }}>
       {progress && dueDate && (
@@ -81,6 +88,16 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
                 </>
               )}
             </Typography>
+          )}
+          {answer && (
+            <Link
+              component={RouterLink}
+              to={answer}
+              variant="body2"
+              sx={{ display: 'block', fontWeight: 600 }}
+            >
+              Answer the questionnaire
+            </Link>
           )}
           <Link component={RouterLink} to="/pregnancy" variant="body2">
             See your care plan

@@ -1,6 +1,7 @@
 // /pregnancy: where the pregnancy stands (week, trimester, due date), what happens at this stage in
 // plain words, and the clinic's schedule of care (the CarePlan its PlanDefinition made) with each step
-// done (and what did it), due now, or upcoming. One PregnancyTimeline query.
+// done (and what did it), due now, or upcoming; a due step that offers a questionnaire links to it.
+// One PregnancyTimeline query.
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
@@ -12,7 +13,13 @@ import { PregnancyTimelineDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
-import { planStepState, planSteps, pregnancyPlan, type PlanStep } from '../../components/planStepStatus';
+import {
+  planStepState,
+  planSteps,
+  pregnancyPlan,
+  questionnaireToAnswer,
+  type PlanStep,
+} from '../../components/planStepStatus';
 import {
   effectiveDueDate,
   KICK_COUNT_FROM_WEEK,
@@ -38,6 +45,7 @@ function StepWindow({ step }: { step: PlanStep }) {
 
 function StepItem({ step, now }: { step: PlanStep; now: Date }) {
   const state = planStepState(step, now);
+  const answer = questionnaireToAnswer(step, now);
   return (
     <Paper
       component="li"
@@ -54,10 +62,15 @@ function StepItem({ step, now }: { step: PlanStep; now: Date }) {
       </Box>
       <StepWindow step={step} />
       {step.description && <Typography variant="body2">{step.description}</Typography>}
-      {state.overdue && (
+      {state.overdue && !answer && (
         <Typography variant="body2">
           Its usual time has passed: ask your care team when to have it.
         </Typography>
+      )}
+      {answer && (
+        <Link component={RouterLink} to={answer} variant="body2" sx={{ fontWeight: 600 }}>
+          Answer the questionnaire
+        </Link>
       )}
       {step.doneBy.map((reference) => {
         const link = outcomeLink(reference);

@@ -3,6 +3,7 @@ const SCREENS: Readonly<Record<string, { path: string; label: string }>> = {
   Immunization: { path: '/health-record/vaccines/', label: 'See the vaccine' },
   DiagnosticReport: { path: '/health-record/lab-results/', label: 'See the result' },
   Observation: { path: '/Observation/', label: 'See the result' },
+  QuestionnaireResponse: { path: '/forms/responses/', label: 'See your answers' },
 };
 
 export interface OutcomeLink {

@@ -1,7 +1,8 @@
 // The clinic's EPDS scoring bot, run by a Subscription on each completed QuestionnaireResponse to
 // the EPDS: it writes the score as an Observation (LOINC 99046-5, derivedFrom the response) and, on a
 // total of 13 or more or any answer above 0 to item 10, a Flag on the patient and an urgent
-// Communication to her general practitioner, which shows in the practitioner's inbox. Bundled with
+// Communication to her general practitioner, which shows in the practitioner's inbox. The response
+// also marks the EPDS step of her care plan done (plan-step.ts). Bundled with
 // esbuild (scripts/build-epds-bot.ts) into one CommonJS file that runs in the bot sandbox. A retried
 // run finds what an earlier attempt wrote (by derivedFrom and identifier) and writes it once.
 import type {
@@ -23,9 +24,11 @@ import {
 } from '../../../fhir/screening/epds';
 import type { EpdsScore } from '../../../fhir/screening/epds';
 import { observationCategory } from '../../../fhir/observation-category';
+import { markPlanStepDone } from './plan-step';
+import type { PlanStepClient } from './plan-step';
 
 /** The part of the sandbox's FHIR client this bot uses. */
-export interface EpdsBotClient {
+export interface EpdsBotClient extends PlanStepClient {
   readResource<T extends Resource>(resourceType: T['resourceType'], id: string): Promise<T>;
   searchOne<T extends Resource>(
     resourceType: T['resourceType'],
@@ -147,8 +150,10 @@ export async function handler(medplum: EpdsBotClient, event: { input: unknown })
     'derived-from': responseRef,
     code: `http://loinc.org|${EPDS_TOTAL_LOINC}`,
   });
+  const step = await markPlanStepDone(medplum, response, EPDS_QUESTIONNAIRE_URL);
+  const stepNote = step ? `; ${step} done` : '';
   if (!score.alert) {
-    return `EPDS total ${score.total}, item 10 ${score.selfHarm}: no alert`;
+    return `EPDS total ${score.total}, item 10 ${score.selfHarm}: no alert${stepNote}`;
   }
 
   const patient = await medplum.readResource<Patient>('Patient', subject.slice('Patient/'.length));
@@ -186,7 +191,7 @@ export async function handler(medplum: EpdsBotClient, event: { input: unknown })
     byIdentifier,
   );
   if (!practitioner) {
-    return `EPDS total ${score.total}: Flag raised; the patient has no general practitioner to notify`;
+    return `EPDS total ${score.total}: Flag raised; the patient has no general practitioner to notify${stepNote}`;
   }
   await findOrCreate<Communication>(
     medplum,
@@ -220,5 +225,5 @@ export async function handler(medplum: EpdsBotClient, event: { input: unknown })
     },
     byIdentifier,
   );
-  return `EPDS total ${score.total}, item 10 ${score.selfHarm}: Flag and Communication raised`;
+  return `EPDS total ${score.total}, item 10 ${score.selfHarm}: Flag and Communication raised${stepNote}`;
 }

@@ -2,11 +2,15 @@
 // into each patient's CarePlan, so a clinic changes the schedule by editing this template, not code.
 // Timings are weeks of pregnancy (from the first day of the last period); the postpartum check sits
 // 6-8 weeks after the due date (46-48 weeks). Scans and visits use Bloom's own codes; appointments
-// that did them carry the same code as their reasonCode, which is how $apply finds them done.
+// that did them carry the same code as their reasonCode, which is how $apply finds them done. The
+// mood check (EPDS) is offered at 28-32 weeks and 4-8 weeks after the birth (44-48 weeks): its
+// definitionCanonical names the Questionnaire to answer, and a completed response marks it done.
 import type { CodeableConcept, PlanDefinition, PlanDefinitionAction } from '@medplum/fhirtypes';
+import { EPDS_QUESTIONNAIRE_URL } from '../../../fhir/screening/epds';
+import { PREGNANCY_PLAN_URL } from '../../bots/care-plan/registration';
 import { CVX, LOINC, UCUM } from './codes';
 
-export const PREGNANCY_PLAN_URL = 'https://bloom.example/fhir/PlanDefinition/pregnancy-care';
+export { PREGNANCY_PLAN_URL } from '../../bots/care-plan/registration';
 export const PREGNANCY_CARE_CODES = 'https://bloom.example/fhir/CodeSystem/pregnancy-care';
 
 /** A Bloom pregnancy-care code, e.g. for an appointment's reasonCode. */
@@ -25,6 +29,22 @@ const CARE_DISPLAY: Record<PregnancyCareCode, string> = {
   'anatomy-scan': 'Anatomy scan',
   'postpartum-check': 'Postpartum check',
 };
+
+/** The Edinburgh Postnatal Depression Scale as an action: answering the clinic's Questionnaire. */
+function moodCheck(low: number, high: number, description: string): PlanDefinitionAction {
+  return {
+    title: 'Mood check (EPDS)',
+    description,
+    code: [
+      {
+        coding: [{ system: LOINC, code: '71354-5', display: 'Edinburgh Postnatal Depression Scale [EPDS]' }],
+        text: 'Mood check (EPDS)',
+      },
+    ],
+    definitionCanonical: EPDS_QUESTIONNAIRE_URL,
+    timingRange: weeks(low, high),
+  };
+}
 
 function weeks(low: number, high: number): PlanDefinitionAction['timingRange'] {
   return {
@@ -89,6 +109,7 @@ export function buildPregnancyPlanDefinition(): PlanDefinition {
         code: [{ coding: [{ system: CVX, code: '115', display: 'Tdap' }], text: 'Tdap vaccine' }],
         timingRange: weeks(27, 36),
       },
+      moodCheck(28, 32, 'Ten short questions about how you have been feeling in the past week.'),
       {
         title: 'Group B strep swab',
         description: 'A quick swab that shows whether you need antibiotics during labour.',
@@ -107,6 +128,7 @@ export function buildPregnancyPlanDefinition(): PlanDefinition {
         ],
         timingRange: weeks(36, 37),
       },
+      moodCheck(44, 48, 'The same ten questions after the birth, when low mood is most common.'),
       {
         title: 'Postpartum check',
         description: 'A visit 6 to 8 weeks after the birth to see how you and your baby are doing.',

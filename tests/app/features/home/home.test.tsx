@@ -133,6 +133,40 @@ describe('SPEC §2 home', () => {
       'href',
       '/pregnancy',
     );
+    expect(within(card).queryByRole('link', { name: 'Answer the questionnaire' })).not.toBeInTheDocument();
+  });
+
+  it('a next step that offers a questionnaire links to answer it', async () => {
+    const EPDS = 'https://bloom.example/fhir/Questionnaire/epds';
+    renderScreen(<HomePage profile={maria} now={now} />, [
+      summary({
+        CarePlanList: [
+          {
+            __typename: 'CarePlan',
+            resourceType: 'CarePlan',
+            id: 'plan',
+            instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
+            activity: [
+              {
+                outcomeReference: null,
+                detail: {
+                  status: 'not-started',
+                  instantiatesCanonical: [EPDS],
+                  code: { text: 'Mood check (EPDS)' },
+                  scheduledPeriod: { start: '2026-05-20', end: '2026-06-17' },
+                },
+              },
+            ],
+          },
+        ],
+      }),
+    ]);
+    const card = await screen.findByRole('region', { name: 'Next step' });
+    expect(card).toHaveTextContent('Mood check (EPDS)');
+    expect(within(card).getByRole('link', { name: 'Answer the questionnaire' })).toHaveAttribute(
+      'href',
+      `/pregnancy/questionnaire?url=${encodeURIComponent(EPDS)}`,
+    );
   });
 
   it('nothing in the record: no summary cards', async () => {

@@ -87,6 +87,43 @@ describe('pregnancy timeline', () => {
     expect(screen.getByText('Your care team has not set up your care plan yet.')).toBeInTheDocument();
   });
 
+  it('a due step offering a questionnaire links to answer it; an answered one links to the answers', async () => {
+    const EPDS = 'https://bloom.example/fhir/Questionnaire/epds';
+    const mood = (start: string, end: string, done: string[] = []) => {
+      const base = step('Mood check (EPDS)', start, end, done.length ? 'completed' : 'not-started', done);
+      return { ...base, detail: { ...base.detail, instantiatesCanonical: [EPDS] } };
+    };
+    renderScreen(<PregnancyTimelinePage now={now} />, [
+      timeline({
+        dueDate: observation('edd', '2026-07-13'),
+        CarePlanList: [
+          {
+            ...plan,
+            activity: [
+              mood('2026-01-01', '2026-01-29', ['QuestionnaireResponse/r1']),
+              mood('2026-05-20', '2026-06-17'),
+              mood('2026-08-10', '2026-09-07'),
+            ],
+          },
+        ],
+      }),
+    ]);
+    await screen.findByText('Week 34 · third trimester');
+    const steps = within(screen.getByRole('list', { name: 'Your care plan' })).getAllByRole('listitem');
+    expect(steps.map((item) => item.getAttribute('data-state'))).toEqual(['done', 'due', 'upcoming']);
+    expect(within(steps[0]).getByRole('link', { name: 'See your answers' })).toHaveAttribute(
+      'href',
+      '/forms/responses/r1',
+    );
+    expect(within(steps[1]).getByRole('link', { name: 'Answer the questionnaire' })).toHaveAttribute(
+      'href',
+      `/pregnancy/questionnaire?url=${encodeURIComponent(EPDS)}`,
+    );
+    for (const other of [steps[0], steps[2]]) {
+      expect(within(other).queryByRole('link', { name: 'Answer the questionnaire' })).not.toBeInTheDocument();
+    }
+  });
+
   it('a plan written by hand (no PlanDefinition behind it) is not taken for the schedule', async () => {
     renderScreen(<PregnancyTimelinePage now={now} />, [
       timeline({
