@@ -26,6 +26,8 @@ export function precacheList(appDir) {
     paths.push(`/${path}`);
     hash.update(path).update(readFileSync(file));
   }
+  // The worker's own code too: a changed worker gets a new shell cache.
+  for (const file of filesUnder('src/app/sw').sort()) hash.update(readFileSync(file));
   return { paths, version: hash.digest('hex').slice(0, 16) };
 }
 

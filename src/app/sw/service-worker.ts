@@ -1,7 +1,8 @@
 // The app's service worker (bundled into dist/app/sw.js by scripts/build-service-worker.mjs, which
 // defines the precache list): the app shell (index.html, the hashed assets, the manifest and icons) is
 // cached at install, so the app opens without a network; navigations go to the network first and fall
-// back to the cached index.html; GraphQL reads are answered by the network and kept per signed-in
+// back to the cached index.html; /config.json is kept from its last answer; GraphQL reads and the
+// session (auth/me, which the app reads at start) are answered by the network and kept per signed-in
 // profile, and answered from that store when the network fails, the page being told so (the banner).
 import {
   answerCacheKey,
@@ -39,6 +40,7 @@ const worker = self as unknown as SwScope;
 const SHELL_PREFIX = 'bloom-shell-';
 const SHELL_CACHE = `${SHELL_PREFIX}${__BLOOM_VERSION__}`;
 const PRECACHED = new Set(__BLOOM_PRECACHE__);
+const CONFIG_PATH = '/config.json';
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(
@@ -73,8 +75,12 @@ worker.addEventListener('fetch', (event) => {
     event.respondWith(navigation(request));
   } else if (request.method === 'GET' && sameOrigin && PRECACHED.has(url.pathname)) {
     event.respondWith(shellFile(request));
+  } else if (request.method === 'GET' && sameOrigin && url.pathname === CONFIG_PATH) {
+    event.respondWith(configFile(request));
   } else if (request.method === 'POST' && url.pathname.endsWith('/$graphql')) {
-    event.respondWith(graphqlAnswer(request, event.clientId));
+    event.respondWith(personalAnswer(request, event.clientId));
+  } else if (request.method === 'GET' && url.pathname.endsWith('/auth/me')) {
+    event.respondWith(personalAnswer(request, event.clientId));
   }
 });
 
@@ -92,15 +98,29 @@ async function shellFile(request: Request): Promise<Response> {
   return (await caches.match(request, { cacheName: SHELL_CACHE })) ?? fetch(request);
 }
 
+/** Where the API is: the last answer serves an offline start. */
+async function configFile(request: Request): Promise<Response> {
+  try {
+    const response = await fetch(request);
+    if (response.ok) await (await caches.open(SHELL_CACHE)).put(CONFIG_PATH, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await caches.match(CONFIG_PATH, { cacheName: SHELL_CACHE });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
 async function tell(clientId: string, message: SwAnswerMessage): Promise<void> {
   const client = clientId ? await worker.clients.get(clientId) : undefined;
   client?.postMessage(message);
 }
 
-async function graphqlAnswer(request: Request, clientId: string): Promise<Response> {
-  const body = await request.clone().text();
+/** A read of the signed-in person's data: from the network, else from what was kept for that person. */
+async function personalAnswer(request: Request, clientId: string): Promise<Response> {
+  const body = request.method === 'GET' ? '' : await request.clone().text();
   const owner = answerOwner(request.headers.get('authorization'));
-  if (!owner || !isReadOnlyGraphqlBody(body)) return fetch(request);
+  if (!owner || (request.method !== 'GET' && !isReadOnlyGraphqlBody(body))) return fetch(request);
   const key = await answerCacheKey(worker.registration.scope, request.url, owner, body);
   try {
     const response = await fetch(request);
