@@ -1,6 +1,6 @@
 // Builds what is missing or stale: the FHIR definitions index, the bots' @medplum/core bundle, the
 // PGlite worker thread's bundle, the server bundle (dist/server/main.mjs, what `npm start` runs) and
-// the app bundle (dist/app) with brotli and gzip copies of its text files.
+// the app bundle (dist/app) with its service worker (sw.js) and brotli and gzip copies of its text files.
 // Usage: node scripts/build.mjs [--force] [--only=fhir|app]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { compressAssets } from './compress-assets.mjs';
 import { buildPgliteWorker } from './build-pglite-worker.mjs';
 import { buildServer } from './build-server.mjs';
+import { buildServiceWorker } from './build-service-worker.mjs';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
@@ -86,7 +87,7 @@ function buildBotCore() {
   run('npx', ['tsx', 'scripts/build-care-plan-bot.ts', ...(force ? ['--force'] : [])]);
 }
 
-function buildApp() {
+async function buildApp() {
   const output = 'dist/app/index.html';
   // The typed GraphQL documents are generated, so named as a file (newestMtime skips generated folders).
   const inputs = [
@@ -96,9 +97,15 @@ function buildApp() {
     'src/graphql/generated/operations.ts',
     'src/fhir',
     'vite.config.ts',
+    'scripts/build-service-worker.mjs',
     'package-lock.json',
   ];
-  if (!force && existsSync(output) && statSync(output).mtimeMs >= newestMtime(inputs)) {
+  if (
+    !force &&
+    existsSync(output) &&
+    existsSync('dist/app/sw.js') &&
+    statSync(output).mtimeMs >= newestMtime(inputs)
+  ) {
     console.log('build: app is up to date (dist/app)');
     compressApp();
     return;
@@ -110,6 +117,8 @@ function buildApp() {
     NODE_ENV: 'production',
   });
   console.log(`build: app built into dist/app in ${Date.now() - started} ms`);
+  const worker = await buildServiceWorker('dist/app');
+  console.log(`build: service worker precaching ${worker.files} files (version ${worker.version})`);
   compressApp();
 }
 
@@ -132,4 +141,4 @@ if (!only || only === 'fhir') {
   await buildPgliteWorker({ force });
   await buildServer({ force });
 }
-if (!only || only === 'app') buildApp();
+if (!only || only === 'app') await buildApp();

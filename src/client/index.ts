@@ -64,6 +64,8 @@ export type { TypeSchema } from './schema-store';
 export { SignedUrlCache, SIGNED_URL_MIN_REMAINING_MS } from './signed-urls';
 export { UNABLE_TO_DECODE_BASE64, decodeBase64, decodeBase64ToBytes, encodeBase64 } from './base64';
 export { KeyValueClient, KEY_VALUE_PATH } from './key-value';
+export { OfflineWriteQueue, OFFLINE_WRITES_STORAGE_KEY } from './offline-writes';
+export type { OfflineWriteTarget, QueuedWrite, QueuedWriteState } from './offline-writes';
 export * from './settings';
 export {
   ACTIVE_LOGIN_KEY,

@@ -63,7 +63,8 @@ const HASHED_ASSET = /\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9.]+$/;
 
 /**
  * Hashed assets never change under their name, so browsers keep them for a year without asking;
- * everything else (index.html, which names the current build's assets, icons) is revalidated.
+ * everything else (index.html, which names the current build's assets, icons, the manifest and the
+ * service worker, whose updates browsers must see) is revalidated.
  */
 export function appCacheControl(filePath: string): string {
   return HASHED_ASSET.test(filePath.split(path.sep).join('/'))
@@ -88,8 +89,12 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-xss-protection',
 ];
 
-/** Script and style chunks: never a document, never a worker (the app starts none). */
+/**
+ * Script and style chunks: never a document. The service worker (sw.js) is a script too, but a worker
+ * runs under the policy of its own response, so it keeps the document headers.
+ */
 const SUBRESOURCE = /\.(js|mjs|css|map)(\.br|\.gz)?$/;
+const SERVICE_WORKER = /(^|[\\/])sw\.js(\.br|\.gz)?$/;
 
 /** A path whose last segment has no dot is a client-side route; anything else is a missing file. */
 function isClientRoute(url: string): boolean {
@@ -134,7 +139,7 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
     cacheControl: false,
     setHeaders: (reply, filePath) => {
       reply.header('Cache-Control', appCacheControl(filePath));
-      if (SUBRESOURCE.test(filePath)) {
+      if (SUBRESOURCE.test(filePath) && !SERVICE_WORKER.test(filePath)) {
         // helmet writes its headers on the raw response, so they are removed there.
         for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
       }

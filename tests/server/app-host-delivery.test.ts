@@ -13,6 +13,7 @@ import { rawGet as get } from './support/raw-get';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SCRIPT = 'console.log("bloom, compressed");'.repeat(40);
 const INDEX = '<!doctype html><title>Bloom</title><div id="root"></div>';
+const MANIFEST = '{"name":"Bloom","start_url":"/","display":"standalone"}';
 
 describe('app host delivery', () => {
   let appDir: string;
@@ -30,6 +31,8 @@ describe('app host delivery', () => {
     write('index.html', INDEX);
     write('assets/main-Ab3_x-9Z.js', SCRIPT);
     write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    write('manifest.webmanifest', MANIFEST);
+    write('sw.js', 'self.addEventListener("fetch", () => undefined);');
     // A text file the build left without copies is still served, uncompressed.
     fs.writeFileSync(path.join(appDir, 'assets', 'plain-Qw12Er34.css'), 'body{margin:0}');
     host = await buildAppHost({ appDir, apiBaseUrl: 'http://localhost:8999/', logLevel: 'silent' });
@@ -121,6 +124,24 @@ describe('app host delivery', () => {
         expect([page, name, response.headers[name]]).not.toEqual([page, name, undefined]);
       expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     }
+  });
+
+  test('the web app manifest comes as application/manifest+json and the service worker as a script, both revalidated (issue #26)', async () => {
+    for (const encoding of ['br', 'identity']) {
+      const manifest = await get(`${url}/manifest.webmanifest`, { 'accept-encoding': encoding });
+      expect(manifest.status).toBe(200);
+      expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+      expect(manifest.headers['cache-control']).toBe('no-cache');
+      const worker = await get(`${url}/sw.js`, { 'accept-encoding': encoding });
+      expect(worker.status).toBe(200);
+      expect(worker.headers['content-type']).toMatch(/javascript/);
+      // A browser checks for a new worker on each visit: it must never be kept for a year.
+      expect(worker.headers['cache-control']).toBe('no-cache');
+      // A worker runs under its own response's policy, so sw.js keeps the CSP the pages have.
+      expect(worker.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+    expect(appCacheControl('/srv/app/sw.js')).toBe('no-cache');
+    expect(appCacheControl('/srv/app/manifest.webmanifest')).toBe('no-cache');
   });
 
   test('the compressed copies are never reachable by a crafted path outside the app', async () => {

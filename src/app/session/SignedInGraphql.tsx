@@ -1,17 +1,32 @@
 // The ApolloProvider of the signed-in screens, with the live connection screens watch to refetch after
 // the subscription socket reconnects. It is a chunk of its own (see GraphqlBoundary), so
-// Apollo and the GraphQL runtime stay off the landing and sign-in pages.
+// Apollo and the GraphQL runtime stay off the landing and sign-in pages. Signed-in screens also get
+// the offline banner, and the service worker (offline reading) is registered from here, never from
+// the landing page.
 import { ApolloProvider } from '@apollo/client/react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { LiveConnectionContext } from '../../graphql/live-connection';
 import { sharedGraphql } from '../../graphql/shared-client';
+import { OfflineBanner } from '../components/OfflineBanner';
+import { pageOfflineStatus } from '../offline/offlineStatus';
+import { offlineWriteQueue } from '../offline/offlineWrites';
+import { registerServiceWorker } from '../offline/serviceWorker';
 import { useBloomClient } from './BloomClientContext';
 
 export default function SignedInGraphql({ children }: { children: ReactNode }) {
-  const { apollo, live } = sharedGraphql(useBloomClient());
+  const client = useBloomClient();
+  const { apollo, live } = sharedGraphql(client);
+  useEffect(() => {
+    registerServiceWorker();
+    // Writes kept while offline go out as soon as a signed-in screen is open with a network.
+    offlineWriteQueue(client);
+  }, [client]);
   return (
     <ApolloProvider client={apollo}>
-      <LiveConnectionContext.Provider value={live}>{children}</LiveConnectionContext.Provider>
+      <LiveConnectionContext.Provider value={live}>
+        <OfflineBanner store={pageOfflineStatus()} />
+        {children}
+      </LiveConnectionContext.Provider>
     </ApolloProvider>
   );
 }

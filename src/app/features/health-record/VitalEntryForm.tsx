@@ -1,20 +1,22 @@
 // Manual measurement entry (SPEC §2 Vitals; §5 decimal values): one field per series (systolic and
 // diastolic for blood pressure), refused in the form with a message when not a number, saved through
 // the platform client as a preliminary Observation, which the chart then reads again (a client write
-// evicts the Observation lists Apollo holds).
+// evicts the Observation lists Apollo holds). Without a network the measurement is kept on the device
+// and sent when the network returns (src/app/offline/offlineWrites.ts), listed under the form until then.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { PlainTextField } from '../../components/PlainTextField';
-import { useBloomClient } from '../../session/BloomClientContext';
+import { QueuedWritesList } from '../../components/QueuedWritesList';
+import { useOfflineWrites } from '../../offline/offlineWrites';
 import { parseDecimal, vitalObservation } from './vitalObservation';
 import { storedValue, vitalUnit } from './vitalDisplay';
 import type { VitalType } from './vitalTypes';
 
 export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: string }) {
-  const client = useBloomClient();
+  const { writes, save, dismiss } = useOfflineWrites(`vitals/${vital.code}`);
   const [texts, setTexts] = useState<string[]>(() => vital.series.map(() => ''));
   const [invalid, setInvalid] = useState<boolean[]>(() => vital.series.map(() => false));
   const [saving, setSaving] = useState(false);
@@ -31,9 +33,16 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
     try {
       // Entered in the shown unit (kg or lb for weight), stored in the unit SPEC §3 gives the type.
       const stored = (values as number[]).map((value) => storedValue(value, vital));
-      await client.createResource(vitalObservation(vital, stored, patient, new Date()));
+      const label = `${vital.title} ${texts.map((text) => text.trim()).join('/')} ${vitalUnit(vital)}`;
+      const result = await save(vitalObservation(vital, stored, patient, new Date()), label);
       setTexts(vital.series.map(() => ''));
-      setMessage({ severity: 'success', text: 'Measurement saved.' });
+      setMessage({
+        severity: 'success',
+        text:
+          result === 'sent'
+            ? 'Measurement saved.'
+            : "Measurement kept on this device: it is sent when you're back online.",
+      });
     } catch (err) {
       setMessage({
         severity: 'error',
@@ -83,6 +92,7 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
           {message.text}
         </Alert>
       )}
+      <QueuedWritesList writes={writes} onDismiss={dismiss} label="Measurements waiting to be sent" />
     </Box>
   );
 }
