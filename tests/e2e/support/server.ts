@@ -61,6 +61,8 @@ export async function startBloom(options: StartOptions = {}): Promise<RunningBlo
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
     LOG_LEVEL: 'warn',
+    // Load shedding off (10 min), as in the API tests: a busy CI machine is no failure of a screen.
+    PGLITE_MAX_QUEUE_WAIT: '600000',
   });
   config.appOrigins.push(...(options.extraOrigins ?? []));
   // Under jest a copy of the global setup's migrated template (initdb costs seconds a database);
