@@ -74,5 +74,5 @@ describe('SPEC §9 the search table at 375 px', () => {
     expect(grid?.scroll).toBeGreaterThan(grid?.client ?? 0);
 
     expect(await seriousAxeViolations(page)).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
