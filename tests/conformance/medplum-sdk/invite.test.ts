@@ -138,6 +138,20 @@ describe.each(databases())("Medplum's invite through MedplumClient against Bloom
     expect(forced.identifier).toEqual([{ system: 'urn:bloom:clinic', value: 'north' }]);
   });
 
+  test('a member at the other User scope is 409 too, unless forceNewMembership (then a second, server-wide User)', async () => {
+    const request = body({ resourceType: 'Patient' });
+    const first = await invite(request);
+    const otherScope = await refusal({ ...request, scope: 'server' });
+    expect(otherScope).toEqual([
+      expect.objectContaining({ code: 'conflict', text: 'User is already a member of this project' }),
+    ]);
+    const forced = await invite({ ...request, scope: 'server', forceNewMembership: true });
+    expect(forced.user?.reference).not.toBe(first.user?.reference);
+    expect((await userOf(forced)).project).toBeUndefined();
+    // The same Patient: it has the email in the project.
+    expect(forced.profile?.reference).toBe(first.profile?.reference);
+  });
+
   test('a Practitioner that already has the email in the project is reused, not created a second time', async () => {
     const address = email('existing');
     const existing = await admin.createResource<Practitioner>({

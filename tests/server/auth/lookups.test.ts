@@ -8,6 +8,7 @@ import {
   findMembershipsByProject,
   findMembershipsByUser,
   findUserByEmail,
+  findUserByEmailAtScope,
 } from '../../../src/server/repo/lookups';
 import { databases } from '../support/test-databases';
 
@@ -35,6 +36,32 @@ describe.each(databases())('identity lookups on %s', (_engine, kind) => {
     expect(await findUserByEmail(db, 'ada@example.net')).toBeUndefined();
     await repo.deleteResource('User', user.id as string);
     expect(await findUserByEmail(db, 'ada@example.org')).toBeUndefined();
+  });
+
+  test('Users scoped to a project (Medplum invited patients): that project first, then server-wide; other projects never', async () => {
+    const make = (project?: string) =>
+      repo.createResource<User>({
+        resourceType: 'User',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        email: 'grace@example.org',
+        ...(project ? { project: { reference: `Project/${project}` } } : {}),
+      });
+    const inA = await make('pa');
+    // Only a scoped User: found without a project (the app names none) and in its own project.
+    expect((await findUserByEmail(db, 'grace@example.org'))?.id).toBe(inA.id);
+    expect((await findUserByEmail(db, 'grace@example.org', 'pa'))?.id).toBe(inA.id);
+    expect(await findUserByEmail(db, 'grace@example.org', 'pb')).toBeUndefined();
+    const server = await make();
+    const inB = await make('pb');
+    expect((await findUserByEmail(db, 'Grace@example.org'))?.id).toBe(server.id);
+    expect((await findUserByEmail(db, 'grace@example.org', 'pa'))?.id).toBe(inA.id);
+    expect((await findUserByEmail(db, 'grace@example.org', 'pb'))?.id).toBe(inB.id);
+    expect((await findUserByEmail(db, 'grace@example.org', 'pc'))?.id).toBe(server.id);
+    // The invite's look-up is at exactly one scope.
+    expect((await findUserByEmailAtScope(db, 'grace@example.org', undefined))?.id).toBe(server.id);
+    expect((await findUserByEmailAtScope(db, 'grace@example.org', 'pb'))?.id).toBe(inB.id);
+    expect(await findUserByEmailAtScope(db, 'grace@example.org', 'pc')).toBeUndefined();
   });
 
   test('memberships by user and by project; inactive ones are not offered to the user', async () => {

@@ -173,7 +173,7 @@ describe('SPEC §6 invite a user (admin)', () => {
     signedInAs(admin, true);
     policies();
     api.once(INVITE, 400, outcome('Valid email address is required', ['email']));
-    api.once(INVITE, 409, outcome('This user is already a member of the project'));
+    api.once(INVITE, 409, outcome('User is already a member of this project'));
     api.once(INVITE, 400, outcome('Access policy not found', ['membership.accessPolicy']));
     api.once(INVITE, 403, {
       resourceType: 'OperationOutcome',
@@ -192,7 +192,7 @@ describe('SPEC §6 invite a user (admin)', () => {
     );
     send();
     const alert = await within(form).findByRole('alert');
-    await waitFor(() => expect(alert).toHaveTextContent('This user is already a member of the project'));
+    await waitFor(() => expect(alert).toHaveTextContent('User is already a member of this project'));
     send();
     expect(await within(form).findByText('Access policy not found')).toBeInTheDocument();
     send();
