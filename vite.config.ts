@@ -1,12 +1,85 @@
 // Builds the React app (src/app) into dist/app, which the server's app host serves.
+import fs from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const OPERATIONS = path.resolve('src/graphql/generated/operations.ts');
+const GRAPHQL_MODULES = new Set([OPERATIONS, path.resolve('src/graphql/index.ts')]);
+const DOCUMENT_MODULE = '\0bloom-graphql-document:';
+const DOCUMENT_LINE = /^export const (\w+) = (\{.*\}) as unknown as DocumentNode<.*>;$/;
+const NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2;?/g;
+
+/**
+ * Each GraphQL document of the generated operations module as a module of its own, imported straight
+ * by the screens that run it, so a screen's chunk carries only its own documents. Through the
+ * operations module (which the signed-in chunk re-exports), all ~40 documents rode in the chunk every
+ * signed-in screen loads. A document imported some other way is missing from operations.ts here, so
+ * the build fails rather than silently bundling it.
+ */
+function graphqlDocumentPerModule(): Plugin {
+  const documents = new Map<string, string>();
+  return {
+    name: 'bloom-graphql-document-per-module',
+    apply: 'build',
+    buildStart() {
+      documents.clear();
+      for (const line of fs.readFileSync(OPERATIONS, 'utf8').split('\n')) {
+        const match = DOCUMENT_LINE.exec(line);
+        if (match) documents.set(match[1], match[2]);
+      }
+      if (documents.size === 0) this.error(`no GraphQL documents found in ${OPERATIONS}`);
+    },
+    resolveId: (source) => (source.startsWith(DOCUMENT_MODULE) ? source : null),
+    load(id) {
+      if (id.startsWith(DOCUMENT_MODULE)) {
+        const name = id.slice(DOCUMENT_MODULE.length);
+        const document = documents.get(name);
+        if (document === undefined) this.error(`no GraphQL document ${name} in operations.ts`);
+        return `export const ${name} = ${document};`;
+      }
+      if (id !== OPERATIONS) return null;
+      return fs
+        .readFileSync(id, 'utf8')
+        .split('\n')
+        .filter((line) => !DOCUMENT_LINE.test(line))
+        .join('\n');
+    },
+    async transform(code, id) {
+      if (id.includes('node_modules') || id.startsWith('\0') || GRAPHQL_MODULES.has(id)) return null;
+      const replacements: [string, string][] = [];
+      for (const [statement, names, , source] of code.matchAll(NAMED_IMPORT)) {
+        const resolved = await this.resolve(source, id);
+        if (!resolved || !GRAPHQL_MODULES.has(resolved.id)) continue;
+        const specifiers = names
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean);
+        const isDocument = (specifier: string) => documents.has(specifier.split(/\s+as\s+/)[0]);
+        const rest = specifiers.filter((specifier) => !isDocument(specifier));
+        const imports = specifiers
+          .filter(isDocument)
+          .map(
+            (specifier) =>
+              `import { ${specifier} } from '${DOCUMENT_MODULE}${specifier.split(/\s+as\s+/)[0]}';`,
+          );
+        if (imports.length === 0) continue;
+        if (rest.length > 0) imports.push(`import { ${rest.join(', ')} } from '${source}';`);
+        // On as many lines as the statement had, so the code below keeps its place in the source map.
+        replacements.push([statement, imports.join(' ') + '\n'.repeat(statement.split('\n').length - 1)]);
+      }
+      if (replacements.length === 0) return null;
+      const rewritten = replacements.reduce((result, [from, to]) => result.replace(from, to), code);
+      return { code: rewritten, map: null };
+    },
+  };
+}
 
 export default defineConfig({
   root: 'src/app',
   // Static files (illustration, favicon) copied as-is; they are same-origin, so a strict CSP allows them.
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [react(), graphqlDocumentPerModule()],
   build: {
     outDir: '../../dist/app',
     emptyOutDir: true,
@@ -43,6 +116,14 @@ export default defineConfig({
               name: 'signed-in',
               test: /node_modules[\\/](@apollo|graphql|rxjs|optimism|@wry|tslib|graphql-ws)[\\/]|[\\/]src[\\/](graphql[\\/]|app[\\/]session[\\/]SignedInGraphql|app[\\/]components[\\/](MainNav|UserMenu))/,
               includeDependenciesRecursively: false,
+              priority: 1,
+            },
+            // The MUI controls of the signed-in frame (its navigation list and buttons), which sign-in and
+            // most screens use too: one shared file. Left to the inlining below, each user got its own copy,
+            // so a health-record screen downloaded Button and the list items twice.
+            {
+              name: 'controls',
+              test: /node_modules[\\/]@mui[\\/](material[\\/](Button|ButtonBase|List|ListItem|ListItemButton|ListItemText|useMediaQuery)|system[\\/]useMediaQuery)[\\/]/,
               priority: 1,
             },
           ],

@@ -6,6 +6,9 @@
 // length (default 30: 60 s in all). Alone (`npx tsx bench/soak.ts`) it also runs on PostgreSQL when
 // SOAK_DATABASE_URL names a server: a database of its own is created there and dropped afterwards.
 // The machine's load average is printed with each level: the figures depend on what else runs.
+// Each level also polls the health check (its slowest answer). SOAK_COMPARE=1 runs PGlite with load
+// shedding off and on (PGLITE_MAX_QUEUE_WAIT; SOAK_QUEUE_WAIT sets the "on" bound), SOAK_ROUNDS
+// rounds (default 2) alternating which runs first, and prints them side by side.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -40,6 +43,9 @@ export interface SoakLevel {
   /** The 1-minute load average when the level started and when it ended. */
   loadBefore: number;
   loadAfter: number;
+  /** GET /healthcheck every 250 ms during the level: the slowest answer and the answers not 200. */
+  healthMaxMs: number;
+  healthFailures: number;
 }
 
 const LEVELS = [32, 128];
@@ -54,6 +60,7 @@ function rssMb(pid: number): number {
 async function startServer(
   dataDir: string,
   databaseUrl: string,
+  env: Record<string, string>,
 ): Promise<{ child: ChildProcess; baseUrl: string }> {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -64,12 +71,14 @@ async function startServer(
       PORT: '0',
       APP_PORT: '0',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const banner = /FHIR API:\s+(http:\/\/\S+?)fhir\/R4\//;
-  const deadline = Date.now() + 120_000;
+  // Seeding a fresh DATA_DIR took over 2 minutes at load average 20 on 2 cores.
+  const deadline = Date.now() + 300_000;
   while (!banner.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline)
       throw new Error(`soak server did not start: ${output}`);
@@ -124,13 +133,44 @@ export async function measureSoakOnPostgres(
   }
 }
 
-/** The soak on PGlite (a new DATA_DIR), or on the PostgreSQL database `databaseUrl`. */
+/** Polls GET /healthcheck every 250 ms (one at a time) until stopped: the slowest answer and failures. */
+function pollHealth(baseUrl: string): () => Promise<{ maxMs: number; failures: number }> {
+  let maxMs = 0;
+  let failures = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${baseUrl}healthcheck`, { signal: AbortSignal.timeout(10_000) });
+        await response.arrayBuffer();
+        if (response.status !== 200) failures++;
+      } catch {
+        failures++;
+      }
+      maxMs = Math.max(maxMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return { maxMs: Math.round(maxMs), failures };
+  };
+}
+
+/**
+ * The soak on PGlite (a new DATA_DIR), or on the PostgreSQL database `databaseUrl`; `env` adds
+ * server settings (e.g. PGLITE_MAX_QUEUE_WAIT).
+ */
 export async function measureSoak(
   seconds = Number(process.env.SOAK_SECONDS ?? 30),
   databaseUrl = '',
+  env: Record<string, string> = {},
+  levels = LEVELS,
 ): Promise<SoakLevel[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-bench-soak-'));
-  const { child, baseUrl } = await startServer(dataDir, databaseUrl);
+  const { child, baseUrl } = await startServer(dataDir, databaseUrl, env);
   try {
     const pid = child.pid as number;
     const token = await signIn(baseUrl, 'admin@bloom.example', process.env.DEMO_PASSWORD ?? 'bloom-demo');
@@ -159,11 +199,12 @@ export async function measureSoak(
         }),
       },
     ];
-    const levels: SoakLevel[] = [];
-    for (const connections of LEVELS) {
+    const figures: SoakLevel[] = [];
+    for (const connections of levels) {
       const rssBeforeMb = rssMb(pid);
       const loadBefore = os.loadavg()[0];
       const socketCodes: Record<string, number> = {};
+      const stopHealth = pollHealth(baseUrl);
       const result = await new Promise<autocannon.Result>((resolve, reject) => {
         const instance = autocannon(
           { url: baseUrl, connections, duration: seconds, headers, requests },
@@ -174,6 +215,7 @@ export async function measureSoak(
           socketCodes[code] = (socketCodes[code] ?? 0) + 1;
         });
       });
+      const health = await stopHealth();
       delete socketCodes['request timed out'];
       const statuses = Object.fromEntries(
         Object.entries(result.statusCodeStats ?? {})
@@ -183,7 +225,7 @@ export async function measureSoak(
       const rssAfterMb = rssMb(pid);
       const loadAfter = os.loadavg()[0];
       await new Promise((resolve) => setTimeout(resolve, REST_MS));
-      levels.push({
+      figures.push({
         connections,
         seconds,
         requests: result.requests.total,
@@ -202,9 +244,11 @@ export async function measureSoak(
         rssRestedMb: rssMb(pid),
         loadBefore,
         loadAfter,
+        healthMaxMs: health.maxMs,
+        healthFailures: health.failures,
       });
     }
-    return levels;
+    return figures;
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -228,14 +272,58 @@ export function formatSoak(levels: readonly SoakLevel[], engine = 'PGlite'): str
         `${level.requestsPerSecond.toFixed(0)} req/s, ${level.requests} requests, p99 ${level.p99Ms} ms, ` +
         `errors ${level.errors} (socket ${level.errorKinds.socket}${counts(level.errorKinds.socketCodes)}, ` +
         `timeouts ${level.errorKinds.timeouts}, non-2xx ${level.errorKinds.non2xx}${counts(level.errorKinds.statuses)}), RSS ${level.rssBeforeMb} → ${level.rssAfterMb} MB, ` +
-        `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest; load average ${level.loadBefore.toFixed(1)} → ${level.loadAfter.toFixed(1)}`,
+        `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest; health check max ${level.healthMaxMs} ms` +
+        `${level.healthFailures ? ` (${level.healthFailures} failed)` : ''}; load average ${level.loadBefore.toFixed(1)} → ${level.loadAfter.toFixed(1)}`,
     ),
   ].join('\n');
 }
 
-// `tsx bench/soak.ts` runs the soak alone.
+/** PGLITE_MAX_QUEUE_WAIT for "shedding off": an hour, which no queue reaches in a soak. */
+const NO_SHEDDING = '3600000';
+
+/**
+ * PGlite with load shedding off and on (PGLITE_MAX_QUEUE_WAIT an hour vs the default or
+ * SOAK_QUEUE_WAIT), the same build, rounds alternating which goes first; each run a fresh server.
+ */
+async function compareShedding(rounds: number): Promise<void> {
+  const on: Record<string, string> = process.env.SOAK_QUEUE_WAIT
+    ? { PGLITE_MAX_QUEUE_WAIT: process.env.SOAK_QUEUE_WAIT }
+    : {};
+  const runs: { label: string; levels: SoakLevel[] }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    for (const label of order) {
+      const levels = await measureSoak(
+        undefined,
+        '',
+        label === 'on' ? on : { PGLITE_MAX_QUEUE_WAIT: NO_SHEDDING },
+      );
+      console.log(formatSoak(levels, `PGlite, shedding ${label}, round ${round + 1}`));
+      runs.push({ label, levels });
+    }
+  }
+  console.log('side by side (shedding off | on), per level and round:');
+  for (const connections of LEVELS) {
+    for (let round = 0; round < rounds; round++) {
+      const pick = (label: string): SoakLevel => {
+        const run = runs.filter((r) => r.label === label)[round];
+        return run.levels.find((l) => l.connections === connections) as SoakLevel;
+      };
+      const cell = (level: SoakLevel) =>
+        `${level.requestsPerSecond.toFixed(0)} req/s, p99 ${level.p99Ms} ms, errors ${level.errors} ` +
+        `(timeouts ${level.errorKinds.timeouts}, 503 ${level.errorKinds.statuses['503'] ?? 0}), health max ${level.healthMaxMs} ms`;
+      console.log(`  c${connections} round ${round + 1}: ${cell(pick('off'))} | ${cell(pick('on'))}`);
+    }
+  }
+}
+
+// `tsx bench/soak.ts` runs the soak alone; SOAK_COMPARE=1 compares PGlite's load shedding off and on.
 if (process.argv[1]?.endsWith('bench/soak.ts')) {
   (async () => {
+    if (process.env.SOAK_COMPARE === '1') {
+      await compareShedding(Number(process.env.SOAK_ROUNDS ?? 2));
+      return;
+    }
     console.log(formatSoak(await measureSoak()));
     const postgresUrl = process.env.SOAK_DATABASE_URL;
     if (postgresUrl) console.log(formatSoak(await measureSoakOnPostgres(postgresUrl), 'PostgreSQL'));

@@ -4,12 +4,9 @@ import { spawn, spawnSync } from 'node:child_process';
 
 const dev = process.argv.includes('--dev');
 
-const build = spawnSync(process.execPath, ['scripts/build.mjs', ...(dev ? ['--only=fhir'] : [])], {
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
-
 if (dev) {
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--only=fhir'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
   const apiPort = process.env.PORT ?? '8103';
   const appPort = process.env.APP_PORT ?? '3000';
   const children = [
@@ -32,6 +29,9 @@ if (dev) {
   process.on('SIGTERM', stop);
   children.forEach((child) => child.on('exit', (code) => code && process.exit(code)));
 } else {
+  // The build runs in this process (no second Node start-up); it reads no arguments from `npm start`
+  // and exits the process when a step fails.
+  await import('./build.mjs');
   // One process: Ctrl-C reaches the server's own shutdown handler directly. The build bundled the
   // server into plain JavaScript (scripts/build-server.mjs), so nothing is transpiled at start.
   process.setSourceMapsEnabled(true);

@@ -83,6 +83,13 @@ export function benchScreens(ids: {
       ready: (page) =>
         page.getByRole('list', { name: 'Your care plan' }).waitFor({ timeout: READY_TIMEOUT_MS }),
     },
+    {
+      name: 'kick count',
+      path: '/pregnancy/kicks',
+      signedIn: true,
+      ready: (page) =>
+        page.getByRole('button', { name: 'Start counting' }).waitFor({ timeout: READY_TIMEOUT_MS }),
+    },
     { name: 'messages', path: '/messages', signedIn: true, ready: heading(/./) },
     { name: 'get-care', path: '/get-care', signedIn: true, ready: heading(/./) },
     {

@@ -1,7 +1,10 @@
 // One patient with many Observations (SEARCH_BENCH_HEAVY, default 10,000) beside 20 others with
 // a twentieth of that each, on PGlite and PostgreSQL in the same run: p50/p99 of the patient app's vitals query and
 // of `_count=1&_total=accurate` through Repository.search, the PGlite/PostgreSQL ratio (goal ≤ 5),
-// and EXPLAIN ANALYZE of the SQL each engine ran. `npx tsx bench/search/heavy-patient.ts`.
+// and EXPLAIN ANALYZE of the SQL each engine ran (HEAVY_PLANS=1 prints them). A database loaded by
+// an earlier run is reused; HEAVY_RELOAD=1 loads it again and prints the load rate (the load goes
+// through the repository in transaction Bundles of 500 PUTs, each one multi-row statement).
+// `npx tsx bench/search/heavy-patient.ts`.
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -65,8 +68,11 @@ function* resources(heavy: number): Generator<Resource> {
   }
 }
 
-async function load(db: Database, heavy: number): Promise<void> {
+async function load(db: Database, heavy: number, engine: BenchEngine): Promise<void> {
   const repo = new Repository(db, systemContext());
+  const total = 2 * heavy + OTHERS + 1;
+  let done = 0;
+  let lastReport = performance.now();
   let chunk: Resource[] = [];
   const flush = async (): Promise<void> => {
     const bundle: Bundle = {
@@ -80,7 +86,12 @@ async function load(db: Database, heavy: number): Promise<void> {
     const response = await processBatch(repo, 'http://localhost/fhir/R4/', bundle);
     const failed = response.entry?.find((entry) => !entry.response?.status.startsWith('20'));
     if (failed) throw new Error(`load failed: ${JSON.stringify(failed.response)}`);
+    done += chunk.length;
     chunk = [];
+    if (performance.now() - lastReport > 10_000) {
+      lastReport = performance.now();
+      console.log(`  ${engine}: loaded ${done} of ${total} (load average ${os.loadavg()[0].toFixed(1)})`);
+    }
   };
   for (const resource of resources(heavy)) {
     chunk.push(resource);
@@ -184,14 +195,15 @@ async function benchEngine(
   const present = await db.query<{ n: string }>(
     "SELECT count(*) AS n FROM resource WHERE resource_type = 'Observation' AND NOT deleted",
   );
-  if (Number(present.rows[0].n) !== 2 * heavy) {
+  // HEAVY_RELOAD=1 measures the load again on a database that already holds it.
+  if (Number(present.rows[0].n) !== 2 * heavy || process.env.HEAVY_RELOAD === '1') {
     if (engine === 'postgres') await db.query('DROP SCHEMA bench_heavy_patient CASCADE');
     await db.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     db = await openHeavyDatabase(engine, dataDir);
     await migrateServer(db);
     const started = performance.now();
-    await load(db, heavy);
+    await load(db, heavy, engine);
     loadSeconds = (performance.now() - started) / 1000;
   }
   try {
@@ -219,7 +231,12 @@ if (process.argv[1]?.endsWith('heavy-patient.ts')) {
       const figures = await benchEngine(engine, heavy, samples);
       all.push(figures);
       console.log(
-        `${engine}: ${heavy} Observations for one patient${figures.loadSeconds ? `, loaded in ${figures.loadSeconds.toFixed(0)} s` : ''}`,
+        `${engine}: ${heavy} Observations for one patient${
+          figures.loadSeconds
+            ? `, ${2 * heavy + OTHERS + 1} resources loaded in ${figures.loadSeconds.toFixed(0)} s ` +
+              `(${((2 * heavy + OTHERS + 1) / figures.loadSeconds).toFixed(0)} resources/s, transaction Bundles of 500 PUTs)`
+            : ' (loaded by an earlier run; HEAVY_RELOAD=1 measures the load)'
+        }`,
       );
       for (const q of figures.queries) {
         console.log(`  ${q.name.padEnd(52)} p50 ${q.p50Ms} ms  p99 ${q.p99Ms} ms`);

@@ -260,7 +260,7 @@ export class BloomAgent {
           // Another program connected as this Agent: reconnecting would take turns with it forever.
           this.logger.error('Another program connected as this Agent; this one stays disconnected');
         } else if (!this.stopped && wasConnected) {
-          this.logger.warn('Disconnected from the server; reconnecting');
+          this.logger.warn(`Disconnected from the server (${code} ${reason.toString()}); reconnecting`);
           this.scheduleReconnect();
         }
       });

@@ -15,6 +15,7 @@ import { formsRoutes } from './features/forms/formsRoutes';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes, healthRecordSection } from './features/health-record/healthRecordRoutes';
 import { journeyRoutes } from './features/journey/journeyRoutes';
+import { kickCountRoutes } from './features/kick-count/kickCountRoutes';
 import { chartMessagesRoute, messagesRoutes } from './features/messages/messagesRoutes';
 import { searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { LandingPage } from './features/landing/LandingPage';
@@ -163,6 +164,7 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
                 ...formsRoutes,
                 ...screeningRoutes,
                 ...journeyRoutes,
+                ...kickCountRoutes,
                 ...resourceRoutes,
                 ...searchTableRoutes,
                 { path: '*', element: <NotFoundPanel /> },

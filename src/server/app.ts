@@ -15,6 +15,7 @@ import { graphqlRoutes } from './graphql/routes';
 import { healthcheckRoutes } from './healthcheck';
 import { registerIdempotency } from './idempotency/plugin';
 import { keyValueRoutes } from './keyvalue/routes';
+import { registerLoadShedding } from './load-shedding';
 import { liveRoutes } from './live/routes';
 import { fhircastRoutes } from './fhircast/routes';
 import { WebSocketPaths } from './websocket-paths';
@@ -88,6 +89,8 @@ export async function buildServer({
   registerRequestBodies(app, config.limits);
   await registerApiSecurity(app, config.appOrigins);
   await registerApiDelivery(app, compression);
+  // PGlite answers one query at a time: past a bounded wait, new requests get 503 before any work.
+  registerLoadShedding(app, db, config.pgliteMaxQueueWait);
   await app.register(healthcheckRoutes, { db });
   // What the plugins share; the signing key is created on first use and shared by every instance.
   const services: ServerServices = {

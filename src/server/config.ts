@@ -72,6 +72,8 @@ export interface ServerConfig {
   limits: RequestLimits;
   /** Proxies (addresses, CIDRs) whose X-Forwarded-For names the client; empty trusts none. */
   trustProxy: string[];
+  /** PGlite: ms the oldest waiting query may have waited before new requests get 503 (load-shedding.ts). */
+  pgliteMaxQueueWait: number;
 }
 
 export interface SmtpConfig {
@@ -472,6 +474,12 @@ const VARIABLES = {
     'Comma-separated addresses or CIDRs of your reverse proxies: only from these is X-Forwarded-For taken as the client address (sign-in throttling, Login.remoteAddress)',
     proxyList,
   ),
+  pgliteMaxQueueWait: variable(
+    'PGLITE_MAX_QUEUE_WAIT',
+    '1000',
+    'Embedded PGlite only (it runs one query at a time): once the oldest waiting query has waited this many milliseconds, new API requests get 503 with Retry-After at once instead of queueing; the health check is exempt',
+    positiveInteger(1000, 'milliseconds'),
+  ),
 };
 
 type Values = { [K in keyof typeof VARIABLES]: ReturnType<(typeof VARIABLES)[K]['parse']> };
@@ -550,6 +558,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       requestTimeout: v.requestTimeout,
     },
     trustProxy: v.trustProxy,
+    pgliteMaxQueueWait: v.pgliteMaxQueueWait,
   };
 }
 

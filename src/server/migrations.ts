@@ -36,6 +36,20 @@ export const SERVER_MIGRATIONS: readonly Migration[] = Object.values(MODULE_MIGR
   .sort((a, b) => a.version - b.version);
 
 /** Brings the database to the server's schema; returns the versions applied (none when up to date). */
-export function migrateServer(db: Database): Promise<number[]> {
+export async function migrateServer(db: Database): Promise<number[]> {
+  // One query answers the usual start (nothing to apply); the runner checks each migration in a
+  // transaction of its own, 33 statements on a warm start.
+  if (await allApplied(db, SERVER_MIGRATIONS)) return [];
   return migrate(db, SERVER_MIGRATIONS);
+}
+
+/** Whether schema_migrations already records every version (a recorded migration is never undone). */
+async function allApplied(db: Database, migrations: readonly Migration[]): Promise<boolean> {
+  const table = await db.query<{ present: boolean }>(
+    `SELECT to_regclass('schema_migrations') IS NOT NULL AS present`,
+  );
+  if (!table.rows[0]?.present) return false;
+  const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const recorded = new Set(rows.map((row) => row.version));
+  return migrations.every((migration) => recorded.has(migration.version));
 }

@@ -30,7 +30,7 @@ describe.each([1280, 375])('care team at %i px', (width) => {
 
     await page
       .getByRole('navigation', { name: 'Patient chart' })
-      .getByRole('tab', { name: 'Messages' })
+      .getByRole('link', { name: 'Messages', exact: true })
       .click();
     await page.getByRole('heading', { level: 1, name: 'Messages' }).waitFor();
     const reply = `Reply from the chart at ${width} px`;

@@ -45,7 +45,16 @@ interface Running {
 async function startServer(env: Record<string, string>): Promise<Running> {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: '0', APP_PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'true', ...env },
+    // Load shedding off: a 503 under a loaded machine would read as a failed write here.
+    env: {
+      ...process.env,
+      PORT: '0',
+      APP_PORT: '0',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      PGLITE_MAX_QUEUE_WAIT: '600000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

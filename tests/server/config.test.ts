@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       graphqlSchemaAtStart: true,
       liveHeartbeatInterval: 10000,
       trustProxy: [],
+      pgliteMaxQueueWait: 1000,
       websocketPingInterval: 30000,
       liveEventLogSize: 10000,
       liveBindingTokenLifetime: 3600,
@@ -103,6 +104,7 @@ describe('loadConfig', () => {
       MAX_INDEX_VALUES: '300',
       REQUEST_TIMEOUT: '5000',
       TRUST_PROXY: '10.0.0.1, 192.168.0.0/16',
+      PGLITE_MAX_QUEUE_WAIT: '250',
     });
     expect(config).toEqual({
       port: 9000,
@@ -133,6 +135,7 @@ describe('loadConfig', () => {
       graphqlSchemaAtStart: false,
       liveHeartbeatInterval: 2000,
       trustProxy: ['10.0.0.1', '192.168.0.0/16'],
+      pgliteMaxQueueWait: 250,
       websocketPingInterval: 5000,
       liveEventLogSize: 50,
       liveBindingTokenLifetime: 120,
@@ -173,6 +176,10 @@ describe('loadConfig', () => {
     [{ SMTP_PORT: '99999' }, /SMTP_PORT must be a port number/],
     [{ BINARY_MAX_SIZE: '32MB' }, /BINARY_MAX_SIZE must be a positive whole number of bytes/],
     [{ GOOGLE_JWKS_URL: 'file:///etc/keys' }, /GOOGLE_JWKS_URL must be an http or https URL/],
+    [
+      { PGLITE_MAX_QUEUE_WAIT: '1s' },
+      /PGLITE_MAX_QUEUE_WAIT must be a positive whole number of milliseconds/,
+    ],
   ])('bad value %j is a ConfigError naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -244,6 +251,7 @@ describe('loadConfig', () => {
       'MAX_INDEX_VALUES',
       'REQUEST_TIMEOUT',
       'TRUST_PROXY',
+      'PGLITE_MAX_QUEUE_WAIT',
     ]);
   });
 

@@ -1,13 +1,8 @@
 // A choice from a short fixed list, drawn as an outlined field like PlainTextField: the browser's own
-// <select> inside MUI's outlined input. MUI's TextField `select` bundles Select, Menu, Popover and
-// Modal (~20 KB gzip) for a pop-up list the native control already gives, with the platform's keyboard
-// and screen-reader behaviour.
-import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
-import type { InputBaseComponentProps } from '@mui/material/InputBase';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput from '@mui/material/OutlinedInput';
-import { forwardRef, useId, type ChangeEvent } from 'react';
+// <select>. MUI's TextField `select` bundles Select, Menu, Popover and Modal (~20 KB gzip) for a pop-up
+// list the native control already gives, with the platform's keyboard and screen-reader behaviour.
+import { useId } from 'react';
+import { PlainFieldFrame, PlainSelect } from './PlainField';
 
 export interface SelectOption {
   readonly value: string;
@@ -28,22 +23,6 @@ export interface PlainSelectFieldProps {
   readonly autoComplete?: string;
 }
 
-/** The <select> OutlinedInput draws in place of its <input>; the options travel in its input props. */
-const NativeSelect = forwardRef<HTMLSelectElement, InputBaseComponentProps>(function NativeSelect(
-  { options, ...props },
-  ref,
-) {
-  return (
-    <select ref={ref} {...props}>
-      {(options as readonly SelectOption[]).map((option) => (
-        <option key={option.value} value={option.value}>
-          {option.label}
-        </option>
-      ))}
-    </select>
-  );
-});
-
 export function PlainSelectField({
   label,
   value,
@@ -60,26 +39,29 @@ export function PlainSelectField({
   const inputId = id ?? generatedId;
   const helperId = helperText ? `${inputId}-helper-text` : undefined;
   return (
-    // The label always sits on the outline: a select always shows its chosen option, even an empty one.
-    <FormControl variant="outlined" error={error} fullWidth={fullWidth}>
-      <InputLabel htmlFor={inputId} shrink>
-        {label}
-      </InputLabel>
-      <OutlinedInput
+    <PlainFieldFrame
+      inputId={inputId}
+      label={label}
+      error={error}
+      fullWidth={fullWidth}
+      helperId={helperId}
+      helperText={helperText}
+    >
+      <PlainSelect
         id={inputId}
         name={name}
-        label={label}
-        notched
         value={value}
         autoComplete={autoComplete}
-        onChange={(event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-          onChange(event.target.value)
-        }
-        inputComponent={NativeSelect}
-        inputProps={{ options, 'aria-describedby': helperId }}
-        sx={{ '& select': { cursor: 'pointer' } }}
-      />
-      {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
-    </FormControl>
+        aria-invalid={error || undefined}
+        aria-describedby={helperId}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </PlainSelect>
+    </PlainFieldFrame>
   );
 }

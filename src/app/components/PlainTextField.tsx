@@ -1,11 +1,8 @@
-// An outlined text input (or growing textarea) with its label and helper text, as MUI's TextField draws it, without
-// TextField's select mode: TextField always bundles Select and with it Menu, Popover and Modal
-// (~20 KB gzip), which a screen with only text inputs never uses.
-import FormControl from '@mui/material/FormControl';
-import FormHelperText from '@mui/material/FormHelperText';
-import InputLabel from '@mui/material/InputLabel';
-import OutlinedInput from '@mui/material/OutlinedInput';
+// A text input (or growing textarea) with its label and helper text, outlined as MUI's TextField draws
+// it (PlainField), without TextField: TextField always bundles Select and with it Menu, Popover and
+// Modal, and its outlined input alone is ~7 KB on the wire, for what the browser's own input does.
 import { useId, type ChangeEvent, type HTMLAttributes, type KeyboardEvent, type Ref } from 'react';
+import { PlainFieldFrame, PlainInput, PlainTextarea } from './PlainField';
 
 export interface PlainTextFieldProps {
   readonly label: string;
@@ -64,32 +61,48 @@ export function PlainTextField({
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const helperId = helperText ? `${inputId}-helper-text` : undefined;
+  const shared = {
+    id: inputId,
+    name,
+    value,
+    onChange,
+    autoComplete,
+    placeholder,
+    autoFocus,
+    maxLength,
+    readOnly,
+    required,
+    onKeyDown,
+    'aria-invalid': error || undefined,
+    'aria-describedby': helperId,
+  };
   return (
-    <FormControl variant="outlined" error={error} required={required} fullWidth={fullWidth}>
-      <InputLabel htmlFor={inputId}>{label}</InputLabel>
-      <OutlinedInput
-        id={inputId}
-        name={name}
-        type={type}
-        label={label}
-        value={value}
-        onChange={onChange}
-        autoComplete={autoComplete}
-        placeholder={placeholder}
-        autoFocus={autoFocus}
-        multiline={multiline}
-        minRows={minRows}
-        maxRows={maxRows}
-        readOnly={readOnly}
-        inputRef={inputRef}
-        onKeyDown={onKeyDown}
-        inputProps={{ inputMode, maxLength, pattern, 'aria-describedby': helperId }}
-      />
-      {helperText && (
-        <FormHelperText id={helperId} role={helperRole}>
-          {helperText}
-        </FormHelperText>
+    <PlainFieldFrame
+      inputId={inputId}
+      label={label}
+      required={required}
+      error={error}
+      fullWidth={fullWidth}
+      helperId={helperId}
+      helperText={helperText}
+      helperRole={helperRole}
+    >
+      {multiline ? (
+        <PlainTextarea
+          {...shared}
+          ref={inputRef as Ref<HTMLTextAreaElement> | undefined}
+          minLines={minRows}
+          maxLines={maxRows}
+        />
+      ) : (
+        <PlainInput
+          {...shared}
+          ref={inputRef as Ref<HTMLInputElement> | undefined}
+          type={type}
+          inputMode={inputMode}
+          pattern={pattern}
+        />
       )}
-    </FormControl>
+    </PlainFieldFrame>
   );
 }

@@ -2,6 +2,8 @@
 // period, so the gestational age today is 280 days minus the days left. Home and the timeline share it.
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const PREGNANCY_DAYS = 280;
+/** Daily kick counts start in the third trimester: the timeline offers them, the kick count screen allows them. */
+export const KICK_COUNT_FROM_WEEK = 28;
 
 export interface PregnancyProgress {
   readonly weeks: number;

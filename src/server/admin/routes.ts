@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ServerServices } from '../services';
 import { requireAuth } from '../auth/authenticate';
 import { readFields } from '../auth/request-fields';
-import { checkMayInvite, inviteUser, readInviteRequest } from './invite';
+import { checkMayInvite, inviteUser } from './invite';
+import { readInviteRequest } from './invite-request';
 
 export interface AdminRoutesOptions {
   deps: ServerServices;

@@ -35,7 +35,8 @@ export class AgentSocket implements AgentConnection {
   private connected = false;
   /** The client application's access, as which inbound messages run their bots. */
   private context: RepositoryContext | undefined;
-  private lastHeard = Date.now();
+  /** Heartbeat ticks in a row with no message from the agent. */
+  private silentTicks = 0;
   private queue: Promise<void> = Promise.resolve();
   private readonly connectTimer: NodeJS.Timeout;
   /** The access token the session runs on, and the timer that ends it at the token's expiry. */
@@ -52,7 +53,7 @@ export class AgentSocket implements AgentConnection {
       if (!this.connected) this.refuse(4408, 'No agent:connect:request in time');
     }, CONNECT_DEADLINE_MS);
     ws.on('message', (data, isBinary) => {
-      this.lastHeard = Date.now();
+      this.silentTicks = 0;
       const text = isBinary ? '' : data.toString();
       // One message at a time: the connect finishes before the next message is read.
       this.queue = this.queue.then(() => this.handle(text)).catch(() => this.refuse(1011, 'Internal error'));
@@ -73,15 +74,16 @@ export class AgentSocket implements AgentConnection {
     this.ws.close(code, reason);
   }
 
-  /** Called on the hub's heartbeat timer: asks for a heartbeat, drops an agent silent for two. */
-  heartbeat(interval: number): void {
+  /**
+   * Called on the hub's heartbeat timer: asks for a heartbeat, drops an agent silent for two.
+   * Counting ticks rather than reading the clock keeps an event-loop stall from dropping a live
+   * agent: I/O is read between two ticks, so a reply waiting behind the stall still counts.
+   */
+  heartbeat(): void {
     if (!this.connected) return;
-    if (Date.now() - this.lastHeard > 2 * interval) {
-      // After an event-loop stall the timer runs before the socket's waiting replies are read:
-      // look again once pending I/O has been handled (setImmediate runs after the poll phase).
-      setImmediate(() => {
-        if (Date.now() - this.lastHeard > 2 * interval) this.ws.terminate();
-      });
+    this.silentTicks += 1;
+    if (this.silentTicks > 2) {
+      this.ws.terminate();
       return;
     }
     this.send({ type: 'agent:heartbeat:request' });

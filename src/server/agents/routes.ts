@@ -137,7 +137,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRoutesOptions> = async (
   const stopServing = served.stop;
 
   const heartbeat = setInterval(() => {
-    for (const session of sockets) session.heartbeat(interval);
+    for (const session of sockets) session.heartbeat();
     // Re-asserted each beat: the record of a quick reconnect may have raced with its removal.
     for (const session of sockets) {
       if (session.agentId && hub.connectionOf(session.agentId) === session) {

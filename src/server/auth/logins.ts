@@ -182,10 +182,13 @@ export function assertMfaDone(login: Login, user: User): void {
   }
 }
 
-/** A clientId given at sign-in must name an active ClientApplication (checked before any Login is made). */
-export async function checkClientId(db: Database, clientId: string | undefined): Promise<void> {
+/**
+ * A clientId given at sign-in must name an active ClientApplication (checked before any Login is
+ * made); answers the client's project, where its users sign in.
+ */
+export async function checkClientId(db: Database, clientId: string | undefined): Promise<string | undefined> {
   if (!clientId) {
-    return;
+    return undefined;
   }
   const client = await systemRepo(db)
     .readResource<ClientApplication>('ClientApplication', clientId)
@@ -193,4 +196,5 @@ export async function checkClientId(db: Database, clientId: string | undefined):
   if (!client || client.status === 'off') {
     throw new OperationOutcomeError(badRequest('Client not found', 'clientId'));
   }
+  return client.meta?.project;
 }

@@ -39,8 +39,13 @@ export async function passwordLogin(
   await loginPair.check(deps.db, pair, 'login attempts for this account from your address');
   await loginAddress.check(deps.db, addressKey, 'login attempts from your address');
 
-  await checkClientId(deps.db, clientId);
-  const user = await findUserByEmail(deps.db, email);
+  const clientProject = await checkClientId(deps.db, clientId);
+  // A project (named, or the client's) finds the User scoped to it before a server-wide one.
+  const user = await findUserByEmail(
+    deps.db,
+    email,
+    projectId === 'new' ? undefined : (projectId ?? clientProject),
+  );
   const valid = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
   if (!user || !valid) {
     await loginPair.recordFailure(deps.db, pair);

@@ -36,6 +36,11 @@ export interface Database extends Queryable {
    * the health check runs `SELECT 1`.
    */
   healthy?(): Promise<boolean>;
+  /**
+   * An engine that runs one query at a time (PGlite): how long its oldest waiting request has
+   * waited, in ms, for load shedding. Absent: a pool, whose waits the server does not bound.
+   */
+  queueWaitMs?(): number;
   listen?(
     channel: string,
     onNotify: (payload: string) => void,

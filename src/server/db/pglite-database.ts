@@ -27,6 +27,8 @@ type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<
 interface Pending {
   resolve(value: unknown): void;
   reject(err: Error): void;
+  /** performance.now() when it was sent to the worker. */
+  sentAt: number;
 }
 
 export class PGliteDatabase implements Database {
@@ -77,7 +79,11 @@ export class PGliteDatabase implements Database {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        sentAt: performance.now(),
+      });
       if (this.pending.size === 1) this.worker.ref();
       this.worker.postMessage({ ...request, id } as WorkerRequest);
     });
@@ -134,6 +140,17 @@ export class PGliteDatabase implements Database {
   /** ANALYZE/VACUUM what changed enough since the last time (the worker also does it when idle). */
   maintain(): Promise<MaintenanceReport> {
     return this.call<MaintenanceReport>({ op: 'maintain' });
+  }
+
+  /**
+   * How long the oldest unanswered request to the worker has waited, in ms (0 when none waits).
+   * The worker answers one query at a time in the order sent, so this is about how long a query
+   * sent now would queue: the server's load shedding reads it (load-shedding.ts).
+   */
+  queueWaitMs(): number {
+    // A Map iterates in insertion order: the first entry is the oldest.
+    for (const pending of this.pending.values()) return performance.now() - pending.sentAt;
+    return 0;
   }
 
   /** The worker is alive: busy with a request (not waited for), or idle and answering `SELECT 1`. */

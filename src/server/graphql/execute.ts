@@ -9,13 +9,14 @@ import {
   NoSchemaIntrospectionCustomRule,
   validate,
 } from 'graphql';
-import type { DocumentNode, FormattedExecutionResult, FragmentDefinitionNode } from 'graphql';
+import type { FormattedExecutionResult, FragmentDefinitionNode } from 'graphql';
 import { badRequest, forbidden, OperationOutcomeError } from '../../fhir';
 import type { GraphQLContext } from './context';
 import { formatFieldError, requestErrorsOutcome } from './errors';
 import { parseAndValidate } from './validation';
 import { checkQueryLimits, MAX_DEPTH } from './limits';
 import { getGraphQLSchemaInSlices } from './schema';
+import { answerIntrospection, countSchemaTypesFields, isIntrospectionOnly } from './introspection';
 
 export interface GraphQLOptions {
   introspection: boolean;
@@ -51,27 +52,13 @@ function readVariables(raw: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-// Introspection answers depend only on the schema: the big standard query is answered once.
-const introspectionCache = new Map<string, FormattedExecutionResult>();
-const MAX_CACHED_INTROSPECTIONS = 20;
-
-function isIntrospectionOnly(document: DocumentNode): boolean {
-  return document.definitions.every(
-    (definition) =>
-      definition.kind !== Kind.OPERATION_DEFINITION ||
-      definition.selectionSet.selections.every(
-        (selection) => selection.kind === Kind.FIELD && selection.name.value.startsWith('__'),
-      ),
-  );
-}
-
 export async function executeGraphQL(
   input: GraphQLRequestInput,
   method: 'GET' | 'POST',
   context: GraphQLContext,
   options: GraphQLOptions,
   logServerError: (err: unknown) => void,
-): Promise<FormattedExecutionResult> {
+): Promise<FormattedExecutionResult | string> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     invalid('The request body must be a JSON object {query, operationName, variables}');
   }
@@ -119,11 +106,12 @@ export async function executeGraphQL(
     maxCost: options.maxCost,
   });
 
-  const introspection = isIntrospectionOnly(document);
-  const cacheKey = introspection ? JSON.stringify([query, operationName, variables]) : undefined;
-  const cached = cacheKey ? introspectionCache.get(cacheKey) : undefined;
-  if (cached) {
-    return cached;
+  if (isIntrospectionOnly(document)) {
+    const key = JSON.stringify([query, operationName, variables]);
+    return answerIntrospection(schema, document, operation, key, variables, logServerError);
+  }
+  if (countSchemaTypesFields(schema, document) > 0) {
+    invalid('Whole-schema introspection (__schema { types }) cannot be mixed with other fields', 'query');
   }
   const result = await execute({
     schema,
@@ -135,12 +123,6 @@ export async function executeGraphQL(
   const formatted: FormattedExecutionResult = { data: result.data };
   if (result.errors && result.errors.length > 0) {
     formatted.errors = result.errors.map((error) => formatFieldError(error, logServerError));
-  }
-  if (cacheKey && !formatted.errors) {
-    if (introspectionCache.size >= MAX_CACHED_INTROSPECTIONS) {
-      introspectionCache.clear();
-    }
-    introspectionCache.set(cacheKey, formatted);
   }
   return formatted;
 }

@@ -9,13 +9,47 @@ async function contents<T>(db: Queryable, sql: string, params: string[]): Promis
   return rows.map((row) => row.content);
 }
 
-/** The User with this email, compared case-insensitively (emails are stored as typed). */
-export async function findUserByEmail(db: Queryable, email: string): Promise<User | undefined> {
+/**
+ * The User with this email, compared case-insensitively (emails are stored as typed). Users are
+ * server-wide, or scoped to one project (User.project, Medplum's invited patients). With a project:
+ * its own scoped User first, then a server-wide one; users scoped to other projects never match.
+ * Without one: a server-wide User first, then (so a scoped patient can still sign in to the app,
+ * which names no project) the oldest scoped one.
+ */
+export async function findUserByEmail(
+  db: Queryable,
+  email: string,
+  projectId?: string,
+): Promise<User | undefined> {
   const users = await contents<User>(
     db,
     `SELECT content FROM resource WHERE resource_type = 'User' AND NOT deleted
-     AND lower(content->>'email') = lower($1) ORDER BY seq LIMIT 1`,
-    [email.trim()],
+     AND lower(content->>'email') = lower($1)
+     AND ($2 = '' OR content->'project' IS NULL OR content->'project'->>'reference' = 'Project/' || $2)
+     ORDER BY (content->'project' IS NOT NULL AND content->'project'->>'reference' = 'Project/' || $2) DESC,
+       content->'project' IS NULL DESC, seq LIMIT 1`,
+    [email.trim(), projectId ?? ''],
+  );
+  return users[0];
+}
+
+/**
+ * The User with this email at exactly one scope: scoped to the project when `projectId` is given,
+ * else server-wide (the invite's lookup: Medplum keeps the two kinds of account apart).
+ */
+export async function findUserByEmailAtScope(
+  db: Queryable,
+  email: string,
+  projectId: string | undefined,
+): Promise<User | undefined> {
+  const users = await contents<User>(
+    db,
+    `SELECT content FROM resource WHERE resource_type = 'User' AND NOT deleted
+     AND lower(content->>'email') = lower($1)
+     AND CASE WHEN $2 = '' THEN content->'project' IS NULL
+              ELSE content->'project'->>'reference' = 'Project/' || $2 END
+     ORDER BY seq LIMIT 1`,
+    [email.trim(), projectId ?? ''],
   );
   return users[0];
 }

@@ -6,7 +6,7 @@
 // since (patient-policy-upgrade.ts).
 import crypto from 'node:crypto';
 import type { Project } from '@medplum/fhirtypes';
-import { buildDemoClinic, DEMO_PROJECT_IDENTIFIER } from './demo';
+import { buildDemoClinic, buildDemoProject, DEMO_PROJECT_IDENTIFIER } from './demo';
 import { processBatch } from '../fhir/batch';
 import type { Repository } from '../repo';
 import { seedDemoAccounts } from './demo-accounts';
@@ -33,18 +33,19 @@ export interface SeedResult {
 const SEED_FHIR_BASE = '/fhir/R4/';
 
 export async function seedDemoClinic(repo: Repository, options: SeedOptions = {}): Promise<SeedResult> {
-  const { project, bundle } = buildDemoClinic(options.today ?? new Date());
   const identifier = `identifier=${DEMO_PROJECT_IDENTIFIER.system}|${DEMO_PROJECT_IDENTIFIER.value}`;
   return repo.withTransaction(async (txRepo) => {
     // findMatching holds a lock until commit: two servers starting together seed once.
     const existing = await txRepo.findMatching<Project>('Project', identifier);
     if (existing?.id) {
-      await addMissingFeatures(txRepo, existing, project.features ?? []);
+      // Only the Project's features are compared: the clinic's Bundle is built when it is seeded.
+      await addMissingFeatures(txRepo, existing, buildDemoProject().features ?? []);
       await upgradePatientAccessPolicy(txRepo, existing);
       await upgradeStaffMemberships(txRepo.withContext({ ...repo.context, project: existing.id }), existing);
       await ensurePregnancyCarePlans(txRepo.withContext({ ...repo.context, project: existing.id }));
       return { seeded: false, projectId: existing.id };
     }
+    const { project, bundle } = buildDemoClinic(options.today ?? new Date());
     // The Project's id is chosen first so that it and every clinic resource carry it as meta.project.
     const projectId = crypto.randomUUID();
     const projectRepo = txRepo.withContext({ ...repo.context, project: projectId });

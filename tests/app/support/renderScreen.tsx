@@ -28,7 +28,16 @@ function FollowWrites({ client, children }: { client: BloomClient; children: Rea
 export function renderScreen(
   element: ReactElement,
   mocks: ScreenMock[],
-  { path = '/', pattern = '/' }: { path?: string; pattern?: string } = {},
+  {
+    path = '/',
+    pattern = '/',
+    link,
+  }: {
+    path?: string;
+    pattern?: string;
+    /** A link before the mocks (to watch which operations reach the network). */
+    link?: ApolloLink;
+  } = {},
 ): RenderResult & { router: ReturnType<typeof createMemoryRouter>; api: FakeApi } {
   const api = installFakeApi();
   storeMariaLogin();
@@ -47,7 +56,7 @@ export function renderScreen(
   );
   const result = render(
     <BloomClientProvider client={client}>
-      <MockedProvider link={ApolloLink.from([recordingLink(), new MockLink(mocks)])}>
+      <MockedProvider link={ApolloLink.from([recordingLink(), ...(link ? [link] : []), new MockLink(mocks)])}>
         <FollowWrites client={client}>
           <RouterProvider router={router} />
         </FollowWrites>

@@ -53,7 +53,9 @@ describe('inviteUser email timeout', () => {
       lastName: 'Ito',
       email,
       sendEmail: true,
-      admin: false,
+      upsert: false,
+      forceNewMembership: false,
+      membership: {},
     };
     await expect(inviteUser(deps, auth, project.id as string, invite, 200)).rejects.toThrow(
       'The invitation email was not sent within 200 ms',

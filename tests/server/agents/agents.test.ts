@@ -534,14 +534,15 @@ describe.each(databases())(
         return ((await response.json()) as { access_token: string }).access_token;
       }
 
-      /** A raw agent socket that answers heartbeats, connected as `session`'s Agent. */
-      async function connectRaw(session: AgentSetup) {
+      /** A raw agent socket connected as `session`'s Agent, answering heartbeats unless told not to. */
+      async function connectRaw(session: AgentSetup, { answerHeartbeats = true } = {}) {
         const raw = await openRawSocket(siblingWs);
         const reason = new Promise<string>((resolve) =>
           raw.ws.on('close', (_code, why) => resolve(why.toString())),
         );
         raw.ws.on('message', (data) => {
-          if ((JSON.parse(data.toString()) as { type: string }).type === 'agent:heartbeat:request') {
+          const type = (JSON.parse(data.toString()) as { type: string }).type;
+          if (answerHeartbeats && type === 'agent:heartbeat:request') {
             raw.ws.send(JSON.stringify({ type: 'agent:heartbeat:response', version: 'test' }));
           }
         });
@@ -599,6 +600,24 @@ describe.each(databases())(
           await program.stop();
         }
       }, 90_000);
+
+      it('an agent silent for two heartbeats is dropped; one that answers stays connected', async () => {
+        const quiet = await connectRaw(
+          await createAgentSetup(clinic.server.db, clinic.projectId, 'Quiet agent'),
+          {
+            answerHeartbeats: false,
+          },
+        );
+        const talking = await connectRaw(
+          await createAgentSetup(clinic.server.db, clinic.projectId, 'Talking agent'),
+        );
+        // The server drops a dead peer without a closing handshake: the client sees 1006.
+        expect(await quiet.closed).toBe(1006);
+        const heartbeats = () => talking.messages.filter((m) => m.type === 'agent:heartbeat:request').length;
+        await waitFor(() => heartbeats() >= 4);
+        expect(talking.ws.readyState).toBe(WebSocket.OPEN);
+        talking.ws.close();
+      }, 60_000);
 
       it('an Agent or a ClientApplication set off closes its socket with the reason', async () => {
         const repo = new Repository(clinic.server.db, systemContext(clinic.projectId));

@@ -48,6 +48,9 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     APP_PORT: '3000',
     GRAPHQL_SCHEMA_AT_START: 'false',
+    // Load shedding off (10 min): on a loaded CI machine a 1 s PGlite queue is no failure of the
+    // test at hand; tests/hardening/pglite-load-shedding.test.ts sets its own bound.
+    PGLITE_MAX_QUEUE_WAIT: '600000',
     ...env,
   });
   const db = await kind.open();

@@ -7,9 +7,8 @@ import type { Patient } from '@medplum/fhirtypes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import FormHelperText from '@mui/material/FormHelperText';
-import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { AccountProfileDocument, type AccountProfileQuery } from '../../../graphql';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { LoadError, LoadingState } from '../../components/ListStates';
@@ -91,14 +90,10 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
           Your profile is saved.
         </Alert>
       )}
-      <Grid container spacing={2}>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          {field('given', 'First name', errors['Patient.name'], { autoComplete: 'given-name' })}
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
-          {field('family', 'Last name', undefined, { autoComplete: 'family-name' })}
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
+      <FieldGrid>
+        <Box>{field('given', 'First name', errors['Patient.name'], { autoComplete: 'given-name' })}</Box>
+        <Box>{field('family', 'Last name', undefined, { autoComplete: 'family-name' })}</Box>
+        <Box>
           <PlainSelectField
             id="profile-gender"
             name="gender"
@@ -112,42 +107,32 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
             }}
             {...fieldErrorProps(errors['Patient.gender'])}
           />
-        </Grid>
-        <Grid size={{ xs: 12, sm: 6 }}>
+        </Box>
+        <Box>
           {field('birthDate', 'Birth date', errors['Patient.birthDate'], {
             placeholder: 'YYYY-MM-DD',
             autoComplete: 'bday',
             inputMode: 'numeric',
           })}
-        </Grid>
-        <Grid size={12}>
+        </Box>
+        <Wide>
           {field('email', 'Email', errors['Patient.telecom'], { type: 'email', autoComplete: 'email' })}
-        </Grid>
-      </Grid>
+        </Wide>
+      </FieldGrid>
       <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
         <Typography component="legend" sx={{ fontWeight: 600, mb: 1.5 }}>
           Address
         </Typography>
-        <Grid container spacing={2}>
-          <Grid size={12}>
-            {field('line1', 'Street address', undefined, { autoComplete: 'address-line1' })}
-          </Grid>
-          <Grid size={12}>
+        <FieldGrid>
+          <Wide>{field('line1', 'Street address', undefined, { autoComplete: 'address-line1' })}</Wide>
+          <Wide>
             {field('line2', 'Apartment, suite (optional)', undefined, { autoComplete: 'address-line2' })}
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            {field('city', 'City', undefined, { autoComplete: 'address-level2' })}
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            {field('state', 'State', undefined, { autoComplete: 'address-level1' })}
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            {field('postalCode', 'Postal code', undefined, { autoComplete: 'postal-code' })}
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            {field('country', 'Country', undefined, { autoComplete: 'country' })}
-          </Grid>
-        </Grid>
+          </Wide>
+          <Box>{field('city', 'City', undefined, { autoComplete: 'address-level2' })}</Box>
+          <Box>{field('state', 'State', undefined, { autoComplete: 'address-level1' })}</Box>
+          <Box>{field('postalCode', 'Postal code', undefined, { autoComplete: 'postal-code' })}</Box>
+          <Box>{field('country', 'Country', undefined, { autoComplete: 'country' })}</Box>
+        </FieldGrid>
         {errors['Patient.address'] && (
           <FormHelperText error id="profile-address-error">
             {errors['Patient.address']}
@@ -156,6 +141,26 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
       </Box>
     </OutcomeForm>
   );
+}
+
+/** Two columns from the sm breakpoint, one on a phone (CSS grid: lighter than MUI's Grid). */
+function FieldGrid({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' },
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/** A field across both columns. */
+function Wide({ children }: { children: ReactNode }) {
+  return <Box sx={{ gridColumn: '1 / -1' }}>{children}</Box>;
 }
 
 export function ProfileForm({ patientId }: { patientId: string }) {

@@ -8,12 +8,15 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { StatusBadge } from '../../components/StatusBadge';
-import { isFhirId } from './chartTabs';
+import { chartTabData, isFhirId } from './chartTabs';
 import { usePatientChart } from './usePatientChart';
 
 export function ChartAppointments() {
   const { patientId } = useParams();
-  const { data, loading, error, refetch } = usePatientChart(isFhirId(patientId) ? patientId : undefined);
+  const { data, loading, error, refetch } = usePatientChart(
+    isFhirId(patientId) ? patientId : undefined,
+    chartTabData('appointments'),
+  );
   const appointments = (data?.AppointmentList ?? []).flatMap((a) => (a?.id ? [a] : []));
   return (
     <Box sx={{ py: 2 }}>

@@ -1,7 +1,8 @@
 // The free times of the chosen day (SPEC §2: "after a day, the user picks a time"), shown in the
-// viewer's local time; one can be chosen at a time.
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+// viewer's local time; one can be chosen at a time (toggle buttons: aria-pressed marks the chosen one;
+// MUI's ToggleButtonGroup cost ~1.5 KB on the wire for the same).
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { SlotTime } from './slotWindow';
 
@@ -26,28 +27,26 @@ export function SlotTimes<S extends SlotTime>({
       <Typography id="slot-times-heading" variant="h3" sx={{ fontSize: '1.1rem', mb: 1 }}>
         Times on {dayText}
       </Typography>
-      <ToggleButtonGroup
-        exclusive
-        value={selectedId ?? null}
-        onChange={(_event, id: string | null) => {
-          const slot = slots.find((candidate) => candidate.id === id);
-          if (slot) onSelect(slot);
-        }}
+      <Box
+        role="group"
         aria-labelledby="slot-times-heading"
-        color="primary"
-        sx={{
-          display: 'flex',
-          flexWrap: 'wrap',
-          gap: 1,
-          '& .MuiToggleButton-root': { border: 1, borderRadius: 1 },
-        }}
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}
       >
-        {slots.map((slot) => (
-          <ToggleButton key={slot.id} value={slot.id} sx={{ minWidth: 96 }}>
-            {formatSlotTime(slot.start)}
-          </ToggleButton>
-        ))}
-      </ToggleButtonGroup>
+        {slots.map((slot) => {
+          const chosen = slot.id === selectedId;
+          return (
+            <Button
+              key={slot.id}
+              variant={chosen ? 'contained' : 'outlined'}
+              aria-pressed={chosen}
+              onClick={() => onSelect(slot)}
+              sx={{ minWidth: 96 }}
+            >
+              {formatSlotTime(slot.start)}
+            </Button>
+          );
+        })}
+      </Box>
     </>
   );
 }

@@ -20,7 +20,11 @@ import {
   questionnaireToAnswer,
   type PlanStep,
 } from '../../components/planStepStatus';
-import { effectiveDueDate, pregnancyProgress } from '../../components/pregnancyProgress';
+import {
+  effectiveDueDate,
+  KICK_COUNT_FROM_WEEK,
+  pregnancyProgress,
+} from '../../components/pregnancyProgress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useSession } from '../../session/BloomClientContext';
 import { outcomeLink } from './outcomeLink';
@@ -117,6 +121,13 @@ export function PregnancyTimelinePage({ now: givenNow }: { now?: Date }) {
                   {fromLastPeriod && ' (from the first day of your last period)'}
                 </Typography>
                 <Typography>{stageOfPregnancy(progress.weeks)}</Typography>
+                {progress.weeks >= KICK_COUNT_FROM_WEEK && (
+                  <Typography sx={{ mt: 1 }}>
+                    <Link component={RouterLink} to="/pregnancy/kicks">
+                      Count your baby&apos;s kicks
+                    </Link>
+                  </Typography>
+                )}
               </>
             ) : (
               <Typography>

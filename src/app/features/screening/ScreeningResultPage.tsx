@@ -7,34 +7,19 @@
 import { useQuery } from '@apollo/client/react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { ScreeningResultDocument } from '../../../graphql';
+import { CallClinic, clinicContact, EMERGENCY_NUMBER, Phone } from '../../components/ClinicContact';
 import { LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
 import { useSession } from '../../session/BloomClientContext';
-import { clinicContact, CRISIS_LINE, EMERGENCY_NUMBER, screeningOutcome } from './screeningOutcome';
-import type { ClinicContact } from './screeningOutcome';
+import { CRISIS_LINE, screeningOutcome } from './screeningOutcome';
 
 const POLL_MS = 1500;
 const GIVE_UP_MS = 60_000;
-
-function Phone({ number }: { number: string }) {
-  return <Link href={`tel:${number.replace(/[^+\d]/g, '')}`}>{number}</Link>;
-}
-
-function CallClinic({ clinic }: { clinic: ClinicContact }) {
-  return clinic.phone ? (
-    <>
-      {clinic.name} at <Phone number={clinic.phone} />
-    </>
-  ) : (
-    <>{clinic.name}</>
-  );
-}
 
 export function ScreeningResultPage() {
   const { responseId = '' } = useParams();
@@ -46,7 +31,7 @@ export function ScreeningResultPage() {
     fetchPolicy: 'network-only',
   });
   const outcome = screeningOutcome(data);
-  const clinic = clinicContact(data);
+  const clinic = clinicContact(data?.Patient);
   const waiting = outcome.kind === 'waiting' && !gaveUp;
 
   useEffect(() => {

@@ -44,13 +44,13 @@ import {
   setOffset,
   setSort,
   setSortRules,
-  shownFields,
+  tableFields,
   writeTableSearch,
   type TableSearch,
 } from './searchState';
 import { TablePager } from './TablePager';
 import { TableToolbar } from './TableToolbar';
-import { parameterElementTypes, parameterForField, type TableSchema } from './tableSchema';
+import { fieldLabel, parameterElementTypes, parameterForField, type TableSchema } from './tableSchema';
 import { useSearchResults } from './useSearchResults';
 import { useTableSettings } from './useTableSettings';
 import { valueInputKind } from './valueInputKind';
@@ -84,12 +84,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   );
 
   // The stored field choice applies while the URL names none.
-  const fields = useMemo(() => {
-    const urlFields = state.request.fields;
-    return urlFields && urlFields.length > 0
-      ? shownFields(state.request)
-      : [...(settings.fields ?? shownFields(state.request))];
-  }, [state.request, settings.fields]);
+  const fields = useMemo(() => tableFields(state.request, settings.fields), [state.request, settings.fields]);
   const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
   const results = useSearchResults(request, refreshCount);
   const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');
@@ -157,7 +152,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
     () =>
       fields.map((field) => {
         const param = fieldParameter(field);
-        const label = schema.fields.find((candidate) => candidate.name === field)?.label ?? field;
+        const label = schema.fields.find((candidate) => candidate.name === field)?.label ?? fieldLabel(field);
         return {
           field,
           headerName: label,

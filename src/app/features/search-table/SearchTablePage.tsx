@@ -3,11 +3,13 @@
 // chunk is this module and what it imports, so other screens never download the grid.
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
-import { useParams } from 'react-router-dom';
+import { useLocation, useParams } from 'react-router-dom';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { PageHeading } from '../../components/PageHeading';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import { SearchTable } from './SearchTable';
+import { readWithoutSchema } from './searchState';
+import { provisionalSchema } from './tableSchema';
 import { useTableSchema } from './useTableSchema';
 
 /** FHIR resource type names: an upper-case letter, then letters. */
@@ -26,14 +28,18 @@ function TableSkeleton() {
 
 function KnownTypeTable({ resourceType }: { resourceType: string }) {
   const { loading, error, schema } = useTableSchema(resourceType);
+  const { search } = useLocation();
+  // A URL without filters reads the same without the schema: its rows need not wait for it.
+  const early = loading && readWithoutSchema(resourceType, search) !== undefined;
+  const shown = schema ?? (early ? provisionalSchema(resourceType) : undefined);
   if (!loading && !error && !schema) return <NotFoundPanel what={`The resource type "${resourceType}"`} />;
   return (
     <>
       {/* The heading (and the page title) as every screen has it, before the schema arrives. */}
       <PageHeading title={resourceType} />
       {error && <SearchErrorPanel error={error} />}
-      {loading && <TableSkeleton />}
-      {schema && <SearchTable key={resourceType} schema={schema} />}
+      {loading && !early && <TableSkeleton />}
+      {shown && <SearchTable key={resourceType} schema={shown} />}
     </>
   );
 }

@@ -44,10 +44,11 @@ export function TableToolbar(props: TableToolbarProps) {
       aria-label={`${props.resourceType} table actions`}
       sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}
     >
-      <Button size="small" variant="outlined" onClick={props.onFields}>
+      {/* Both list what the schema knows: they wait for it. */}
+      <Button size="small" variant="outlined" disabled={props.schema.provisional} onClick={props.onFields}>
         Fields
       </Button>
-      <Button size="small" variant="outlined" onClick={props.onFilters}>
+      <Button size="small" variant="outlined" disabled={props.schema.provisional} onClick={props.onFilters}>
         Filters
       </Button>
       <Button size="small" variant="outlined" onClick={props.onNew}>

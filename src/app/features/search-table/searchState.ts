@@ -58,6 +58,28 @@ export function effectiveRequest(request: SearchRequest): SearchRequest {
   };
 }
 
+/** The columns shown: the URL's fields, else the user's saved choice for the type, else its defaults. */
+export function tableFields(request: SearchRequest, savedFields: readonly string[] | undefined): string[] {
+  const urlFields = request.fields;
+  return urlFields && urlFields.length > 0
+    ? shownFields(request)
+    : [...(savedFields ?? shownFields(request))];
+}
+
+/**
+ * The URL's state when reading it needs no schema: a query string without filters (its control
+ * parameters, _count, _sort, _fields..., parse the same whatever the type's parameters are).
+ * Undefined when it has filters or does not parse; the table then reads it with the schema.
+ */
+export function readWithoutSchema(resourceType: string, queryString: string): TableSearch | undefined {
+  try {
+    const search = readTableSearch(resourceType, queryString, () => undefined);
+    return search.request.filters ? undefined : search;
+  } catch {
+    return undefined;
+  }
+}
+
 export function shownFields(request: SearchRequest): string[] {
   return request.fields && request.fields.length > 0
     ? [...request.fields]

@@ -2,17 +2,75 @@
 // outrank this dynamic segment in react-router's ranking, so they keep their screens. A segment that
 // cannot be a resource type (FHIR type names start with a capital letter) is a mistyped address: it
 // gets the not-found page without downloading the search table.
+// The table's first rows should cost one round trip after the app starts: its chunk starts
+// downloading as soon as the app starts on a table's address (or a link to a table is pointed at or
+// focused), and as the route opens a small chunk asks for the schema, the saved layout and the rows
+// at once (./tablePrefetch) while the grid's chunk is still on its way.
+import { Suspense, useEffect } from 'react';
+import { useLocation, useParams, type RouteObject } from 'react-router-dom';
+import { LoadingState } from '../../components/LoadingState';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { retryableLazy } from '../../components/retryableLazy';
-import { useParams, type RouteObject } from 'react-router-dom';
+import { useBloomClient } from '../../session/BloomClientContext';
+import { hasStoredLogin } from '../../session/clientSource';
 
-const SearchTablePage = retryableLazy(() => import('./SearchTablePage'));
+const loadPage = () => import('./SearchTablePage');
+const loadPrefetch = () => import('./tablePrefetch');
+const SearchTablePage = retryableLazy(loadPage);
 
 const TYPE_NAME = /^[A-Z][A-Za-z]*$/;
 
+/** '/Observation' is a table's address; '/Observation/123', '/inbox' are not. */
+export function isTablePath(pathname: string): boolean {
+  return TYPE_NAME.test(pathname.replace(/^\/|\/$/g, ''));
+}
+
+/** Starts downloading the table's code (both chunks); a failed download is tried again on render. */
+export function preloadSearchTable(): void {
+  void loadPage().catch(() => undefined);
+  void loadPrefetch().catch(() => undefined);
+}
+
+/** A link to a table under the pointer or the keyboard focus: the user may open it next. */
+function preloadOnIntent(event: Event): void {
+  const target = event.target instanceof Element ? event.target : undefined;
+  const link = target?.closest('a[href]');
+  if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
+  if (isTablePath(link.pathname)) preloadSearchTable();
+}
+
+if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+  // A signed-in start on a table's address: the chunk downloads beside the session and GraphQL layer.
+  if (hasStoredLogin() && isTablePath(window.location.pathname)) preloadSearchTable();
+  document.addEventListener('pointerover', preloadOnIntent, { passive: true });
+  document.addEventListener('focusin', preloadOnIntent);
+}
+
 function SearchTableOrNotFound() {
   const { resourceType = '' } = useParams();
-  return TYPE_NAME.test(resourceType) ? <SearchTablePage /> : <NotFoundPanel />;
+  const { search } = useLocation();
+  const client = useBloomClient();
+  const valid = TYPE_NAME.test(resourceType);
+  useEffect(() => {
+    if (!valid) return;
+    let active = true;
+    loadPrefetch().then(
+      (module) => active && module.prefetchTable(client, resourceType, search),
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+    // Once per type opened: the table itself asks for what later navigations need.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, resourceType, valid]);
+  if (!valid) return <NotFoundPanel />;
+  return (
+    // Its own boundary, so this route is mounted (and its prefetch started) while the chunk downloads.
+    <Suspense fallback={<LoadingState label="Loading" />}>
+      <SearchTablePage />
+    </Suspense>
+  );
 }
 
 export const searchTableRoutes: RouteObject[] = [

@@ -26,6 +26,8 @@ export interface TableSchema {
   readonly fields: readonly TableField[];
   readonly parameters: ReadonlyMap<string, TableSearchParameter>;
   readonly lookup: SearchParameterLookup;
+  /** True while the real schema is on its way: fields and parameters are still unknown. */
+  readonly provisional?: boolean;
 }
 
 const SEARCH_PARAMETER_TYPES: readonly SearchParameterType[] = [
@@ -112,6 +114,14 @@ export function buildTableSchema(
     return param ? { type: param.type, ...(param.target ? { target: param.target } : {}) } : undefined;
   };
   return { resourceType, fields: fieldsOf(resourceType, definitions), parameters, lookup };
+}
+
+/**
+ * What the table can show before the schema answers: the columns (labels come from the field names
+ * alone) and the rows of a URL without filters; sorting, filtering and the field list wait for it.
+ */
+export function provisionalSchema(resourceType: string): TableSchema {
+  return { resourceType, fields: [], parameters: new Map(), lookup: () => undefined, provisional: true };
 }
 
 /** The parts of a FHIRPath union naming one path each: '(Observation.effective as dateTime)' → 'Observation.effective'. */

@@ -111,9 +111,20 @@ function withoutTime(stored: StoredTableSettings): TableSettings {
   return settings;
 }
 
+/**
+ * A copy of the stored value in this browser (localStorage), read synchronously: only a guess of the
+ * user's layout, so the first rows can be asked for while the key-value read is still on its way.
+ */
+export interface LayoutHintStore {
+  read(): string | undefined;
+  write(text: string): void;
+}
+
 /** The layouts of one signed-in user in one store, for the session (see the top of the file). */
 export class SearchTableLayouts {
   private stored: Promise<Map<string, StoredTableSettings>> | undefined;
+  /** What the last read or write of this session found, once it has answered. */
+  private known: Map<string, StoredTableSettings> | undefined;
   /** Types whose table the user opened this session, and when: they count as used at the next write. */
   private readonly viewed = new Map<string, number>();
   /** Writes of this tab, one at a time, so they never undo each other. */
@@ -122,7 +133,23 @@ export class SearchTableLayouts {
   constructor(
     private readonly store: SettingsStore,
     private readonly now: () => number = Date.now,
+    private readonly hints?: LayoutHintStore,
   ) {}
+
+  /** Starts the read (once per session) without marking a type viewed. */
+  prefetch(): void {
+    this.read().catch(() => undefined);
+  }
+
+  /**
+   * The type's layout as best known right now, without waiting: this session's read once it has
+   * answered, else the copy this browser kept from an earlier session, else undefined.
+   */
+  hint(resourceType: string): TableSettings | undefined {
+    const layouts = this.known ?? parseSearchTables(this.hints?.read());
+    const layout = layouts.get(resourceType);
+    return layout ? withoutTime(layout) : undefined;
+  }
 
   /** The type's layout ({} when none). Rejects only when the store cannot be read at all. */
   async load(resourceType: string): Promise<TableSettings> {
@@ -138,7 +165,7 @@ export class SearchTableLayouts {
 
   private read(): Promise<Map<string, StoredTableSettings>> {
     if (!this.stored) {
-      const reading = this.store.get(SEARCH_TABLES_KEY).then(parseSearchTables);
+      const reading = this.store.get(SEARCH_TABLES_KEY).then((text) => this.remember(text));
       this.stored = reading;
       // A failed read is not remembered: the next table tries again.
       reading.catch(() => {
@@ -163,20 +190,34 @@ export class SearchTableLayouts {
       if (entry && entry.used < at) layouts.set(viewedType, { ...entry, used: at });
     }
     layouts.set(resourceType, { ...settings, used: this.now() });
-    await this.store.set(SEARCH_TABLES_KEY, formatSearchTables(layouts, resourceType));
+    const text = formatSearchTables(layouts, resourceType);
+    await this.store.set(SEARCH_TABLES_KEY, text);
+    this.remember(text);
     this.stored = Promise.resolve(layouts);
+  }
+
+  /** Keeps what the store holds as this session's known layouts and as the browser's hint. */
+  private remember(text: string | undefined): Map<string, StoredTableSettings> {
+    const layouts = parseSearchTables(text);
+    this.known = layouts;
+    this.hints?.write(text ?? '');
+    return layouts;
   }
 }
 
 /** One SearchTableLayouts per store and signed-in user: the cache lives as long as the client. */
 const sessions = new WeakMap<SettingsStore, Map<string, SearchTableLayouts>>();
 
-export function searchTableLayouts(store: SettingsStore, owner: string): SearchTableLayouts {
+export function searchTableLayouts(
+  store: SettingsStore,
+  owner: string,
+  hints?: LayoutHintStore,
+): SearchTableLayouts {
   const byOwner = sessions.get(store) ?? new Map<string, SearchTableLayouts>();
   sessions.set(store, byOwner);
   let layouts = byOwner.get(owner);
   if (!layouts) {
-    layouts = new SearchTableLayouts(store);
+    layouts = new SearchTableLayouts(store, Date.now, hints);
     byOwner.set(owner, layouts);
   }
   return layouts;

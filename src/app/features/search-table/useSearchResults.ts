@@ -5,10 +5,11 @@
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { skipToken, useQuery } from '@apollo/client/react';
 import type { OperationOutcome, Resource } from '@medplum/fhirtypes';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { isOperationOutcome, OperationOutcomeError } from '../../../fhir/outcomes';
 import type { SearchRequest } from '../../../fhir/search';
 import { ResourceListDocument } from '../../../graphql';
+import { takePrefetched } from './prefetchedRows';
 import { resourceListVariables } from './resourceListVariables';
 
 export interface SearchResults {
@@ -43,10 +44,18 @@ export function searchError(error: unknown): unknown {
 /** `refreshCount` going up reloads the page past the cache (the toolbar's refresh, a delete). */
 export function useSearchResults(request: SearchRequest | undefined, refreshCount: number): SearchResults {
   const variables = request ? resourceListVariables(request) : undefined;
+  const key = variables ? `${variables.resourceType}?${variables.search}` : '';
+  // Rows the route asked for ahead of the table (./tablePrefetch) are taken as they come; a table
+  // revisited (back button, after New...) shows what it had and asks again.
+  const fetchPolicy = useMemo(
+    () => (variables && takePrefetched(variables) ? 'cache-first' : 'cache-and-network'),
+    // One choice per request: `variables` is a new object each render, its key is not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [key],
+  );
   const { data, error, refetch } = useQuery(
     ResourceListDocument,
-    // A table revisited (back button, after New...) shows what it had and asks again.
-    variables ? { variables, fetchPolicy: 'cache-and-network' } : skipToken,
+    variables ? { variables, fetchPolicy } : skipToken,
   );
   const searching = variables !== undefined;
   useEffect(() => {

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBloomClient } from '../../session/BloomClientContext';
 import type { BloomClient } from '../../../client';
-import { searchTableLayouts, type TableSettings } from './tableSettings';
+import { searchTableLayouts, type LayoutHintStore, type TableSettings } from './tableSettings';
 
 export interface TableSettingsState {
   readonly loaded: boolean;
@@ -13,10 +13,33 @@ export interface TableSettingsState {
   readonly update: (change: TableSettings) => void;
 }
 
+/** This browser's copy of one user's stored layouts (a private mode or a full quota keeps none). */
+function localHints(owner: string): LayoutHintStore {
+  const key = `bloom-search-tables-hint:${owner}`;
+  return {
+    read: () => {
+      try {
+        return globalThis.localStorage?.getItem(key) ?? undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    write: (text) => {
+      try {
+        if (text) globalThis.localStorage?.setItem(key, text);
+        else globalThis.localStorage?.removeItem(key);
+      } catch {
+        // Only a hint: the next session reads the store anyway.
+      }
+    },
+  };
+}
+
 /** The signed-in user's layouts: a sign-out and another user's sign-in in this tab start afresh. */
-function layoutsOf(client: BloomClient) {
+export function layoutsOf(client: BloomClient) {
   const profile = client.getProfile();
-  return searchTableLayouts(client.keyValue, profile ? `${profile.resourceType}/${profile.id}` : '');
+  const owner = profile ? `${profile.resourceType}/${profile.id}` : '';
+  return searchTableLayouts(client.keyValue, owner, owner ? localHints(owner) : undefined);
 }
 
 export function useTableSettings(resourceType: string): TableSettingsState {

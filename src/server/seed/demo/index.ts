@@ -15,7 +15,7 @@ import { aishaTimeline, mariaTimeline } from './care-timeline';
 import { addCarePlan, aishaCarePlan, mariaCarePlan } from './care-plans';
 import { addClinic, buildDemoProject } from './clinic';
 import { addCoverage, addInsurer } from './coverage';
-export { DEMO_PROJECT_IDENTIFIER } from './clinic';
+export { buildDemoProject, DEMO_PROJECT_IDENTIFIER } from './clinic';
 export { DemoCalendar } from './calendar';
 export { buildDemoSlots, SLOT_DAYS_AHEAD } from './schedule';
 import type { DemoContext } from './demo-context';

@@ -140,7 +140,15 @@ function rowsMock(
 const ID_COLUMNS = ['id', '_lastUpdated'];
 const ID_URL = '/Observation?_fields=id,_lastUpdated';
 /** Observation's default columns as headers (labels from the mocked schema, else the field name). */
-const OBSERVATION_DEFAULT_HEADERS = ['subject', 'code', 'Value', 'effective', 'Status', 'Last Updated'];
+// Labels come from the field names, so they read the same before and after the schema answers.
+const OBSERVATION_DEFAULT_HEADERS = ['Subject', 'Code', 'Value', 'Effective', 'Status', 'Last Updated'];
+
+/** A toolbar button once it can be used: Fields and Filters wait for the schema (rows may come first). */
+async function enabledButton(name: string): Promise<HTMLElement> {
+  const button = screen.getByRole('button', { name });
+  await waitFor(() => expect(button).toBeEnabled());
+  return button;
+}
 
 function headers(): string[] {
   return screen
@@ -302,7 +310,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
     // The bare URL shows Observation's default columns: the row's value cell links to it.
     expect(await screen.findByRole('link', { name: 'high' })).toHaveAttribute('href', '/Observation/a');
-    fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
+    fireEvent.click(await enabledButton('Fields'));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
     const input = within(dialog).getByRole('combobox', { name: 'Fields' });
@@ -355,7 +363,7 @@ describe('issue #9 search table (SPEC §2)', () => {
     api.always('PUT keyvalue/v1/bloom-search-tables', 200, '');
     expect(await screen.findByRole('link', { name: 'high' })).toHaveAttribute('href', '/Observation/a');
     expect(headers()).toEqual(OBSERVATION_DEFAULT_HEADERS);
-    fireEvent.click(screen.getByRole('button', { name: 'Fields' }));
+    fireEvent.click(await enabledButton('Fields'));
     const dialog = await screen.findByRole('dialog', { name: 'Fields' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Clear selection' }));
     fireEvent.change(within(dialog).getByRole('combobox', { name: 'Fields' }), { target: { value: 'Stat' } });

@@ -280,3 +280,40 @@ describe('issue #20 one cache per store and signed-in user', () => {
     );
   });
 });
+
+describe('the layout known before the key-value store answers (the first rows are asked for at once)', () => {
+  function hintStore(initial?: string) {
+    const box = { text: initial };
+    return { box, store: { read: () => box.text, write: (text: string) => void (box.text = text) } };
+  }
+
+  it("the browser's copy stands in until this session's read answers, which then replaces it", async () => {
+    const old = JSON.stringify({ tables: { Observation: { fields: ['code'], used: 1 } } });
+    const current = JSON.stringify({ tables: { Observation: { fields: ['status'], used: 2 } } });
+    const store = new MemoryStore({ [SEARCH_TABLES_KEY]: current });
+    const { box, store: hints } = hintStore(old);
+    const layouts = new SearchTableLayouts(store, Date.now, hints);
+    expect(layouts.hint('Observation')).toEqual({ fields: ['code'] });
+    expect(layouts.hint('Patient')).toBeUndefined();
+    layouts.prefetch();
+    await expect(layouts.load('Observation')).resolves.toEqual({ fields: ['status'] });
+    expect(layouts.hint('Observation')).toEqual({ fields: ['status'] });
+    expect(box.text).toBe(current);
+    // One read for the prefetch and the load together.
+    expect(store.calls).toEqual([`get ${SEARCH_TABLES_KEY}`]);
+  });
+
+  it('an unset key clears the copy; a save writes it', async () => {
+    const store = new MemoryStore();
+    const { box, store: hints } = hintStore(
+      JSON.stringify({ tables: { Patient: { fields: ['name'], used: 1 } } }),
+    );
+    const layouts = new SearchTableLayouts(store, Date.now, hints);
+    await layouts.load('Patient');
+    expect(box.text).toBe('');
+    expect(layouts.hint('Patient')).toBeUndefined();
+    await layouts.save('Patient', { fields: ['gender'] });
+    expect(layouts.hint('Patient')).toEqual({ fields: ['gender'] });
+    expect(parseSearchTables(box.text).get('Patient')?.fields).toEqual(['gender']);
+  });
+});

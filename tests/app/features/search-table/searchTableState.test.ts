@@ -24,13 +24,16 @@ import {
   clearFiltersOf,
   effectiveRequest,
   readTableSearch,
+  readWithoutSchema,
   setFields,
   setFilters,
   setOffset,
   setSort,
+  tableFields,
   writeTableSearch,
   type TableSearch,
 } from '../../../../src/app/features/search-table/searchState';
+import { takePrefetched, markPrefetched } from '../../../../src/app/features/search-table/prefetchedRows';
 import { resourcesToTransaction } from '../../../../src/app/features/search-table/transactionBundle';
 import {
   EXPORT_LIMIT,
@@ -456,5 +459,44 @@ describe('issue #9 export files and reports', () => {
       { id: 'b', ok: false, message: 'Forbidden' },
       { id: 'c', ok: false, message: 'No response' },
     ]);
+  });
+});
+
+describe('the rows asked for before the schema answers', () => {
+  it('a URL without filters reads without the schema; one with filters, or malformed, waits for it', () => {
+    expect(readWithoutSchema('Observation', '?_count=100&_sort=-_lastUpdated&_fields=code')).toEqual({
+      request: {
+        resourceType: 'Observation',
+        count: 100,
+        sortRules: [{ code: '_lastUpdated', descending: true }],
+        fields: ['code'],
+      },
+    });
+    expect(readWithoutSchema('Observation', '')).toEqual({ request: { resourceType: 'Observation' } });
+    expect(readWithoutSchema('Observation', '?status=final')).toBeUndefined();
+    expect(readWithoutSchema('Observation', '?_count=abc')).toBeUndefined();
+  });
+
+  it("the URL's fields win over the saved ones, which win over the type's defaults", () => {
+    const bare = { resourceType: 'Patient' };
+    expect(tableFields({ ...bare, fields: ['id'] }, ['name'])).toEqual(['id']);
+    expect(tableFields(bare, ['name'])).toEqual(['name']);
+    expect(tableFields(bare, undefined)).toEqual([
+      'name',
+      'birthDate',
+      'gender',
+      'identifier',
+      '_lastUpdated',
+    ]);
+  });
+
+  it('prefetched rows are taken once, and only while fresh', () => {
+    const variables = { resourceType: 'Observation', search: '_count=20' };
+    markPrefetched(variables, 1_000);
+    expect(takePrefetched(variables, 2_000)).toBe(true);
+    expect(takePrefetched(variables, 2_000)).toBe(false);
+    markPrefetched(variables, 1_000);
+    expect(takePrefetched(variables, 1_000 + 61_000)).toBe(false);
+    expect(takePrefetched({ resourceType: 'Patient', search: '_count=20' })).toBe(false);
   });
 });

@@ -1,0 +1,34 @@
+// Whom a patient calls, as links a phone dials: her clinic (name and phone from her managing
+// Organization, the ClinicContactFields fragment) and the emergency number.
+import Link from '@mui/material/Link';
+import type { ClinicContactFieldsFragment } from '../../graphql';
+
+/** The emergency number of the clinic's country (the demo clinic is in the United States). */
+export const EMERGENCY_NUMBER = '911';
+
+export interface ClinicContact {
+  name: string;
+  phone: string | undefined;
+}
+
+export function clinicContact(patient: ClinicContactFieldsFragment | null | undefined): ClinicContact {
+  const organization = patient?.managingOrganization;
+  const resource =
+    organization?.resource && 'name' in organization.resource ? organization.resource : undefined;
+  const phone = resource?.telecom?.find((t) => t?.system === 'phone' && t.value)?.value ?? undefined;
+  return { name: resource?.name ?? organization?.display ?? 'your clinic', phone };
+}
+
+export function Phone({ number }: { number: string }) {
+  return <Link href={`tel:${number.replace(/[^+\d]/g, '')}`}>{number}</Link>;
+}
+
+export function CallClinic({ clinic }: { clinic: ClinicContact }) {
+  return clinic.phone ? (
+    <>
+      {clinic.name} at <Phone number={clinic.phone} />
+    </>
+  ) : (
+    <>{clinic.name}</>
+  );
+}
