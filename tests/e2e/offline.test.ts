@@ -13,7 +13,8 @@ import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { useDemoSuite } from './support/demo-suite';
 import { openHealthRecordItem, seriousAxeViolations, storedLogin } from './support/patient-session';
 
-const suite = useDemoSuite();
+// The one suite whose windows run the service worker (the others block it: see SuiteOptions).
+const suite = useDemoSuite({ serviceWorkers: true });
 const WEIGHT = '163.7';
 
 /** Cuts or restores the network of the page and of the app's service worker (DevTools' Offline). */

@@ -24,6 +24,11 @@ export interface SuiteOptions {
   readonly extraOrigins?: () => readonly string[];
   /** Opens the server's database (default: PGlite; tests/server/support/test-databases.ts kinds). */
   readonly openDatabase?: () => Promise<Database>;
+  /**
+   * Let the app's service worker run (default false: blocked). Playwright's `page.route` does not see
+   * what a service worker answers from its cache, and many tests fail requests on purpose with it.
+   */
+  readonly serviceWorkers?: boolean;
 }
 
 export interface SuiteWindow {
@@ -80,7 +85,10 @@ export function useDemoSuite(options: SuiteOptions = {}): DemoSuite {
 
   async function openWindow(width = 1280, height = 900): Promise<SuiteWindow> {
     // Downloads are accepted (Playwright's default): the search table's exports are read from them.
-    const context = await started().browser.newContext({ viewport: { width, height } });
+    const context = await started().browser.newContext({
+      viewport: { width, height },
+      serviceWorkers: options.serviceWorkers ? 'allow' : 'block',
+    });
     const page = await context.newPage();
     const problems = collectPageProblems(page, { failedLoads: options.failedLoadsAreProblems ?? false });
     const window = {
