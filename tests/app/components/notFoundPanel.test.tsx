@@ -5,6 +5,9 @@ import { Suspense } from 'react';
 import { createMemoryRouter, MemoryRouter, Outlet, RouterProvider } from 'react-router-dom';
 import { searchTableRoutes } from '../../../src/app/features/search-table/searchTableRoutes';
 import { NotFoundPanel } from '../../../src/app/components/NotFoundPanel';
+import { BloomClientProvider } from '../../../src/app/session/BloomClientContext';
+import { createAppClient } from '../../../src/app/session/createAppClient';
+import { installFakeApi, testBaseUrl } from '../support/fakeApi';
 
 describe('NotFoundPanel', () => {
   it('names itself by its heading, says what was missing and links home', () => {
@@ -40,7 +43,7 @@ describe('NotFoundPanel', () => {
         {
           path: '/',
           element: (
-            <Suspense fallback={<p>Loading the table</p>}>
+            <Suspense fallback={<p>Loading the routes</p>}>
               <Outlet />
             </Suspense>
           ),
@@ -49,8 +52,15 @@ describe('NotFoundPanel', () => {
       ],
       { initialEntries: ['/Patient'] },
     );
-    render(<RouterProvider router={typeRouter} />);
-    expect(screen.getByText('Loading the table')).toBeInTheDocument();
+    installFakeApi();
+    const client = createAppClient({ baseUrl: testBaseUrl }, () => undefined);
+    render(
+      <BloomClientProvider client={client}>
+        <RouterProvider router={typeRouter} />
+      </BloomClientProvider>,
+    );
+    // The table's route is mounted at once (its data asked for) and waits for the table's chunk.
+    expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: "We couldn't find that page" })).not.toBeInTheDocument();
   });
 });

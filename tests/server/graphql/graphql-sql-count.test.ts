@@ -127,7 +127,7 @@ describe.each(databases())('issue #6 SQL statements per GraphQL request on %s', 
     expect(large.results).toBe(30);
     expect(large.count).toBe(small.count);
     expect(small.count).toBe(2);
-    expect(db.statements.slice(-1)[0]).toMatch(/unnest/);
+    expect(db.statements.filter((sql) => !BACKGROUND_SWEEP.test(sql)).slice(-1)[0]).toMatch(/unnest/);
   });
 
   it('each result with its own specimen: one more batch, still the same count for 3 and 30', async () => {

@@ -46,13 +46,16 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
   document.addEventListener('focusin', preloadOnIntent);
 }
 
+/** A mistyped address is answered at once, before anything of the table (or the session) is needed. */
 function SearchTableOrNotFound() {
   const { resourceType = '' } = useParams();
+  return TYPE_NAME.test(resourceType) ? <SearchTableRoute resourceType={resourceType} /> : <NotFoundPanel />;
+}
+
+function SearchTableRoute({ resourceType }: { resourceType: string }) {
   const { search } = useLocation();
   const client = useBloomClient();
-  const valid = TYPE_NAME.test(resourceType);
   useEffect(() => {
-    if (!valid) return;
     let active = true;
     loadPrefetch().then(
       (module) => active && module.prefetchTable(client, resourceType, search),
@@ -63,8 +66,7 @@ function SearchTableOrNotFound() {
     };
     // Once per type opened: the table itself asks for what later navigations need.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, resourceType, valid]);
-  if (!valid) return <NotFoundPanel />;
+  }, [client, resourceType]);
   return (
     // Its own boundary, so this route is mounted (and its prefetch started) while the chunk downloads.
     <Suspense fallback={<LoadingState label="Loading" />}>
