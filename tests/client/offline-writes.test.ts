@@ -1,4 +1,4 @@
-// The queue of writes made without a network (issue #26): each keeps the Idempotency-Key it was given
+// The queue of writes made without a network: each keeps the Idempotency-Key it was given
 // at entry, so every attempt is the same write to the server; a network failure leaves it waiting and
 // stops the flush, a server's refusal fails it with the reason; only the signed-in owner's writes are
 // listed and sent.

@@ -1,4 +1,4 @@
-// The service worker's rules for keeping GraphQL answers offline (issue #26): only documents that
+// The service worker's rules for keeping GraphQL answers offline: only documents that
 // read are kept, each under a key naming the profile of the bearer token, so one person's key never
 // matches another person's answers.
 import {

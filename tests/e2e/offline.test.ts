@@ -1,5 +1,5 @@
-// Offline and installable, in Chromium against the real server (SPEC §2 health record and vitals; issue
-// #26): the manifest makes the app installable (Chromium's own installability check), the service
+// Offline and installable, in Chromium against the real server (SPEC §2 health record and vitals): the
+// manifest makes the app installable (Chromium's own installability check), the service
 // worker takes over after sign-in, Maria reads her lab results with the network cut (CDP network
 // emulation), records her weight offline, and it reaches the server exactly once when the network
 // returns. After she signs out nothing of hers stays on the device: the next person's sign-in on the
@@ -51,7 +51,7 @@ async function mariaWeights(patientId: string): Promise<Observation[]> {
   return result.resources.filter((observation) => String(observation.valueQuantity?.value) !== '');
 }
 
-describe('issue #26 offline and installable', () => {
+describe('offline and installable', () => {
   it('installable; lab results read offline; a weight entered offline reaches the server once; nothing of Maria after sign-out', async () => {
     const mariaId = await demoPatientId(suite.bloom, 'maria@bloom.example');
     const { page, context, problems } = await suite.signIn('maria', 1280);

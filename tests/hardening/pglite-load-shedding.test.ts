@@ -61,7 +61,7 @@ async function countPatients(server: TestServer, family: string): Promise<number
   return (JSON.parse(text) as Bundle).total ?? -1;
 }
 
-describe('PGlite load shedding (issue #23, #24)', () => {
+describe('PGlite load shedding', () => {
   let server: TestServer;
 
   beforeAll(async () => {

@@ -126,7 +126,7 @@ describe('app host delivery', () => {
     }
   });
 
-  test('the web app manifest comes as application/manifest+json and the service worker as a script, both revalidated (issue #26)', async () => {
+  test('the web app manifest comes as application/manifest+json and the service worker as a script, both revalidated', async () => {
     for (const encoding of ['br', 'identity']) {
       const manifest = await get(`${url}/manifest.webmanifest`, { 'accept-encoding': encoding });
       expect(manifest.status).toBe(200);

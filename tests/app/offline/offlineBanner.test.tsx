@@ -1,4 +1,4 @@
-// The offline banner (issue #26): absent online; "You're offline - last updated <time>" as a status
+// The offline banner: absent online; "You're offline - last updated <time>" as a status
 // while the browser is offline or the service worker answers from the device; gone again once an
 // answer comes from the network and the browser is online.
 import { act, render, screen } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// A measurement entered without a network (issue #26; SPEC §2 Vitals manual entry): kept on the device
+// A measurement entered without a network (SPEC §2 Vitals manual entry): kept on the device
 // and listed as waiting, sent when the browser is back online with the Idempotency-Key it was given at
 // entry, exactly once, then no longer listed. A save whose attempts all fail on the network is kept with
 // the key those attempts carried, so the later send is the same write to the server.
@@ -42,7 +42,7 @@ async function enterWeight(value: string): Promise<void> {
   fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 }
 
-describe('issue #26 vitals entry offline', () => {
+describe('vitals entry offline', () => {
   afterEach(() => setBrowserOnline(true));
 
   it('offline: kept and listed as waiting, nothing sent; online: sent once with its key, then gone', async () => {

@@ -1,4 +1,4 @@
-// Whole-schema introspection (SPEC §7 GraphQL; issue #23: no input stalls the server) over HTTP:
+// Whole-schema introspection (SPEC §7 GraphQL; no input stalls the server) over HTTP:
 // `__schema { types }` is answered a slice of types at a time, the same answer graphql-js gives in
 // one run, while /healthcheck keeps answering within 1 s; other shapes around `types` are a 400
 // OperationOutcome naming the shape to use. PGlite and PostgreSQL.

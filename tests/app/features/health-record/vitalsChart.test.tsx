@@ -1,4 +1,4 @@
-// The vitals chart (SPEC §2 Vitals, §9 legend at the bottom; issue #25: charts scale to the data and
+// The vitals chart (SPEC §2 Vitals, §9 legend at the bottom; charts scale to the data and
 // mark the weeks of pregnancy on the time axis), drawn as plain SVG: its axes' ticks, its lines and
 // marks, its legend, and its text alternative.
 import { render, screen, within } from '@testing-library/react';
