@@ -54,6 +54,18 @@ describe.each(databases())("Medplum's MedplumClient: $graphql refusals on %s", (
     },
   );
 
+  test("whole-schema introspection through the client's graphql(): answered whole, for a patient too", async () => {
+    const answer = (await maria.graphql('{ __schema { queryType { name } types { name } } }')) as {
+      data?: { __schema?: { queryType: { name: string }; types: { name: string }[] } };
+      errors?: unknown[];
+    };
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.__schema?.queryType.name).toBe('QueryType');
+    const names = answer.data?.__schema?.types.map((type) => type.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining(['Patient', 'Observation', 'QueryType', '__Schema']));
+    expect(new Set(names).size).toBe(names.length);
+  });
+
   test('a document nested too deep or with too many aliases is a 400 the client throws', async () => {
     const deep = `${'{ a '.repeat(MAX_NESTING + 1)}${'}'.repeat(MAX_NESTING + 1)}`;
     const tooDeep = await maria.graphql(deep).then(
