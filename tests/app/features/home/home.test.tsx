@@ -21,8 +21,8 @@ function summary(data: Record<string, unknown>): ScreenMock {
     request: { query: HomeSummaryDocument, variables },
     result: {
       data: {
-        dueDate: { edges: [] },
-        lastPeriod: { edges: [] },
+        dueDate: { __typename: 'ObservationConnection', edges: [] },
+        lastPeriod: { __typename: 'ObservationConnection', edges: [] },
         nextAppointment: { edges: [] },
         nextVaccine: { edges: [] },
         CarePlanList: [],
@@ -48,6 +48,7 @@ describe('SPEC §2 home', () => {
     renderScreen(<HomePage profile={maria} now={now} />, [
       summary({
         dueDate: {
+          __typename: 'ObservationConnection',
           edges: [
             {
               resource: {
@@ -188,6 +189,7 @@ describe('SPEC §2 home', () => {
   it('entering the last period stores an Observation (LOINC 8665-2), from which the card dates the pregnancy', async () => {
     const lastPeriod = {
       lastPeriod: {
+        __typename: 'ObservationConnection',
         edges: [
           {
             resource: {

@@ -11,6 +11,7 @@ const now = new Date('2026-06-01T12:00:00Z');
 
 function observation(id: string, valueDateTime: string) {
   return {
+    __typename: 'ObservationConnection',
     edges: [{ resource: { __typename: 'Observation', resourceType: 'Observation', id, valueDateTime } }],
   };
 }
@@ -44,7 +45,14 @@ const plan = {
 function timeline(data: Record<string, unknown>): ScreenMock {
   return {
     request: { query: PregnancyTimelineDocument, variables: { patient: 'Patient/maria-1' } },
-    result: { data: { dueDate: { edges: [] }, lastPeriod: { edges: [] }, CarePlanList: [], ...data } },
+    result: {
+      data: {
+        dueDate: { __typename: 'ObservationConnection', edges: [] },
+        lastPeriod: { __typename: 'ObservationConnection', edges: [] },
+        CarePlanList: [],
+        ...data,
+      },
+    },
   };
 }
 

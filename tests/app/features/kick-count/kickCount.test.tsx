@@ -32,6 +32,7 @@ const clinicPatient = {
 
 function dueDate(value: string) {
   return {
+    __typename: 'ObservationConnection',
     edges: [
       {
         resource: { __typename: 'Observation', resourceType: 'Observation', id: 'edd', valueDateTime: value },
@@ -57,8 +58,8 @@ function kickCounts(due: string | undefined, counts: ReturnType<typeof count>[] 
     request: { query: KickCountsDocument, variables: { patient: 'Patient/maria-1', patientId: 'maria-1' } },
     result: {
       data: {
-        dueDate: due ? dueDate(due) : { edges: [] },
-        lastPeriod: { edges: [] },
+        dueDate: due ? dueDate(due) : { __typename: 'ObservationConnection', edges: [] },
+        lastPeriod: { __typename: 'ObservationConnection', edges: [] },
         counts: { edges: counts },
         Patient: clinicPatient,
       },
