@@ -14,6 +14,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { useSession } from '../../session/BloomClientContext';
 import { MessageComposer } from './MessageComposer';
 import { MessageThread } from './MessageThread';
+import { NotifyMeControl } from './NotifyMeControl';
 import type { MessageDraft } from './newMessage';
 import { useMessageThread } from './useMessageThread';
 import { useReadReceipts } from './useReadReceipts';
@@ -108,6 +109,7 @@ export function MessagesPage() {
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>
+      {patient && !author && <NotifyMeControl patient={`Patient/${patient.id ?? ''}`} />}
       {!patient && !sessionLoading && (
         <EmptyState text="Messages are for patients: sign in with a patient account to write to your care team." />
       )}
