@@ -2,20 +2,27 @@
 // manifest makes the app installable (Chromium's own installability check), the service
 // worker takes over after sign-in, Maria reads her lab results with the network cut (CDP network
 // emulation), records her weight offline, and it reaches the server exactly once when the network
-// returns. After she signs out nothing of hers stays on the device: the next person's sign-in on the
+// returns; a message she writes offline shows in her thread as waiting and reaches the server exactly
+// once too. After she signs out nothing of hers stays on the device: the next person's sign-in on the
 // same browser is never served her answers.
-import type { Observation } from '@medplum/fhirtypes';
+import type { Communication, Observation } from '@medplum/fhirtypes';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { GRAPHQL_ANSWERS_CACHE } from '../../src/app/sw/graphql-answers';
 import { OFFLINE_WRITES_STORAGE_KEY } from '../../src/client/offline-writes';
 import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { useDemoSuite } from './support/demo-suite';
-import { openHealthRecordItem, seriousAxeViolations, storedLogin } from './support/patient-session';
+import {
+  openHealthRecordItem,
+  openMainNavItem,
+  seriousAxeViolations,
+  storedLogin,
+} from './support/patient-session';
 
 // The one suite whose windows run the service worker (the others block it: see SuiteOptions).
 const suite = useDemoSuite({ serviceWorkers: true });
 const WEIGHT = '163.7';
+const MESSAGE = 'Written offline: is a mild headache at 30 weeks normal?';
 
 /** Cuts or restores the network of the page and of the app's service worker (DevTools' Offline). */
 async function setOffline(context: BrowserContext, sessions: CDPSession[], offline: boolean): Promise<void> {
@@ -51,8 +58,19 @@ async function mariaWeights(patientId: string): Promise<Observation[]> {
   return result.resources.filter((observation) => String(observation.valueQuantity?.value) !== '');
 }
 
+/** Her messages on the server with the text `text`. */
+async function mariaMessages(patientId: string, text: string): Promise<Communication[]> {
+  const result = await suite.bloom.systemRepo.search<Communication>(
+    parseSearchRequest({
+      resourceType: 'Communication',
+      query: { subject: `Patient/${patientId}`, _count: '1000' },
+    }),
+  );
+  return result.resources.filter((message) => message.payload?.some((part) => part.contentString === text));
+}
+
 describe('offline and installable', () => {
-  it('installable; lab results read offline; a weight entered offline reaches the server once; nothing of Maria after sign-out', async () => {
+  it('installable; lab results read offline; a weight and a message entered offline reach the server once; nothing of Maria after sign-out', async () => {
     const mariaId = await demoPatientId(suite.bloom, 'maria@bloom.example');
     const { page, context, problems } = await suite.signIn('maria', 1280);
     const cdp = await context.newCDPSession(page);
@@ -79,7 +97,10 @@ describe('offline and installable', () => {
     await openHealthRecordItem(page, 1280, 'Vitals');
     await openHealthRecordItem(page, 1280, 'Weight');
     await page.getByRole('textbox', { name: /^Weight \(lb\)/ }).waitFor();
-    await openHealthRecordItem(page, 1280, 'Lab Results');
+    // ...and her messages.
+    await openMainNavItem(page, 1280, 'Messages');
+    await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor();
+    await page.goto(suite.url('/health-record/lab-results'));
     await labList.getByRole('link').first().waitFor();
     const { profile } = await storedLogin(page);
     const mariaKeys = await keptAnswerKeys(page);
@@ -109,9 +130,27 @@ describe('offline and installable', () => {
     expect(await waiting.locator('li[data-state="waiting"]').count()).toBe(1);
     expect((await mariaWeights(mariaId)).length).toBe(weightsBefore);
 
-    // Back online: sent by itself, once.
+    // A message, offline: in her thread as waiting to send, not on the server.
+    await openMainNavItem(page, 1280, 'Messages');
+    const composer = page.getByRole('textbox', { name: 'Message to your care team' });
+    await composer.fill(MESSAGE);
+    await composer.press('Enter');
+    const waitingMessages = page.getByRole('list', { name: 'Messages waiting to send' });
+    await waitingMessages.getByText(MESSAGE, { exact: true }).waitFor();
+    await waitingMessages.getByText('Waiting to send', { exact: true }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await mariaMessages(mariaId, MESSAGE)).toEqual([]);
+
+    // Back online: both sent by themselves, once; the message joins her thread.
     await setOffline(context, [cdp], false);
-    await waiting.waitFor({ state: 'detached', timeout: 30_000 });
+    await waitingMessages.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByRole('list', { name: 'Messages' }).getByText(MESSAGE, { exact: true }).waitFor();
+    expect(await mariaMessages(mariaId, MESSAGE)).toHaveLength(1);
+    await page.goto(suite.url('/health-record/lab-results'));
+    await openHealthRecordItem(page, 1280, 'Vitals');
+    await openHealthRecordItem(page, 1280, 'Weight');
+    await page.getByRole('textbox', { name: /^Weight \(lb\)/ }).waitFor();
+    expect(await waiting.count()).toBe(0);
     await banner.waitFor({ state: 'detached' });
     const after = await mariaWeights(mariaId);
     expect(after.length).toBe(weightsBefore + 1);
@@ -124,6 +163,7 @@ describe('offline and installable', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await page.waitForTimeout(1000);
     expect((await mariaWeights(mariaId)).length).toBe(weightsBefore + 1);
+    expect(await mariaMessages(mariaId, MESSAGE)).toHaveLength(1);
 
     // Sign-out: her kept answers and writes leave the device.
     await page.goto(suite.url('/signout'));

@@ -5,16 +5,18 @@
 import type { ClientEventListener, ClientEventType } from '../../client/events';
 import { GRAPHQL_ANSWERS_CACHE } from '../sw/graphql-answers';
 import { OFFLINE_WRITES_STORAGE_KEY } from '../../client/offline-writes';
+import { NOTIFICATION_CHOICE_STORAGE_KEY } from '../system-notifications/notificationChoice';
 
 export interface ProfileSource {
   getActiveLogin(): { profile?: { reference?: string } } | undefined;
   addEventListener(type: ClientEventType, listener: ClientEventListener): void;
 }
 
-/** Deletes the kept GraphQL answers and the waiting writes of whoever was signed in. */
+/** Deletes the kept GraphQL answers, the waiting writes and the notification choice of whoever was signed in. */
 export async function clearPersonalDeviceData(): Promise<void> {
   try {
     window.localStorage.removeItem(OFFLINE_WRITES_STORAGE_KEY);
+    window.localStorage.removeItem(NOTIFICATION_CHOICE_STORAGE_KEY);
   } catch {
     // Storage refused (private mode): nothing was kept there.
   }

@@ -18,3 +18,23 @@ export function isSwAnswerMessage(data: unknown): data is SwAnswerMessage {
     (message.source === 'network' || message.source === 'cache')
   );
 }
+
+/** The worker asks the page to show `url` (an app path): she clicked one of the app's notifications. */
+export const SW_OPEN_TYPE = 'bloom-open';
+
+export interface SwOpenMessage {
+  readonly type: typeof SW_OPEN_TYPE;
+  readonly url: string;
+}
+
+/** An app path: one leading slash, never another origin ('//host' or a scheme). */
+export function isAppPath(url: unknown): url is string {
+  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') && !url.includes('\\');
+}
+
+export function isSwOpenMessage(data: unknown): data is SwOpenMessage {
+  const message = data as Partial<SwOpenMessage> | null;
+  return (
+    typeof message === 'object' && message !== null && message.type === SW_OPEN_TYPE && isAppPath(message.url)
+  );
+}

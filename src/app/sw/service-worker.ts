@@ -4,6 +4,8 @@
 // back to the cached index.html; /config.json is kept from its last answer; GraphQL reads and the
 // session (auth/me, which the app reads at start) are answered by the network and kept per signed-in
 // profile, and answered from that store when the network fails, the page being told so (the banner).
+// A click on one of the app's notifications focuses an open window of the app and asks it to show the
+// notification's page (else opens one there).
 import {
   answerCacheKey,
   answerOwner,
@@ -11,7 +13,13 @@ import {
   isReadOnlyGraphqlBody,
   STORED_AT_HEADER,
 } from './graphql-answers';
-import { SW_MESSAGE_TYPE, type SwAnswerMessage } from './messages';
+import {
+  isAppPath,
+  SW_MESSAGE_TYPE,
+  SW_OPEN_TYPE,
+  type SwAnswerMessage,
+  type SwOpenMessage,
+} from './messages';
 
 declare const __BLOOM_PRECACHE__: string[];
 declare const __BLOOM_VERSION__: string;
@@ -25,15 +33,26 @@ interface SwFetchEvent extends SwExtendableEvent {
   readonly clientId: string;
   respondWith(response: Promise<Response>): void;
 }
+interface SwNotificationEvent extends SwExtendableEvent {
+  readonly notification: Notification;
+}
+interface SwWindowClient {
+  readonly url: string;
+  focus(): Promise<SwWindowClient>;
+  postMessage(message: unknown): void;
+}
 interface SwScope {
   readonly registration: { readonly scope: string };
   readonly clients: {
     claim(): Promise<void>;
     get(id: string): Promise<{ postMessage(message: unknown): void } | undefined>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<SwWindowClient[]>;
+    openWindow(url: string): Promise<SwWindowClient | null>;
   };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: SwExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: SwFetchEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: SwNotificationEvent) => void): void;
 }
 
 const worker = self as unknown as SwScope;
@@ -83,6 +102,24 @@ worker.addEventListener('fetch', (event) => {
     event.respondWith(personalAnswer(request, event.clientId));
   }
 });
+
+worker.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const data = event.notification.data as { url?: unknown } | null;
+  const url = isAppPath(data?.url) ? data.url : '/';
+  event.waitUntil(openInApp(url));
+});
+
+async function openInApp(url: string): Promise<void> {
+  const [open] = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  if (!open) {
+    await worker.clients.openWindow(url);
+    return;
+  }
+  const focused = await open.focus();
+  const message: SwOpenMessage = { type: SW_OPEN_TYPE, url };
+  focused.postMessage(message);
+}
 
 async function navigation(request: Request): Promise<Response> {
   try {

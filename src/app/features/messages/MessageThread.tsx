@@ -14,9 +14,14 @@ import { EmptyState } from '../../components/ListStates';
 import { MessageItem } from './MessageItem';
 import { messageSender } from './messageSender';
 import type { ThreadMessage } from './threadMessages';
+import type { QueuedWrite } from '../../../client/offline-writes';
+import { WaitingMessages } from './WaitingMessages';
 
 /** Within this many pixels of the bottom counts as reading the newest message. */
 const AT_BOTTOM_SLACK = 80;
+
+const NONE_WAITING: readonly QueuedWrite[] = [];
+const ignoreDismiss = () => undefined;
 
 export interface MessageThreadProps {
   /** Oldest first. */
@@ -28,6 +33,9 @@ export interface MessageThreadProps {
   readonly olderError: Error | undefined;
   readonly onLoadOlder: () => void;
   readonly onNewMessage: (text: string) => void;
+  /** Her messages written offline, not yet on the server (after the thread's newest). */
+  readonly waiting?: readonly QueuedWrite[];
+  readonly onDismissWaiting?: (key: string) => void;
 }
 
 function announcementOf(message: ThreadMessage): string {
@@ -45,6 +53,8 @@ export function MessageThread({
   olderError,
   onLoadOlder,
   onNewMessage,
+  waiting = NONE_WAITING,
+  onDismissWaiting = ignoreDismiss,
 }: MessageThreadProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -84,6 +94,14 @@ export function MessageThread({
       element.scrollTop += element.scrollHeight - before.height;
     }
   }, [first, last, lastId, ownReference, onNewMessage, scrollToNewest]);
+
+  // A message she just wrote offline shows at the end: bring it into view.
+  const waitingCount = waiting.length;
+  const waitedBefore = useRef(waitingCount);
+  useLayoutEffect(() => {
+    if (waitingCount > waitedBefore.current) scrollToNewest();
+    waitedBefore.current = waitingCount;
+  }, [waitingCount, scrollToNewest]);
 
   // Images and other late content grow the thread: stay at the newest message if that is where the
   // patient was.
@@ -172,7 +190,7 @@ export function MessageThread({
             Older messages could not be loaded: {olderError.message}
           </Alert>
         )}
-        {messages.length === 0 && (
+        {messages.length === 0 && waiting.length === 0 && (
           <EmptyState text="No messages yet. Write to your care team below; they will answer here." />
         )}
         <Box ref={list} component="ol" aria-label="Messages" sx={{ listStyle: 'none', m: 0, p: 0, pb: 1 }}>
@@ -184,6 +202,7 @@ export function MessageThread({
             />
           ))}
         </Box>
+        <WaitingMessages writes={waiting} onDismiss={onDismissWaiting} />
       </Box>
       {unseen && (
         <Button

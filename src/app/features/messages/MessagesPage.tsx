@@ -7,13 +7,14 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { Communication, Patient } from '@medplum/fhirtypes';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { useSession } from '../../session/BloomClientContext';
 import { MessageComposer } from './MessageComposer';
 import { MessageThread } from './MessageThread';
+import { NotifyMeControl } from './NotifyMeControl';
 import type { MessageDraft } from './newMessage';
 import { useMessageThread } from './useMessageThread';
 import { useReadReceipts } from './useReadReceipts';
@@ -31,6 +32,8 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
   border: 0,
 } as const;
+
+export const QUEUED_ANNOUNCEMENT = "Message kept on this device: it is sent when you're back online.";
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -76,16 +79,26 @@ export function MessagesPage() {
 
   const send = useCallback(
     async (draft: MessageDraft) => {
-      const sent = await sender.send(draft);
-      if (sent) {
+      const outcome = await sender.send(draft);
+      if (outcome === 'sent') {
         announce('Message sent');
         // The new message with its sender and a viewable attachment URL, even if the live socket is down.
         void refreshNewest().catch(() => undefined);
       }
-      return sent;
+      if (outcome === 'queued') announce(QUEUED_ANNOUNCEMENT);
+      return outcome !== 'failed';
     },
     [sender, announce, refreshNewest],
   );
+
+  // A message written offline reached the server: the thread fetches it (the socket may still be
+  // reconnecting), while the waiting copy leaves the thread.
+  const waitingCount = sender.waiting.filter((write) => write.state !== 'failed').length;
+  const waitedBefore = useRef(waitingCount);
+  useEffect(() => {
+    if (waitingCount < waitedBefore.current) void refreshNewest().catch(() => undefined);
+    waitedBefore.current = waitingCount;
+  }, [waitingCount, refreshNewest]);
 
   return (
     <Box sx={{ maxWidth: 860, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 4 } }}>
@@ -96,6 +109,7 @@ export function MessagesPage() {
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>
+      {patient && !author && <NotifyMeControl patient={`Patient/${patient.id ?? ''}`} />}
       {!patient && !sessionLoading && (
         <EmptyState text="Messages are for patients: sign in with a patient account to write to your care team." />
       )}
@@ -112,6 +126,8 @@ export function MessagesPage() {
           olderError={thread.olderError}
           onLoadOlder={thread.loadOlder}
           onNewMessage={announce}
+          waiting={sender.waiting}
+          onDismissWaiting={sender.dismiss}
         />
       )}
       {thread.liveError && (

@@ -5,9 +5,15 @@
 // message did not go and can try again (the spec only logs it). A file uploaded or a header created
 // before the Communication failed is not made again on the retry. The message is sent once it exists:
 // a failed PATCH of the header only leaves its `sent` older.
+// Without a network the message joins the page's queue of offline writes (src/app/offline/offlineWrites.ts,
+// the one the vitals entry uses) with its Idempotency-Key, and is sent once when the network returns; a
+// file or a first message (which must open a thread) waits for the network instead. A queued message
+// leaves the header's `sent` as it was: the queue only creates.
 import type { Attachment, Communication, Patient } from '@medplum/fhirtypes';
 import { useCallback, useRef, useState } from 'react';
+import type { QueuedWrite } from '../../../client/offline-writes';
 import { createReference } from '../../../fhir/references';
+import { useOfflineWrites } from '../../offline/offlineWrites';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { findOrOpenThread, touchThread } from '../../components/patientThread';
 import { recipientsOf, type ThreadTarget } from '../../../fhir/message-threads';
@@ -20,10 +26,21 @@ export type SendState =
   | { readonly phase: 'sending' }
   | { readonly phase: 'failed'; readonly reason: string };
 
+/** 'sent': the Communication exists; 'queued': kept on the device until the network returns. */
+export type SendOutcome = 'sent' | 'queued' | 'failed';
+
+export const OFFLINE_REASONS = {
+  file: "You're offline: a file can be sent only when you're back online",
+  firstMessage: "You're offline: your first message can be sent only when you're back online",
+} as const;
+
 export interface SendMessage {
   readonly state: SendState;
-  /** Resolves true once the Communication exists, false when sending failed (see state.reason). */
-  send(draft: MessageDraft): Promise<boolean>;
+  /** Her messages written offline and not yet on the server, oldest first. */
+  readonly waiting: readonly QueuedWrite[];
+  /** Resolves 'failed' when sending failed (see state.reason). */
+  send(draft: MessageDraft): Promise<SendOutcome>;
+  dismiss(key: string): void;
 }
 
 function reasonOf(error: unknown): string {
@@ -40,6 +57,8 @@ export function useSendMessage(
   author?: Communication['sender'],
 ): SendMessage {
   const client = useBloomClient();
+  const patientReference = patient?.id ? `Patient/${patient.id}` : 'none';
+  const { writes: waiting, save, dismiss } = useOfflineWrites(`messages/${patientReference}`);
   const [state, setState] = useState<SendState>({ phase: 'idle' });
   const uploaded = useRef<{ file: File; attachment: Attachment } | undefined>(undefined);
   const opened = useRef<Communication | undefined>(undefined);
@@ -68,8 +87,14 @@ export function useSendMessage(
   );
 
   const send = useCallback(
-    async ({ text, file }: MessageDraft): Promise<boolean> => {
-      if (!patient) return false;
+    async ({ text, file }: MessageDraft): Promise<SendOutcome> => {
+      if (!patient) return 'failed';
+      const browserOffline = navigator.onLine === false;
+      const known = thread?.id ? thread : opened.current;
+      if (browserOffline && (file || !known)) {
+        setState({ phase: 'failed', reason: file ? OFFLINE_REASONS.file : OFFLINE_REASONS.firstMessage });
+        return 'failed';
+      }
       try {
         const attachment = file ? await upload(file) : undefined;
         setState({ phase: 'sending' });
@@ -85,7 +110,7 @@ export function useSendMessage(
           ));
         const participants = recipientsOf(header.recipient);
         const sent = new Date();
-        await client.createResource(
+        const saved = await save(
           newMessage({
             thread: `Communication/${header.id ?? ''}`,
             patient: patientRef,
@@ -96,19 +121,25 @@ export function useSendMessage(
             attachment,
             sent,
           }),
+          text.trim(),
         );
+        if (saved === 'queued') {
+          uploaded.current = undefined;
+          setState({ phase: 'idle' });
+          return 'queued';
+        }
         // `opened` stays: until the screen's query holds the new header, a next message joins it too.
         uploaded.current = undefined;
         if (header.id) await touchThread(client, header.id, sent.toISOString());
         setState({ phase: 'idle' });
-        return true;
+        return 'sent';
       } catch (error) {
         setState({ phase: 'failed', reason: reasonOf(error) });
-        return false;
+        return 'failed';
       }
     },
-    [client, patient, thread, upload, author],
+    [client, patient, thread, upload, author, save],
   );
 
-  return { state, send };
+  return { state, send, waiting, dismiss };
 }

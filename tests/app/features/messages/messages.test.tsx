@@ -21,7 +21,9 @@ import {
 } from '../../../../src/graphql';
 import { BloomClientProvider } from '../../../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../../../src/app/session/createAppClient';
-import { MessagesPage } from '../../../../src/app/features/messages/MessagesPage';
+import { MessagesPage, QUEUED_ANNOUNCEMENT } from '../../../../src/app/features/messages/MessagesPage';
+import { OFFLINE_REASONS } from '../../../../src/app/features/messages/useSendMessage';
+import { OFFLINE_WRITES_STORAGE_KEY } from '../../../../src/client/offline-writes';
 import { DRAFT_ERRORS, newMessage, draftProblem } from '../../../../src/app/features/messages/newMessage';
 import {
   MESSAGE_PAGE_SIZE,
@@ -589,6 +591,83 @@ describe('sending a message', () => {
     ]);
     await waitFor(() => expect(screen.queryByText(/^Attached:/)).not.toBeInTheDocument());
   }, 20_000);
+});
+
+function setBrowserOnline(online: boolean): void {
+  Object.defineProperty(window.navigator, 'onLine', { configurable: true, get: () => online });
+}
+
+describe('messages written offline', () => {
+  afterEach(() => {
+    setBrowserOnline(true);
+    window.localStorage.removeItem(OFFLINE_WRITES_STORAGE_KEY);
+  });
+
+  it('offline: shown in the thread as Waiting to send, nothing sent; online: sent once with its Idempotency-Key, then in the thread', async () => {
+    const mine = message({ id: 'm-4', sent: at(40), from: 'maria', text: 'Written on the bus' });
+    const { api } = renderMessages([page(0, THREAD), page(0, [mine, ...THREAD])]);
+    await screen.findByText('Hello Maria, how are you feeling this week?');
+    setBrowserOnline(false);
+    fireEvent.change(composer(), { target: { value: 'Written on the bus' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    const waiting = await screen.findByRole('list', { name: 'Messages waiting to send' });
+    expect(waiting).toHaveTextContent(/Written on the bus\s*Waiting to send/);
+    await waitFor(() => expect(composer()).toHaveValue(''));
+    expect(screen.getByRole('status')).toHaveTextContent(QUEUED_ANNOUNCEMENT);
+    expect(api.sent.filter((request) => request.method !== 'GET')).toEqual([]);
+
+    api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'm-4' });
+    setBrowserOnline(true);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Messages waiting to send' })).toBeNull());
+    expect(await screen.findByText('Written on the bus', { selector: 'p' })).toBeInTheDocument();
+    const posts = api.sent.filter((r) => r.method === 'POST' && r.path === 'fhir/R4/Communication');
+    expect(posts).toHaveLength(1);
+    expect(posts[0].headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(posts[0].body as Communication).toMatchObject({
+      partOf: [{ reference: THREAD_REF }],
+      sender: { reference: MARIA },
+      payload: [{ contentString: 'Written on the bus' }],
+    });
+    // Another online event sends nothing more.
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.sent.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('a refused queued message shows Not sent with the reason, and Dismiss removes it', async () => {
+    const { api } = renderMessages([page(0, THREAD)]);
+    await screen.findByText('Hello Maria, how are you feeling this week?');
+    setBrowserOnline(false);
+    fireEvent.change(composer(), { target: { value: 'Refused later' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    await screen.findByRole('list', { name: 'Messages waiting to send' });
+    api.once('POST fhir/R4/Communication', 403, outcome('Forbidden'));
+    setBrowserOnline(true);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    const waiting = await screen.findByRole('list', { name: 'Messages waiting to send' });
+    await waitFor(() => expect(waiting).toHaveTextContent('Not sent: Forbidden'));
+    fireEvent.click(within(waiting).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('list', { name: 'Messages waiting to send' })).toBeNull();
+  });
+
+  it('offline, a file or a first message (which opens her thread) is refused with the reason and the draft kept', async () => {
+    const { api } = renderMessages([page(0, null)]);
+    await screen.findByText(/No messages yet/);
+    setBrowserOnline(false);
+    fireEvent.change(composer(), { target: { value: 'My first message' } });
+    fireEvent.keyDown(composer(), { key: 'Enter' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(OFFLINE_REASONS.firstMessage);
+    expect(composer()).toHaveValue('My first message');
+    expect(screen.queryByRole('list', { name: 'Messages waiting to send' })).toBeNull();
+    expect(api.sent.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
 });
 
 describe('live messages', () => {
