@@ -1,10 +1,12 @@
 // When a search can use its type's per-type table (typed-tables.ts): it must name one Patient in
-// the patient parameter (the table's leading column), as Patient/{id}, or as a bare id where the
-// parameter can only point at a Patient. Then a plain system|code or code filter on the code
-// parameter, and _sort on the date parameter, read the table's columns too; every other filter
-// keeps its generic probe. Each mapped condition matches exactly the rows the generic one does
-// (referenceCondition, tokenCondition, sortSql), which tests/server/search/typed-tables.test.ts
-// checks by running searches both ways.
+// the patient parameter or in the subject parameter that patient narrows (the table's leading
+// column), as Patient/{id} (`subject:Patient={id}` is parsed to that), as an absolute URL ending in
+// Patient/{id}, or as a bare id where the parameter can only point at a Patient. Then a plain
+// system|code or code filter on the code parameter, and _sort on the date parameter, read the
+// table's columns too; every other filter keeps its generic probe. Each mapped condition matches
+// exactly the rows the generic one does (referenceCondition, tokenCondition, sortSql), except an
+// absolute URL's, which narrows to its Patient's rows and keeps its probe;
+// tests/server/search/typed-tables.test.ts checks this by running searches both ways.
 import { getSearchParameter } from '../../fhir';
 import { Operator, splitOrValues } from '../../fhir/search';
 import type { Filter, SearchRequest, SortRule } from '../../fhir/search';
@@ -12,7 +14,8 @@ import type { SqlParams } from './sql-params';
 import { bareCodeKey, systemCodeKey, typedTableOf } from './typed-tables';
 import type { TypedTable } from './typed-tables';
 import { splitBar, unescapeValue } from './kinds/probe';
-import { TYPED_REFERENCE } from './kinds/reference';
+import { ABSOLUTE_REFERENCE, TYPED_REFERENCE } from './kinds/reference';
+import { referenceTarget } from './extract-index-rows';
 
 /** The alias of the per-type table's row, joined to the resource row `r`. */
 const ALIAS = 'typed';
@@ -36,17 +39,46 @@ export interface TypedTablePlan {
   sortKey(rule: SortRule): string | undefined;
 }
 
-/** The Patient id a patient filter names, when the table's column answers it exactly. */
-function patientId(spec: TypedTable, filter: Filter): string | undefined {
-  if (filter.code !== spec.patientParam || filter.operator !== Operator.EQUALS) return undefined;
+/**
+ * The parameters whose references to one Patient are the table's patient column: the patient
+ * parameter, and the subject parameter it narrows when its expression says so (the writer indexes
+ * both from the same references, so `subject=Patient/x` finds exactly the rows of `patient=x`).
+ */
+function patientParams(spec: TypedTable): string[] {
+  const narrowed = spec.subjectParam && getSearchParameter(spec.resourceType, spec.subjectParam)?.expression;
+  const patient = getSearchParameter(spec.resourceType, spec.patientParam)?.expression;
+  return narrowed && patient === `${narrowed}.where(resolve() is Patient)`
+    ? [spec.patientParam, spec.subjectParam as string]
+    : [spec.patientParam];
+}
+
+/** One Patient a filter names; `exact` when the table's column answers the filter alone. */
+interface NamedPatient {
+  id: string;
+  exact: boolean;
+}
+
+/**
+ * The Patient a patient or subject filter names: Patient/{id}, a bare id where the parameter can
+ * only point at a Patient, or an absolute URL ending in Patient/{id}. referenceCondition matches
+ * such a URL as written or as the relative Patient/{id}: every such row is a row of that Patient,
+ * but not every row of the Patient matches (another server's URL), so the URL's own probe stays.
+ */
+function namedPatient(spec: TypedTable, filter: Filter): NamedPatient | undefined {
+  if (filter.operator !== Operator.EQUALS || !patientParams(spec).includes(filter.code)) return undefined;
   const values = splitOrValues(filter.value);
   if (values.length !== 1) return undefined;
   const value = unescapeValue(values[0]);
   const typed = TYPED_REFERENCE.exec(value);
-  if (typed) return typed[1] === 'Patient' ? typed[2] : undefined;
-  const targets = getSearchParameter(spec.resourceType, spec.patientParam)?.target ?? [];
+  if (typed) return typed[1] === 'Patient' ? { id: typed[2], exact: true } : undefined;
+  if (ABSOLUTE_REFERENCE.test(value)) {
+    // As the writer reads the URL (referenceTarget), so a row stored with it is this Patient's.
+    const target = referenceTarget(value);
+    return target.type === 'Patient' && target.id ? { id: target.id, exact: false } : undefined;
+  }
+  const targets = getSearchParameter(spec.resourceType, filter.code)?.target ?? [];
   const onlyPatients = targets.length === 1 && targets[0] === 'Patient';
-  return onlyPatients && /^[A-Za-z0-9\-.]{1,64}$/.test(value) ? value : undefined;
+  return onlyPatients && /^[A-Za-z0-9\-.]{1,64}$/.test(value) ? { id: value, exact: true } : undefined;
 }
 
 /** The codes-column keys of a code filter's OR values, when each is system|code or a bare code. */
@@ -132,11 +164,12 @@ export function planTypedTable(params: SqlParams, request: SearchRequest): Typed
   if (!spec) return undefined;
   const filters = request.filters ?? [];
   const [patientFilter, patient] =
-    filters.map((filter) => [filter, patientId(spec, filter)] as const).find(([, id]) => id !== undefined) ??
-    [];
+    filters
+      .map((filter) => [filter, namedPatient(spec, filter)] as const)
+      .find(([, named]) => named !== undefined) ?? [];
   if (!patientFilter || !patient) return undefined;
-  const conditions = [`${ALIAS}.patient_id = ${params.add(patient)}`];
-  const handled = new Set<Filter>([patientFilter]);
+  const conditions = [`${ALIAS}.patient_id = ${params.add(patient.id)}`];
+  const handled = new Set<Filter>(patient.exact ? [patientFilter] : []);
   const joined: JoinedTypedRow = { resourceAlias: 'r', resourceType: spec.resourceType, alias: ALIAS };
   const codes = typedRowConditions(params, joined, 'r', request.resourceType, filters);
   conditions.push(...codes.conditions);

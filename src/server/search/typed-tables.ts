@@ -16,6 +16,11 @@ export interface TypedTable {
   table: string;
   /** A reference parameter to the Patient: one row per distinct Patient id it names. */
   patientParam: string;
+  /**
+   * The reference parameter patientParam narrows to Patients (its expression is this one's with
+   * `.where(resolve() is Patient)`): its references to one Patient are that Patient's rows too.
+   */
+  subjectParam?: string;
   /** A token parameter: its system|value pairs and bare values, as codeKeys. */
   codeParam: string;
   /**
@@ -36,6 +41,7 @@ export const TYPED_TABLES: readonly TypedTable[] = [
     resourceType: 'Observation',
     table: 'search_observation',
     patientParam: 'patient',
+    subjectParam: 'subject',
     codeParam: 'code',
     codeElement: 'code',
     dateParam: 'date',

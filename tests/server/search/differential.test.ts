@@ -180,6 +180,9 @@ const KIND_FILTERS: Record<'string' | 'token' | 'reference' | 'ordered' | 'speci
     observation: [
       fc.nat({ max: 23 }).map((i) => `subject=Patient/dp-${i}`),
       fc.nat({ max: 23 }).map((i) => `patient=dp-${i}`),
+      fc.nat({ max: 23 }).map((i) => `subject:Patient=dp-${i}`),
+      fc.nat({ max: 23 }).map((i) => `subject=dp-${i}`),
+      fc.nat({ max: 23 }).map((i) => `subject=Group/dp-${i}`),
     ],
   },
   ordered: {
@@ -267,7 +270,23 @@ const mixedQueryArb = queriesOf({
  * 4. `:contains`: Medplum compares accents as written (`name:contains=e` misses Zoë and José's
  *    accented letters). Spec: anywhere in the value, with the same case and accent normalization as
  *    the default string match.
+ * 5. `subject:Patient=dp-1`: Medplum's in-memory matcher finds nothing. Spec (R4 search
+ *    §3.1.1.4.9 reference, the `:[type]` modifier): the same as `subject=Patient/dp-1`, which is
+ *    what Medplum is asked instead.
+ * 6. `subject=dp-1`, an id alone on a parameter with several target types: Medplum finds nothing.
+ *    Spec (§3.1.1.4.9): the id of a resource of any of the parameter's target types, so Medplum is
+ *    asked for each type's Type/id, OR-ed.
  */
+const SUBJECT_TARGETS = ['Group', 'Device', 'Patient', 'Location'];
+
+/** Cases 5 and 6 in the form Medplum judges as the spec says. */
+function forMedplum(filter: string): string {
+  const typed = /^subject:([A-Z][A-Za-z]+)=([^,/]+)$/.exec(filter);
+  if (typed) return `subject=${typed[1]}/${typed[2]}`;
+  const bare = /^subject=([^,/:]+)$/.exec(filter);
+  return bare ? `subject=${SUBJECT_TARGETS.map((type) => `${type}/${bare[1]}`).join(',')}` : filter;
+}
+
 const QUANTITY_FILTER = /^value-quantity=(eq|ne|gt|lt|ge|le)?([0-9.]+)(?:\|([^|]*)\|(.*))?$/;
 
 /** Case and accent folding as the spec's string matching asks (NFD, marks dropped, lower case). */
@@ -381,7 +400,7 @@ describe.each(databases())(
       const filters = search.split('&');
       const judged = (f: string): boolean => ORACLE_FILTERS.some((o) => o.pattern.test(f));
       const byOracle_ = filters.filter(judged);
-      const rest = filters.filter((f) => !judged(f));
+      const rest = filters.filter((f) => !judged(f)).map(forMedplum);
       const request = medplumCore.parseSearchRequest(`${path}?${[...rest, '_count=1000'].join('&')}`);
       const bundle = await memory.search(request);
       const all: Resource[] = [...dataset.patients, ...dataset.observations];
@@ -451,6 +470,8 @@ describe.each(databases())(
       ['Patient?name=alv', 'accent-insensitive prefix (case 2)'],
       ['Patient?name:exact=SMYTH', 'exact is case-sensitive (case 3)'],
       ['Patient?name:contains=e', 'contains is accent-insensitive (case 4)'],
+      ['Observation?subject:Patient=dp-1', 'a type modifier is Type/id (case 5)'],
+      ['Observation?subject=dp-1', 'an id alone, of any target type (case 6)'],
     ])(
       'spec-decided: %s (%s) — Medplum differs, ours is the spec answer',
       async (query) => {

@@ -54,17 +54,55 @@ const codeValueArb = fc.oneof(
   fc.tuple(fc.constantFrom(...SYSTEMS), fc.constantFrom(...CODES)).map(([s, c]) => `${esc(s)}|${esc(c)}`),
   fc.constantFrom(...CODES).map((c) => `|${esc(c)}`),
 );
+const pageArbs = {
+  codes: fc.option(fc.array(codeValueArb, { minLength: 1, maxLength: 2 }), { nil: undefined }),
+  sort: fc.constantFrom(undefined, 'date', '-date', '-date,-_lastUpdated'),
+  count: fc.constantFrom(2, 5, 50),
+  offset: fc.constantFrom(0, 3),
+};
 const queryArb = fc.record({
   patient: fc.oneof(
     fc.constantFrom(...PATIENTS).map((id) => `Patient/${id}`),
     fc.constantFrom(...PATIENTS),
     fc.constantFrom(...PATIENTS).map((id) => `Group/${id}`),
   ),
-  codes: fc.option(fc.array(codeValueArb, { minLength: 1, maxLength: 2 }), { nil: undefined }),
-  sort: fc.constantFrom(undefined, 'date', '-date', '-date,-_lastUpdated'),
-  count: fc.constantFrom(2, 5, 50),
-  offset: fc.constantFrom(0, 3),
+  ...pageArbs,
 });
+
+// The same searches by subject: Patient/{id} (`subject:Patient={id}` parses to it), absolute URLs
+// (this server's and another's), and the forms the table cannot answer alone: an untyped id that
+// may name a Group, a Group, several values, :not, :missing, a chain.
+const subjectQueryArb = fc.record({
+  patient: fc.oneof(
+    fc.constantFrom(...PATIENTS).map((id) => `subject=Patient/${id}`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject:Patient=${id}`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject=http://example.org/fhir/Patient/${id}`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject=https://other.example/Patient/${id}/_history/3`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject=${id}`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject=Group/${id}`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject=Patient/${id},Group/${id}`),
+    fc.constantFrom(...PATIENTS).map((id) => `subject:not=Patient/${id}`),
+    fc.constantFrom('subject:missing=true', 'subject:missing=false', 'subject:Patient.name=tp-1'),
+  ),
+  ...pageArbs,
+});
+
+/**
+ * Subjects beside the random data's Patient/{id} and Group/{id}: absolute URLs, versions, other
+ * types, an untyped id, a malformed version and an identifier only, so that searches by subject
+ * meet every form the writer reads a Patient from (or does not).
+ */
+const ODD_SUBJECTS: Observation['subject'][] = [
+  { reference: 'http://example.org/fhir/Patient/tp-1' },
+  { reference: 'https://other.example/Patient/tp-1' },
+  { reference: 'https://other.example/Patient/tp-2/_history/3' },
+  { reference: 'Patient/tp-0/_history/2' },
+  { reference: 'Patient/tp-3/_history/a_b' },
+  { reference: 'Device/tp-1' },
+  { reference: 'Location/tp-2' },
+  { reference: 'tp-1' },
+  { identifier: { system: 'urn:mrn', value: 'tp-1' } },
+];
 
 function esc(value: string): string {
   return value.replace(/[\\|,$]/g, (c) => `\\${c}`);
@@ -72,8 +110,9 @@ function esc(value: string): string {
 
 type QueryShape = typeof queryArb extends fc.Arbitrary<infer T> ? T : never;
 
+/** The query's URL; `patient` is a value of the patient parameter, or a whole filter on subject. */
 function queryUrl(q: QueryShape): string {
-  const parts = [`patient=${q.patient}`];
+  const parts = [q.patient.includes('=') ? q.patient : `patient=${q.patient}`];
   if (q.codes) parts.push(`code=${q.codes.join(',')}`);
   if (q.sort) parts.push(`_sort=${q.sort}`);
   parts.push(`_count=${q.count}`, `_offset=${q.offset}`, '_total=accurate');
@@ -134,6 +173,17 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
         ...o.effective,
       });
     }
+    for (const [i, subject] of ODD_SUBJECTS.entries()) {
+      for (const code of CODES.slice(0, 3)) {
+        await repo.createResource<Observation>({
+          resourceType: 'Observation',
+          status: 'final',
+          code: { coding: [{ system: LOINC, code }] },
+          subject,
+          effectiveDateTime: `2024-06-${String(i + 1).padStart(2, '0')}`,
+        });
+      }
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -176,17 +226,77 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
     expect(matched).toBeGreaterThan(40);
   });
 
+  it('answers subject searches exactly as the generic SQL, on the table when they name one Patient (random data and queries)', async () => {
+    // Patient/{id}, subject:Patient={id} and absolute URLs ending in Patient/{id} name one Patient.
+    const namesOnePatient = /^subject(=Patient\/[^,]+|:Patient=[^,]+|=https?:\/\/[^,]+\/Patient\/[^,]+)$/;
+    let used = 0;
+    let matched = 0;
+    for (const q of fc.sample(subjectQueryArb, { seed: 2027, numRuns: 150 })) {
+      const url = queryUrl(q);
+      const { typed, generic, usedTable } = await bothWays(url);
+      expect({ url, ...typed, usedTable }).toEqual({
+        url,
+        ...generic,
+        usedTable: namesOnePatient.test(q.patient),
+      });
+      if (usedTable) used++;
+      if (typed.ids.length > 0) matched++;
+    }
+    expect(used).toBeGreaterThan(40);
+    expect(used).toBeLessThan(120);
+    expect(matched).toBeGreaterThan(60);
+  });
+
+  it("writes a Patient's row for every Observation whose subject is that Patient", async () => {
+    // What subject=Patient/{id} finds in the shared tables is what the table holds for {id}.
+    const { rows: bySubject } = await db.query<{ pair: string }>(
+      `SELECT DISTINCT resource_id || ' ' || target_id AS pair FROM search_reference
+       WHERE resource_type = 'Observation' AND code = $1 AND target_type = 'Patient' AND target_id IS NOT NULL
+       ORDER BY 1`,
+      [spec.subjectParam as string],
+    );
+    const { rows: inTable } = await db.query<{ pair: string }>(
+      `SELECT resource_id || ' ' || patient_id AS pair FROM ${spec.table} ORDER BY 1`,
+    );
+    expect(inTable).toEqual(bySubject);
+    // The data holds Patient subjects in several forms, and subjects that are not Patients.
+    expect(bySubject.length).toBeGreaterThan(40);
+    const { rows: others } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM search_reference
+       WHERE resource_type = 'Observation' AND code = $1 AND target_type IS DISTINCT FROM 'Patient'`,
+      [spec.subjectParam as string],
+    );
+    expect(others[0].n).toBeGreaterThan(20);
+  });
+
   it('is used for the vitals query and not for forms it cannot answer', async () => {
     expect(
       (await bothWays(`Observation?patient=Patient/tp-1&code=${LOINC}|8867-4&_sort=-date`)).usedTable,
     ).toBe(true);
     expect((await bothWays('Observation?patient=tp-1&_sort=-date')).usedTable).toBe(true);
     for (const url of [
+      `Observation?subject=Patient/tp-1&code=${LOINC}|8867-4&_sort=-date`,
+      `Observation?subject:Patient=tp-1&code=${LOINC}|8867-4&_sort=-date`,
+      'Observation?subject=http://example.org/fhir/Patient/tp-1&_sort=-date',
+    ]) {
+      const { typed, generic, usedTable } = await bothWays(url);
+      expect({ url, usedTable }).toEqual({ url, usedTable: true });
+      expect(typed).toEqual(generic);
+    }
+    for (const url of [
       'Observation?patient=Patient/tp-1,Patient/tp-2',
       'Observation?patient:missing=false&code=x',
-      'Observation?subject=Patient/tp-1',
       'Observation?patient=Group/tp-1',
       'Observation?code=x&_sort=-date',
+      'Observation?subject=tp-1&_sort=-date',
+      'Observation?subject=Group/tp-1&_sort=-date',
+      'Observation?subject=Device/tp-1',
+      'Observation?subject=Patient/tp-1,Patient/tp-2',
+      'Observation?subject:not=Patient/tp-1',
+      'Observation?subject:missing=false&code=x',
+      'Observation?subject:Patient.name=tp-1',
+      'Observation?subject:identifier=urn:mrn|tp-1',
+      'Observation?subject=urn:uuid:5d0f6a40-2f5c-4b8e-9d7a-1f2e3d4c5b6a',
     ]) {
       const { typed, generic, usedTable } = await bothWays(url);
       expect({ url, usedTable }).toEqual({ url, usedTable: false });
@@ -204,47 +314,67 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
     expect(other.usedTable).toBe(true);
     expect(other.typed).toEqual({ ids: [], total: 0, more: false });
     expect(other.generic).toEqual(other.typed);
+    const ownBySubject = await bothWays(
+      'Observation?subject=Patient/tp-2&_sort=-date&_total=accurate',
+      asPatient,
+    );
+    expect(ownBySubject.usedTable).toBe(true);
+    expect(ownBySubject.typed).toEqual(own.typed);
+    expect(ownBySubject.generic).toEqual(own.typed);
+    const otherBySubject = await bothWays(
+      'Observation?subject=Patient/tp-1&_sort=-date&_total=accurate',
+      asPatient,
+    );
+    expect(otherBySubject.usedTable).toBe(true);
+    expect(otherBySubject.typed).toEqual({ ids: [], total: 0, more: false });
+    expect(otherBySubject.generic).toEqual(otherBySubject.typed);
   });
 
-  it("SPEC §6 a policy's code criteria read the joined row's codes: the same rows as the generic SQL, and no token probe", async () => {
-    let onTable = 0;
-    const samples = fc.sample(fc.tuple(queryArb, fc.array(codeValueArb, { minLength: 1, maxLength: 3 })), {
-      seed: 622,
-      numRuns: 120,
-    });
-    for (const [q, criteriaCodes] of samples) {
-      // Two entries OR-ed: the code criteria, and (with another filter the row cannot answer) a status one.
-      const context = criteriaContext([
-        `Observation?code=${criteriaCodes.join(',')}`,
-        `Observation?code=${criteriaCodes[0]}&status=amended`,
-      ]);
-      const url = queryUrl(q);
-      const request = { ...parseSearchRequest(url) };
-      const log: string[] = [];
-      const typed = await executeSearch(recording(db, log), context, request);
-      const generic = await executeSearch(db, context, request, { typedTables: false });
-      const answer = (r: typeof typed) => ({
-        ids: r.resources.map((x) => x.id),
-        total: r.total,
-        more: r.hasMore,
+  it.each([
+    ['patient', queryArb, 120, 40],
+    ['subject', subjectQueryArb, 60, 15],
+  ])(
+    "SPEC §6 a policy's code criteria read the joined row's codes: the same rows as the generic SQL, and no token probe (by %s)",
+    async (_by, arb, runs, least) => {
+      let onTable = 0;
+      const samples = fc.sample(fc.tuple(arb, fc.array(codeValueArb, { minLength: 1, maxLength: 3 })), {
+        seed: 622,
+        numRuns: runs,
       });
-      expect({ url, criteriaCodes, ...answer(typed) }).toEqual({ url, criteriaCodes, ...answer(generic) });
-      const [search] = log;
-      if (search.includes(spec.table)) {
-        onTable++;
-        // Plain system|code and code values are conditions on the typed row; a |code value (no
-        // system) keeps its filter's token probe, and the status filter always probes.
-        const probes = (codes: string[] | undefined) => (codes?.some((c) => c.startsWith('|')) ? 1 : 0);
-        const expected = probes(q.codes) + probes(criteriaCodes) + probes([criteriaCodes[0]]) + 1;
-        expect({ url, criteriaCodes, probesToken: (search.match(/search_token/g) ?? []).length }).toEqual({
-          url,
-          criteriaCodes,
-          probesToken: expected,
+      for (const [q, criteriaCodes] of samples) {
+        // Two entries OR-ed: the code criteria, and (with another filter the row cannot answer) a status one.
+        const context = criteriaContext([
+          `Observation?code=${criteriaCodes.join(',')}`,
+          `Observation?code=${criteriaCodes[0]}&status=amended`,
+        ]);
+        const url = queryUrl(q);
+        const request = { ...parseSearchRequest(url) };
+        const log: string[] = [];
+        const typed = await executeSearch(recording(db, log), context, request);
+        const generic = await executeSearch(db, context, request, { typedTables: false });
+        const answer = (r: typeof typed) => ({
+          ids: r.resources.map((x) => x.id),
+          total: r.total,
+          more: r.hasMore,
         });
+        expect({ url, criteriaCodes, ...answer(typed) }).toEqual({ url, criteriaCodes, ...answer(generic) });
+        const [search] = log;
+        if (search.includes(spec.table)) {
+          onTable++;
+          // Plain system|code and code values are conditions on the typed row; a |code value (no
+          // system) keeps its filter's token probe, and the status filter always probes.
+          const probes = (codes: string[] | undefined) => (codes?.some((c) => c.startsWith('|')) ? 1 : 0);
+          const expected = probes(q.codes) + probes(criteriaCodes) + probes([criteriaCodes[0]]) + 1;
+          expect({ url, criteriaCodes, probesToken: (search.match(/search_token/g) ?? []).length }).toEqual({
+            url,
+            criteriaCodes,
+            probesToken: expected,
+          });
+        }
       }
-    }
-    expect(onTable).toBeGreaterThan(40);
-  });
+      expect(onTable).toBeGreaterThan(least);
+    },
+  );
 
   it('SPEC §6 a code criteria is judged on the joined row of the searched resource only, not on linked ones', async () => {
     // The _has source Observations carry no joined row: the policy on them reads their content.
@@ -270,7 +400,8 @@ describe.each(databases())('the per-type Observation table on %s', (_engine, kin
     const searchArb = fc.record({
       target: fc.constantFrom(
         undefined,
-        'subject=Patient/tp-1',
+        'subject=tp-1',
+        'subject=Group/tp-1',
         'patient=Group/tp-2',
         'patient=Patient/tp-1,Patient/tp-3',
       ),

@@ -13,7 +13,8 @@ import type { FilterContext, SearchKind } from './types';
 
 /** 'Type/id', a literal reference as referenceCondition (and the per-type table plan) match it. */
 export const TYPED_REFERENCE = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})$/;
-const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+/** An absolute reference (a scheme first), which referenceCondition matches as written or by its Type/id. */
+export const ABSOLUTE_REFERENCE = /^[a-z][a-z0-9+.-]*:/i;
 const TYPED_TAIL = /\/([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/;
 /** What the edge accepts (FHIR R4 search §3.1.1.4.9): an id, Type/id (optionally versioned) or an absolute URL. */
 const ID = /^[A-Za-z0-9\-.]{1,64}$/;
@@ -31,7 +32,7 @@ export function referenceCondition(
   if (typed) {
     return `(t.target_id = ${p.add(typed[2])} AND t.target_type = ${p.add(typed[1])})`;
   }
-  if (ABSOLUTE.test(plain)) {
+  if (ABSOLUTE_REFERENCE.test(plain)) {
     const tail = TYPED_TAIL.exec(plain);
     const exact = `t.reference = ${p.add(plain)}`;
     return tail
@@ -49,7 +50,7 @@ function referenceMatches(row: ReferenceRow, value: string, targets: readonly st
   if (typed) {
     return row.targetId === typed[2] && row.targetType === typed[1];
   }
-  if (ABSOLUTE.test(plain)) {
+  if (ABSOLUTE_REFERENCE.test(plain)) {
     const tail = TYPED_TAIL.exec(plain);
     return (
       row.reference === plain ||
