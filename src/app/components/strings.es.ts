@@ -36,6 +36,7 @@ export default {
   'shell.userMenu.signOut': 'Cerrar sesión',
   'shell.userMenu.languageNotSaved':
     'El idioma cambió en este dispositivo, pero no se pudo guardar en su perfil. Inténtelo de nuevo más tarde.',
+  'shell.notifications': 'Notificaciones',
   'shell.footer.tagline': '© {year} Bloom. Su atención del embarazo, en un solo lugar.',
   'shell.notFound.title': 'Página no encontrada · Bloom',
   'shell.notFound.heading': 'No encontramos esa página',

@@ -39,6 +39,7 @@ export const shellStrings = {
     message:
       'The language changed on this device but could not be saved to your profile. Please try again later.',
   },
+  notifications: { id: 'shell.notifications', message: 'Notifications' },
   footer: { id: 'shell.footer.tagline', message: '© {year} Bloom. Pregnancy care, in one place.' },
   notFoundTitle: { id: 'shell.notFound.title', message: 'Page not found · Bloom' },
   notFoundHeading: { id: 'shell.notFound.heading', message: "We couldn't find that page" },
