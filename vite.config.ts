@@ -79,12 +79,21 @@ function graphqlDocumentPerModule(): Plugin {
 
 const MESSAGE_CATALOG = /[\\/]src[\\/]app[\\/].*[\\/]strings(\.es)?\.ts$/;
 
+/**
+ * An ICU message as Lingui's compiled token list. Plain text compiles to a bare string, which the runtime
+ * takes for an uncompiled message (it warns on each use): wrap it in a list of one token.
+ */
+function compiledTokens(message: string): unknown {
+  const compiled = compileMessage(message);
+  return typeof compiled === 'string' ? [compiled] : compiled;
+}
+
 /** A catalog's value with every ICU string compiled: descriptors' `message`, Spanish catalogs' values. */
 function compileCatalogValue(value: unknown): unknown {
-  if (typeof value === 'string') return compileMessage(value);
+  if (typeof value === 'string') return compiledTokens(value);
   if (typeof value !== 'object' || value === null) return value;
   if ('id' in value && 'message' in value && typeof value.message === 'string') {
-    return { id: value.id, message: compileMessage(value.message) };
+    return { id: value.id, message: compiledTokens(value.message) };
   }
   return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, compileCatalogValue(entry)]));
 }
