@@ -23,10 +23,13 @@ const includeE2e = e2eAvailable || process.env.E2E_REQUIRED === '1';
 
 const common = {
   roots: ['<rootDir>/tests'],
-  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.c?js$': swc },
+  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.[cm]?js$': swc },
   // PGlite's CJS build uses import(); light-my-request needs ESM-only cookie and @fastify/static
-  // ESM-only content-disposition, and jose (sign-in tokens) is ESM-only: transform them.
-  transformIgnorePatterns: ['/node_modules/(?!(@electric-sql/pglite|cookie|content-disposition|jose)/)'],
+  // ESM-only content-disposition, and jose (sign-in tokens) and Lingui (the app's messages, with its ICU
+  // compiler) are ESM-only: transform them.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@electric-sql/pglite|cookie|content-disposition|jose|@lingui|@messageformat|@noble)/)',
+  ],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'cjs', 'mjs', 'json'],
 };
 

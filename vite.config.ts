@@ -1,7 +1,9 @@
 // Builds the React app (src/app) into dist/app, which the server's app host serves.
 import fs from 'node:fs';
 import path from 'node:path';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
 import react from '@vitejs/plugin-react';
+import { transform as transformTs } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 
 const OPERATIONS = path.resolve('src/graphql/generated/operations.ts');
@@ -75,11 +77,57 @@ function graphqlDocumentPerModule(): Plugin {
   };
 }
 
+const MESSAGE_CATALOG = /[\\/]src[\\/]app[\\/].*[\\/]strings(\.es)?\.ts$/;
+
+/**
+ * An ICU message as Lingui's compiled token list. Plain text compiles to a bare string, which the runtime
+ * takes for an uncompiled message (it warns on each use): wrap it in a list of one token.
+ */
+function compiledTokens(message: string): unknown {
+  const compiled = compileMessage(message);
+  return typeof compiled === 'string' ? [compiled] : compiled;
+}
+
+/** A catalog's value with every ICU string compiled: descriptors' `message`, Spanish catalogs' values. */
+function compileCatalogValue(value: unknown): unknown {
+  if (typeof value === 'string') return compiledTokens(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if ('id' in value && 'message' in value && typeof value.message === 'string') {
+    return { id: value.id, message: compiledTokens(value.message) };
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, compileCatalogValue(entry)]));
+}
+
+/**
+ * The message catalogs (src/app/i18n/catalog.ts) compiled at build time, as Lingui's runtime expects in
+ * production: the ICU parser (~6 KB brotli) stays out of the browser. A catalog holds data only, so it
+ * is evaluated here as it stands and printed back as JSON.
+ */
+function compiledMessageCatalogs(): Plugin {
+  return {
+    name: 'bloom-compiled-message-catalogs',
+    apply: 'build',
+    async transform(code, id) {
+      if (!MESSAGE_CATALOG.test(id)) return null;
+      const { code: js } = await transformTs(code, { loader: 'ts', format: 'esm' });
+      if (/^\s*import\s/m.test(js)) this.error(`${id}: a message catalog may import types only`);
+      const exported = (await import(
+        `data:text/javascript;base64,${Buffer.from(js).toString('base64')}`
+      )) as Record<string, unknown>;
+      const lines = Object.entries(exported).map(([name, value]) => {
+        const json = JSON.stringify(compileCatalogValue(value));
+        return name === 'default' ? `export default ${json};` : `export const ${name} = ${json};`;
+      });
+      return { code: lines.join('\n'), map: null };
+    },
+  };
+}
+
 export default defineConfig({
   root: 'src/app',
   // Static files (illustration, favicon) copied as-is; they are same-origin, so a strict CSP allows them.
   publicDir: 'public',
-  plugins: [react(), graphqlDocumentPerModule()],
+  plugins: [react(), graphqlDocumentPerModule(), compiledMessageCatalogs()],
   build: {
     outDir: '../../dist/app',
     emptyOutDir: true,

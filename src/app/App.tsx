@@ -9,6 +9,8 @@ import { AppTheme } from './components/AppTheme';
 import { AppConfigProvider } from './components/AppConfigContext';
 import { NotificationsProvider } from './components/Notifications';
 import type { AppConfig } from './config';
+import { LocaleFromProfile } from './i18n/LocaleFromProfile';
+import { LocaleProvider } from './i18n/LocaleProvider';
 import { BloomClientProvider } from './session/BloomClientContext';
 import { preloadSignedInGraphql } from './session/GraphqlBoundary';
 import {
@@ -55,15 +57,18 @@ export function App({ config, router, createClient }: AppProps) {
     return () => window.removeEventListener('storage', onStorage);
   }, [source]);
   return (
-    <AppTheme>
-      <AppConfigProvider config={config}>
-        <BloomClientProvider source={source}>
-          <NotificationsProvider>
-            <RouterProvider router={router} />
-          </NotificationsProvider>
-        </BloomClientProvider>
-      </AppConfigProvider>
-    </AppTheme>
+    <LocaleProvider>
+      <AppTheme>
+        <AppConfigProvider config={config}>
+          <BloomClientProvider source={source}>
+            <LocaleFromProfile />
+            <NotificationsProvider>
+              <RouterProvider router={router} />
+            </NotificationsProvider>
+          </BloomClientProvider>
+        </AppConfigProvider>
+      </AppTheme>
+    </LocaleProvider>
   );
 }
 

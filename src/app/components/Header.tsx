@@ -7,9 +7,11 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useT } from '../i18n/LocaleProvider';
 import { useSession } from '../session/BloomClientContext';
 import { BloomLogo } from './BloomLogo';
 import { LinkButton } from './LinkButton';
+import { shellStrings } from './strings';
 
 // Signed in only: their menus stay off the landing page's download.
 const MainNav = lazy(() => import('./MainNav').then((m) => ({ default: m.MainNav })));
@@ -17,6 +19,7 @@ const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserM
 
 export function Header() {
   const { loading, profile } = useSession();
+  const t = useT();
   return (
     <AppBar
       component="header"
@@ -29,7 +32,7 @@ export function Header() {
         <Box
           component={RouterLink}
           to="/"
-          aria-label="Bloom home"
+          aria-label={t(shellStrings.home)}
           sx={{
             display: 'flex',
             alignItems: 'center',
@@ -53,7 +56,7 @@ export function Header() {
           direction="row"
           spacing={1}
           component="nav"
-          aria-label="User"
+          aria-label={t(shellStrings.userNav)}
           // Never wrap the labels: on a 320 px phone the buttons get narrower instead.
           sx={{
             ml: 'auto',
@@ -67,9 +70,9 @@ export function Header() {
           )}
           {!profile && !loading && (
             <>
-              <LinkButton to="/signin">Log in</LinkButton>
+              <LinkButton to="/signin">{t(shellStrings.logIn)}</LinkButton>
               <LinkButton to="/register" variant="contained">
-                Sign up
+                {t(shellStrings.signUp)}
               </LinkButton>
             </>
           )}

@@ -1,5 +1,5 @@
 // A header menu of router links (the user menu, the collapsed main navigation): MUI's Menu with one
-// MenuItem link per entry, labelled by the button that opens it. Loaded on first open (LazyLinkMenu).
+// MenuItem link per entry (then any action entries), labelled by the button that opens it. Loaded on first open (LazyLinkMenu).
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { Link as RouterLink } from 'react-router-dom';
@@ -9,16 +9,24 @@ export interface LinkMenuItem {
   readonly to: string;
 }
 
+/** A menu entry that acts instead of navigating (the language switch), in its own language. */
+export interface ActionMenuItem {
+  readonly label: string;
+  readonly lang?: string;
+  readonly onSelect: () => void;
+}
+
 export interface LinkMenuProps {
   readonly id: string;
   /** The id of the button that opens the menu (its accessible name). */
   readonly labelledBy: string;
   readonly anchor: HTMLElement | null;
   readonly items: readonly LinkMenuItem[];
+  readonly actions?: readonly ActionMenuItem[];
   readonly onClose: () => void;
 }
 
-export default function LinkMenu({ id, labelledBy, anchor, items, onClose }: LinkMenuProps) {
+export default function LinkMenu({ id, labelledBy, anchor, items, actions = [], onClose }: LinkMenuProps) {
   return (
     <Menu
       id={id}
@@ -30,6 +38,18 @@ export default function LinkMenu({ id, labelledBy, anchor, items, onClose }: Lin
       {items.map((item) => (
         <MenuItem key={item.label} component={RouterLink} to={item.to} onClick={onClose}>
           {item.label}
+        </MenuItem>
+      ))}
+      {actions.map((action) => (
+        <MenuItem
+          key={action.label}
+          lang={action.lang}
+          onClick={() => {
+            onClose();
+            action.onSelect();
+          }}
+        >
+          {action.label}
         </MenuItem>
       ))}
     </Menu>

@@ -7,12 +7,15 @@ import Stack from '@mui/material/Stack';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
+import { useT } from '../i18n/LocaleProvider';
 import { useLoadedBloomClient, useSession } from '../session/BloomClientContext';
 import { LazyLinkMenu } from './LazyLinkMenu';
 import { navFor, navRole, type NavGroup } from './navItems';
 import { DESKTOP_QUERY } from './SideMenu';
+import { shellStrings } from './strings';
 
 function GroupMenu({ group }: { group: NavGroup }) {
+  const t = useT();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const buttonId = `${group.id}-menu-button`;
   return (
@@ -25,13 +28,13 @@ function GroupMenu({ group }: { group: NavGroup }) {
         onClick={(event) => setAnchor(event.currentTarget)}
         color="inherit"
       >
-        {group.label}
+        {t(group.label)}
       </Button>
       <LazyLinkMenu
         id={`${group.id}-menu`}
         labelledBy={buttonId}
         anchor={anchor}
-        items={group.items}
+        items={group.items.map((item) => ({ label: t(item.label), to: item.to }))}
         onClose={() => setAnchor(null)}
       />
     </>
@@ -44,9 +47,16 @@ export function MainNav() {
   const client = useLoadedBloomClient();
   const { links, groups } = navFor(navRole(profile?.resourceType, client?.isProjectAdmin() ?? false));
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const t = useT();
   if (desktop) {
     return (
-      <Stack direction="row" spacing={0.5} component="nav" aria-label="Main" sx={{ ml: 3 }}>
+      <Stack
+        direction="row"
+        spacing={0.5}
+        component="nav"
+        aria-label={t(shellStrings.mainNav)}
+        sx={{ ml: 3 }}
+      >
         {links.map((item) => (
           <Button
             key={item.to}
@@ -56,7 +66,7 @@ export function MainNav() {
             color="inherit"
             sx={{ '&.active': { color: 'primary.main', textDecoration: 'underline' } }}
           >
-            {item.label}
+            {t(item.label)}
           </Button>
         ))}
         {groups.map((group) => (
@@ -66,7 +76,7 @@ export function MainNav() {
     );
   }
   return (
-    <nav aria-label="Main">
+    <nav aria-label={t(shellStrings.mainNav)}>
       <Button
         id="main-menu-button"
         aria-haspopup="menu"
@@ -75,13 +85,16 @@ export function MainNav() {
         onClick={(event) => setAnchor(event.currentTarget)}
         color="inherit"
       >
-        Menu
+        {t(shellStrings.menu)}
       </Button>
       <LazyLinkMenu
         id="main-menu"
         labelledBy="main-menu-button"
         anchor={anchor}
-        items={[...links, ...groups.flatMap((group) => group.items)]}
+        items={[...links, ...groups.flatMap((group) => group.items)].map((item) => ({
+          label: t(item.label),
+          to: item.to,
+        }))}
         onClose={() => setAnchor(null)}
       />
     </nav>

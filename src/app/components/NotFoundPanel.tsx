@@ -5,6 +5,8 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useT } from '../i18n/LocaleProvider';
+import { shellStrings as m } from './strings';
 
 export interface NotFoundPanelProps {
   /** What was looked for, shown in the text (for example 'The resource type "Foo"'). */
@@ -13,20 +15,19 @@ export interface NotFoundPanelProps {
 
 export function NotFoundPanel({ what }: NotFoundPanelProps) {
   const headingId = useId();
+  const t = useT();
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ py: 6, px: 2, textAlign: 'center' }}>
       {/* Every route has its page title: an unknown route has its own. */}
-      <title>Page not found · Bloom</title>
+      <title>{t(m.notFoundTitle)}</title>
       <Typography id={headingId} variant="h4" component="h1" gutterBottom>
-        We couldn&apos;t find that page
+        {t(m.notFoundHeading)}
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {what
-          ? `${what} does not exist here.`
-          : 'The address may have a typo, or the page may have moved. The menu above leads to every part of the app.'}
+        {what ? t(m.notFoundWhat, { what }) : t(m.notFoundHint)}
       </Typography>
       <Link component={RouterLink} to="/">
-        Go to the home page
+        {t(m.notFoundHome)}
       </Link>
     </Box>
   );

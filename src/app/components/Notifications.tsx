@@ -14,7 +14,9 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { useT } from '../i18n/LocaleProvider';
 import type { ShownNotification } from './NotificationStack';
+import { shellStrings } from './strings';
 
 const NotificationStack = lazy(() => import('./NotificationStack'));
 
@@ -43,12 +45,13 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo(() => notify, [notify]);
+  const t = useT();
   return (
     <NotificationsContext.Provider value={value}>
       {children}
       <Stack
         spacing={1}
-        aria-label="Notifications"
+        aria-label={t(shellStrings.notifications)}
         role="region"
         sx={{
           position: 'fixed',

@@ -1,54 +1,57 @@
 // What the header's navigation offers whom (SPEC §2 Navigation, §6 roles): a patient her screens; a
 // care-team member her patients, her inbox and the resource search (/:resourceType, picked by type);
 // a project admin also the project's administration through the generic resource pages.
+import type { Message } from '../i18n/catalog';
+import { shellStrings as m } from './strings';
+
 export interface NavItem {
-  readonly label: string;
+  readonly label: Message;
   readonly to: string;
 }
 
 export interface NavGroup {
   /** The menu button's text. */
-  readonly label: string;
+  readonly label: Message;
   readonly id: string;
   readonly items: readonly NavItem[];
 }
 
 export const PATIENT_NAV: readonly NavItem[] = [
-  { label: 'Health Record', to: '/health-record' },
-  { label: 'Messages', to: '/messages' },
-  { label: 'Get Care', to: '/get-care' },
-  { label: 'Forms', to: '/forms' },
+  { label: m.healthRecord, to: '/health-record' },
+  { label: m.messages, to: '/messages' },
+  { label: m.getCare, to: '/get-care' },
+  { label: m.forms, to: '/forms' },
 ];
 
 export const CARE_TEAM_NAV: readonly NavItem[] = [
-  { label: 'Patients', to: '/' },
-  { label: 'Inbox', to: '/inbox' },
+  { label: m.patients, to: '/' },
+  { label: m.inbox, to: '/inbox' },
 ];
 
 export const RECORD_TYPES: NavGroup = {
-  label: 'Records',
+  label: m.records,
   id: 'records',
   items: [
-    { label: 'Patients (Patient)', to: '/Patient' },
-    { label: 'Observations (Observation)', to: '/Observation' },
-    { label: 'Lab reports (DiagnosticReport)', to: '/DiagnosticReport' },
-    { label: 'Messages (Communication)', to: '/Communication' },
-    { label: 'Appointments (Appointment)', to: '/Appointment' },
-    { label: 'Medications (MedicationRequest)', to: '/MedicationRequest' },
-    { label: 'Vaccines (Immunization)', to: '/Immunization' },
-    { label: 'Questionnaires (Questionnaire)', to: '/Questionnaire' },
+    { label: m.recordPatients, to: '/Patient' },
+    { label: m.recordObservations, to: '/Observation' },
+    { label: m.recordReports, to: '/DiagnosticReport' },
+    { label: m.recordMessages, to: '/Communication' },
+    { label: m.recordAppointments, to: '/Appointment' },
+    { label: m.recordMedications, to: '/MedicationRequest' },
+    { label: m.recordVaccines, to: '/Immunization' },
+    { label: m.recordQuestionnaires, to: '/Questionnaire' },
   ],
 };
 
 export const ADMINISTRATION: NavGroup = {
-  label: 'Admin',
+  label: m.admin,
   id: 'admin',
   items: [
-    { label: 'Memberships', to: '/ProjectMembership' },
-    { label: 'Access policies', to: '/AccessPolicy' },
-    { label: 'Bots', to: '/Bot' },
-    { label: 'Client applications', to: '/ClientApplication' },
-    { label: 'Invite a user', to: '/admin/invite' },
+    { label: m.adminMemberships, to: '/ProjectMembership' },
+    { label: m.adminPolicies, to: '/AccessPolicy' },
+    { label: m.adminBots, to: '/Bot' },
+    { label: m.adminClients, to: '/ClientApplication' },
+    { label: m.adminInvite, to: '/admin/invite' },
   ],
 };
 

@@ -7,24 +7,27 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ProfileResource } from '../../../client';
 import { givenName } from '../../components/profileName';
+import { useT } from '../../i18n/LocaleProvider';
 import { PregnancyCards } from './PregnancyCards';
+import { homeStrings as m } from './strings';
 import { WhatIsNext } from './WhatIsNext';
 
 export function HomePage({ profile, now: givenNow }: { profile: ProfileResource; now?: Date }) {
   const name = givenName(profile);
+  const t = useT();
   // One "now" per visit, so the summary query's variables stay the same across renders.
   const [now] = useState(() => givenNow ?? new Date());
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 4, sm: 6 } }}>
-      <title>Home · Bloom</title>
+      <title>{t(m.title)}</title>
       <Typography variant="h1" sx={{ fontSize: { xs: '1.8rem', sm: '2.4rem' } }}>
-        {name ? `Hello ${name}` : 'Hello'}
+        {name ? t(m.greeting, { name }) : t(m.greetingNoName)}
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
-        Your care team is here for you. Questions about your pregnancy? Send us a message.
+        {t(m.intro)}
       </Typography>
       <Button component={RouterLink} to="/messages" variant="contained" size="large">
-        Send Message
+        {t(m.sendMessage)}
       </Button>
       {profile.resourceType === 'Patient' && profile.id && (
         <WhatIsNext patient={`Patient/${profile.id}`} now={now} />

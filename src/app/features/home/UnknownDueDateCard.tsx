@@ -11,8 +11,10 @@ import OutlinedInput from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
 import { useId, useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useT } from '../../i18n/LocaleProvider';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { lastPeriodObservation, lastPeriodProblem } from './lastPeriod';
+import { homeStrings as m } from './strings';
 
 export function UnknownDueDateCard({
   patient,
@@ -24,6 +26,7 @@ export function UnknownDueDateCard({
   onSaved: () => void;
 }) {
   const client = useBloomClient();
+  const t = useT();
   const inputId = useId();
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
@@ -33,7 +36,7 @@ export function UnknownDueDateCard({
   async function submit(event: FormEvent) {
     event.preventDefault();
     const found = lastPeriodProblem(value, now);
-    setProblem(found);
+    setProblem(found && t(found));
     if (found) return;
     setSaving(true);
     setFailure(undefined);
@@ -41,7 +44,7 @@ export function UnknownDueDateCard({
       await client.createResource(lastPeriodObservation(patient, value, now));
       onSaved();
     } catch (err) {
-      setFailure(err instanceof Error ? err.message : 'Could not save the date.');
+      setFailure(err instanceof Error ? err.message : t(m.saveFailed));
     } finally {
       setSaving(false);
     }
@@ -49,25 +52,30 @@ export function UnknownDueDateCard({
 
   return (
     <>
-      <Typography sx={{ fontWeight: 600 }}>We don&apos;t know your due date yet.</Typography>
+      <Typography sx={{ fontWeight: 600 }}>{t(m.unknownDueDate)}</Typography>
       <Typography variant="body2" sx={{ mb: 2 }}>
-        Your care team sets it at your dating visit:{' '}
+        {t(m.unknownDueDateBefore)}{' '}
         <Link component={RouterLink} to="/messages">
-          ask them
+          {t(m.unknownDueDateAsk)}
         </Link>
-        . Or enter the first day of your last period and we will work it out.
+        {t(m.unknownDueDateAfter)}
       </Typography>
-      <Box component="form" noValidate onSubmit={(event) => void submit(event)} aria-label="Last period">
+      <Box
+        component="form"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        aria-label={t(m.lastPeriodForm)}
+      >
         {/* The label stays above: a date input always shows its own day/month/year placeholder. */}
         <FormControl error={!!problem} size="small" fullWidth sx={{ mb: 1 }}>
           <InputLabel htmlFor={inputId} shrink>
-            First day of last period
+            {t(m.lastPeriodLabel)}
           </InputLabel>
           <OutlinedInput
             id={inputId}
             type="date"
             notched
-            label="First day of last period"
+            label={t(m.lastPeriodLabel)}
             value={value}
             onChange={(event) => setValue(event.target.value)}
             inputProps={{ 'aria-describedby': problem ? `${inputId}-problem` : undefined }}
@@ -75,7 +83,7 @@ export function UnknownDueDateCard({
           {problem && <FormHelperText id={`${inputId}-problem`}>{problem}</FormHelperText>}
         </FormControl>
         <Button type="submit" variant="outlined" disabled={saving}>
-          Work out my due date
+          {t(m.workOut)}
         </Button>
       </Box>
       {failure && (

@@ -22,6 +22,8 @@ import {
 } from '../../components/planStepStatus';
 import { ResourceLink } from '../../components/ResourceLink';
 import { effectiveDueDate, pregnancyProgress } from '../../components/pregnancyProgress';
+import { useT } from '../../i18n/LocaleProvider';
+import { homeStrings as m } from './strings';
 import { UnknownDueDateCard } from './UnknownDueDateCard';
 
 function SummaryCard({ title, children }: { title: string; children: ReactNode }) {
@@ -40,11 +42,12 @@ function SummaryCard({ title, children }: { title: string; children: ReactNode }
 }
 
 export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
+  const t = useT();
   const iso = now.toISOString();
   const { data, loading, error, refetch } = useQuery(HomeSummaryDocument, {
     variables: { patient, from: `ge${iso}`, after: `gt${iso}` },
   });
-  if (loading && !data) return <LoadingState label="Loading your summary" />;
+  if (loading && !data) return <LoadingState label={t(m.loading)} />;
   if (error) return <LoadError error={error} />;
   const recorded = data?.dueDate?.edges?.[0]?.resource?.valueDateTime;
   const lastPeriod = data?.lastPeriod?.edges?.[0]?.resource?.valueDateTime;
@@ -57,34 +60,38 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
   return (
     <Grid container spacing={2} sx={{ mt: 4 }}>
       {progress && dueDate && (
-        <SummaryCard title="Your pregnancy">
+        <SummaryCard title={t(m.pregnancyTitle)}>
           <Typography sx={{ fontWeight: 600 }}>
-            {progress.weeks} weeks {progress.days} days · trimester {progress.trimester}
+            {t(m.pregnancyProgress, {
+              weeks: progress.weeks,
+              days: progress.days,
+              trimester: progress.trimester,
+            })}
           </Typography>
           <Typography variant="body2">
-            Due date: <DateTimeDisplay value={dueDate.slice(0, 10)} />
-            {fromLastPeriod && ' (from the first day of your last period)'}
+            {t(m.dueDate)} <DateTimeDisplay value={dueDate.slice(0, 10)} />
+            {fromLastPeriod && ` ${t(m.fromLastPeriod)}`}
           </Typography>
           <Link component={RouterLink} to="/pregnancy" variant="body2">
-            Your pregnancy timeline
+            {t(m.timeline)}
           </Link>
         </SummaryCard>
       )}
       {!dueDate && (
-        <SummaryCard title="Your pregnancy">
+        <SummaryCard title={t(m.pregnancyTitle)}>
           <UnknownDueDateCard patient={patient} now={now} onSaved={() => void refetch()} />
         </SummaryCard>
       )}
       {nextStep && (
-        <SummaryCard title="Next step">
+        <SummaryCard title={t(m.nextStepTitle)}>
           <Typography sx={{ fontWeight: 600 }}>{nextStep.title}</Typography>
           {nextStep.start && (
             <Typography variant="body2">
-              From <DateTimeDisplay value={nextStep.start} />
+              {t(m.nextStepFrom)} <DateTimeDisplay value={nextStep.start} />
               {nextStep.end && (
                 <>
                   {' '}
-                  to <DateTimeDisplay value={nextStep.end} />
+                  {t(m.nextStepTo)} <DateTimeDisplay value={nextStep.end} />
                 </>
               )}
             </Typography>
@@ -96,16 +103,16 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
               variant="body2"
               sx={{ display: 'block', fontWeight: 600 }}
             >
-              Answer the questionnaire
+              {t(m.answerQuestionnaire)}
             </Link>
           )}
           <Link component={RouterLink} to="/pregnancy" variant="body2">
-            See your care plan
+            {t(m.seeCarePlan)}
           </Link>
         </SummaryCard>
       )}
       {appointment && (
-        <SummaryCard title="Next appointment">
+        <SummaryCard title={t(m.nextAppointment)}>
           <Typography sx={{ fontWeight: 600 }}>
             <DateTimeDisplay value={appointment.start} />
           </Typography>
@@ -113,9 +120,9 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
         </SummaryCard>
       )}
       {vaccine && (
-        <SummaryCard title="Next vaccine">
+        <SummaryCard title={t(m.nextVaccine)}>
           <ResourceLink to={`/health-record/vaccines/${vaccine.id}`}>
-            {vaccine.vaccineCode?.text ?? 'Vaccine'}
+            {vaccine.vaccineCode?.text ?? t(m.vaccine)}
           </ResourceLink>
           <Typography variant="body2">
             <DateTimeDisplay value={vaccine.occurrenceDateTime} />

@@ -2,6 +2,8 @@
 // her own Observation, from which Home computes the due date (280 days later, Naegele's rule).
 import type { Observation } from '@medplum/fhirtypes';
 import { observationCategory } from '../../../fhir/observation-category';
+import type { Message } from '../../i18n/catalog';
+import { homeStrings as m } from './strings';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const LAST_PERIOD_CODE = '8665-2';
@@ -9,14 +11,14 @@ export const LAST_PERIOD_CODE = '8665-2';
 const LONGEST_DAYS = 42 * 7;
 
 /** Why a date cannot be the first day of the last period, or undefined when it can. */
-export function lastPeriodProblem(value: string, now: Date): string | undefined {
+export function lastPeriodProblem(value: string, now: Date): Message | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
-    return 'Enter the date as day, month and year.';
+    return m.dateFormat;
   }
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = Date.parse(`${value}T00:00:00Z`);
-  if (start > today) return 'The date cannot be in the future.';
-  if (today - start > LONGEST_DAYS * DAY_MS) return 'That is more than 42 weeks ago. Please check the date.';
+  if (start > today) return m.dateInFuture;
+  if (today - start > LONGEST_DAYS * DAY_MS) return m.dateTooOld;
   return undefined;
 }
 

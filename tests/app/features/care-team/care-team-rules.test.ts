@@ -302,7 +302,7 @@ describe('read receipts and the inbox', () => {
 
 describe('navigation and chart routes per role', () => {
   it('gives a patient her screens, the care team patients, inbox and the record search, an admin administration too', () => {
-    expect(navFor(navRole('Patient', false)).links.map((l) => l.label)).toEqual([
+    expect(navFor(navRole('Patient', false)).links.map((l) => l.label.message)).toEqual([
       'Health Record',
       'Messages',
       'Get Care',
@@ -310,7 +310,7 @@ describe('navigation and chart routes per role', () => {
     ]);
     const staff = navFor(navRole('Practitioner', false));
     expect(staff.links.map((l) => l.to)).toEqual(['/', '/inbox']);
-    expect(staff.groups.map((g) => g.label)).toEqual(['Records']);
+    expect(staff.groups.map((g) => g.label.message)).toEqual(['Records']);
     expect(staff.groups[0].items.map((i) => i.to)).toEqual(
       expect.arrayContaining([
         '/Patient',

@@ -246,9 +246,9 @@ describe('the due date from the last period', () => {
   });
   it('refuses a future date, one beyond 42 weeks and a malformed one', () => {
     expect(lastPeriodProblem('2026-05-01', now)).toBeUndefined();
-    expect(lastPeriodProblem('2026-06-02', now)).toBe('The date cannot be in the future.');
-    expect(lastPeriodProblem('2025-06-01', now)).toMatch(/more than 42 weeks/);
-    expect(lastPeriodProblem('', now)).toMatch(/Enter the date/);
+    expect(lastPeriodProblem('2026-06-02', now)?.message).toBe('The date cannot be in the future.');
+    expect(lastPeriodProblem('2025-06-01', now)?.message).toMatch(/more than 42 weeks/);
+    expect(lastPeriodProblem('', now)?.message).toMatch(/Enter the date/);
   });
 });
 

@@ -1,0 +1,47 @@
+// The shell's messages in Spanish (neutral Latin-American, "usted").
+import type { Translations } from '../i18n/catalog';
+import type { shellStrings } from './strings';
+
+export default {
+  'shell.header.home': 'Inicio de Bloom',
+  'shell.header.userNav': 'Usuario',
+  'shell.header.logIn': 'Iniciar sesión',
+  'shell.header.signUp': 'Registrarse',
+  'shell.nav.main': 'Principal',
+  'shell.nav.menu': 'Menú',
+  'shell.nav.healthRecord': 'Historial médico',
+  'shell.nav.messages': 'Mensajes',
+  'shell.nav.getCare': 'Pedir atención',
+  'shell.nav.forms': 'Formularios',
+  'shell.nav.patients': 'Pacientes',
+  'shell.nav.inbox': 'Bandeja de entrada',
+  'shell.nav.records': 'Registros',
+  'shell.nav.records.patients': 'Pacientes (Patient)',
+  'shell.nav.records.observations': 'Observaciones (Observation)',
+  'shell.nav.records.reports': 'Informes de laboratorio (DiagnosticReport)',
+  'shell.nav.records.messages': 'Mensajes (Communication)',
+  'shell.nav.records.appointments': 'Citas (Appointment)',
+  'shell.nav.records.medications': 'Medicamentos (MedicationRequest)',
+  'shell.nav.records.vaccines': 'Vacunas (Immunization)',
+  'shell.nav.records.questionnaires': 'Cuestionarios (Questionnaire)',
+  'shell.nav.admin': 'Administración',
+  'shell.nav.admin.memberships': 'Membresías',
+  'shell.nav.admin.policies': 'Políticas de acceso',
+  'shell.nav.admin.bots': 'Bots',
+  'shell.nav.admin.clients': 'Aplicaciones cliente',
+  'shell.nav.admin.invite': 'Invitar a un usuario',
+  'shell.userMenu.account': 'Cuenta',
+  'shell.userMenu.profile': 'Su perfil',
+  'shell.userMenu.settings': 'Configuración',
+  'shell.userMenu.signOut': 'Cerrar sesión',
+  'shell.userMenu.languageNotSaved':
+    'El idioma cambió en este dispositivo, pero no se pudo guardar en su perfil. Inténtelo de nuevo más tarde.',
+  'shell.notifications': 'Notificaciones',
+  'shell.footer.tagline': '© {year} Bloom. Su atención del embarazo, en un solo lugar.',
+  'shell.notFound.title': 'Página no encontrada · Bloom',
+  'shell.notFound.heading': 'No encontramos esa página',
+  'shell.notFound.what': '{what} no existe aquí.',
+  'shell.notFound.hint':
+    'Es posible que la dirección tenga un error o que la página se haya movido. El menú de arriba lleva a todas las secciones de la aplicación.',
+  'shell.notFound.home': 'Ir a la página de inicio',
+} satisfies Translations<typeof shellStrings>;

@@ -1,0 +1,53 @@
+// The shell's messages (header, navigation, account menu, footer, not-found page): ids under "shell.",
+// English defaults here, Spanish in strings.es.ts (src/app/i18n/catalog.ts explains the format).
+import type { Messages } from '../i18n/catalog';
+
+export const shellStrings = {
+  home: { id: 'shell.header.home', message: 'Bloom home' },
+  userNav: { id: 'shell.header.userNav', message: 'User' },
+  logIn: { id: 'shell.header.logIn', message: 'Log in' },
+  signUp: { id: 'shell.header.signUp', message: 'Sign up' },
+  mainNav: { id: 'shell.nav.main', message: 'Main' },
+  menu: { id: 'shell.nav.menu', message: 'Menu' },
+  healthRecord: { id: 'shell.nav.healthRecord', message: 'Health Record' },
+  messages: { id: 'shell.nav.messages', message: 'Messages' },
+  getCare: { id: 'shell.nav.getCare', message: 'Get Care' },
+  forms: { id: 'shell.nav.forms', message: 'Forms' },
+  patients: { id: 'shell.nav.patients', message: 'Patients' },
+  inbox: { id: 'shell.nav.inbox', message: 'Inbox' },
+  records: { id: 'shell.nav.records', message: 'Records' },
+  recordPatients: { id: 'shell.nav.records.patients', message: 'Patients (Patient)' },
+  recordObservations: { id: 'shell.nav.records.observations', message: 'Observations (Observation)' },
+  recordReports: { id: 'shell.nav.records.reports', message: 'Lab reports (DiagnosticReport)' },
+  recordMessages: { id: 'shell.nav.records.messages', message: 'Messages (Communication)' },
+  recordAppointments: { id: 'shell.nav.records.appointments', message: 'Appointments (Appointment)' },
+  recordMedications: { id: 'shell.nav.records.medications', message: 'Medications (MedicationRequest)' },
+  recordVaccines: { id: 'shell.nav.records.vaccines', message: 'Vaccines (Immunization)' },
+  recordQuestionnaires: { id: 'shell.nav.records.questionnaires', message: 'Questionnaires (Questionnaire)' },
+  admin: { id: 'shell.nav.admin', message: 'Admin' },
+  adminMemberships: { id: 'shell.nav.admin.memberships', message: 'Memberships' },
+  adminPolicies: { id: 'shell.nav.admin.policies', message: 'Access policies' },
+  adminBots: { id: 'shell.nav.admin.bots', message: 'Bots' },
+  adminClients: { id: 'shell.nav.admin.clients', message: 'Client applications' },
+  adminInvite: { id: 'shell.nav.admin.invite', message: 'Invite a user' },
+  account: { id: 'shell.userMenu.account', message: 'Account' },
+  yourProfile: { id: 'shell.userMenu.profile', message: 'Your profile' },
+  settings: { id: 'shell.userMenu.settings', message: 'Settings' },
+  signOut: { id: 'shell.userMenu.signOut', message: 'Sign out' },
+  languageNotSaved: {
+    id: 'shell.userMenu.languageNotSaved',
+    message:
+      'The language changed on this device but could not be saved to your profile. Please try again later.',
+  },
+  notifications: { id: 'shell.notifications', message: 'Notifications' },
+  footer: { id: 'shell.footer.tagline', message: '© {year} Bloom. Pregnancy care, in one place.' },
+  notFoundTitle: { id: 'shell.notFound.title', message: 'Page not found · Bloom' },
+  notFoundHeading: { id: 'shell.notFound.heading', message: "We couldn't find that page" },
+  notFoundWhat: { id: 'shell.notFound.what', message: '{what} does not exist here.' },
+  notFoundHint: {
+    id: 'shell.notFound.hint',
+    message:
+      'The address may have a typo, or the page may have moved. The menu above leads to every part of the app.',
+  },
+  notFoundHome: { id: 'shell.notFound.home', message: 'Go to the home page' },
+} as const satisfies Messages;

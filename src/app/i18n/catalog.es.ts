@@ -1,0 +1,6 @@
+// Every Spanish catalog in one chunk, loaded only when Spanish is active (i18n.ts). Add a feature's
+// strings.es.ts here when it is translated.
+import shell from '../components/strings.es';
+import home from '../features/home/strings.es';
+
+export const spanishMessages: Record<string, string> = { ...shell, ...home };
