@@ -50,6 +50,10 @@ export class BloomAgent {
   private reconnectDelay = 1000;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
+  /** Fires when the token enters its renewal window (not at the next heartbeat, up to one later). */
+  private renewalTimer: NodeJS.Timeout | undefined;
+  /** The renewal under way: one at a time, however many heartbeats ask while it runs. */
+  private renewal: Promise<void> | undefined;
   private lastHeard = 0;
   private signedIn = false;
   /** The access token last given to the server. */
@@ -170,6 +174,7 @@ export class BloomAgent {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.heartbeatTimer);
+    clearTimeout(this.renewalTimer);
     const socket = this.socket;
     this.socket = undefined;
     this.connected = false;
@@ -198,12 +203,29 @@ export class BloomAgent {
 
   /** Within half its lifetime (at most 5 minutes) of expiring, as the platform client renews. */
   private tokenExpiring(): boolean {
+    const renewAt = this.renewalDue();
+    return renewAt === undefined || Date.now() >= renewAt;
+  }
+
+  /** When (ms since the epoch) the token enters its renewal window; undefined without a JWT. */
+  private renewalDue(): number | undefined {
     const token = this.client.getAccessToken();
-    if (!token || !isJwt(token)) return true;
+    if (!token || !isJwt(token)) return undefined;
     const { exp, iat } = parseJwtPayload(token);
-    if (typeof exp !== 'number') return false;
+    if (typeof exp !== 'number') return Infinity;
     const margin = Math.min(5 * 60, typeof iat === 'number' ? (exp - iat) / 2 : 5 * 60);
-    return Date.now() / 1000 >= exp - margin;
+    return (exp - margin) * 1000;
+  }
+
+  /** Renews the token as soon as it enters its renewal window (while connected). */
+  private scheduleRenewal(): void {
+    clearTimeout(this.renewalTimer);
+    const due = this.renewalDue();
+    if (due === undefined || due === Infinity || this.stopped) return;
+    // setTimeout's longest delay is about 24.8 days; a later renewal is rescheduled on a heartbeat.
+    const delay = Math.min(Math.max(0, due - Date.now()), 2 ** 31 - 1);
+    this.renewalTimer = setTimeout(() => void this.renewToken(), delay);
+    this.renewalTimer.unref();
   }
 
   private websocketUrl(): string {
@@ -232,8 +254,12 @@ export class BloomAgent {
         }
         const message = parsed.message;
         if (message.type === 'agent:connect:response') {
-          if (this.connected) return; // a renewal acknowledged
+          if (this.connected) {
+            this.logger.info('Token renewed on the same connection');
+            return;
+          }
           this.connected = true;
+          this.scheduleRenewal();
           this.reconnectDelay = 1000;
           this.startHeartbeat();
           this.logger.info(`Connected to ${this.config.baseUrl} as Agent/${this.config.agentId}`);
@@ -297,16 +323,22 @@ export class BloomAgent {
    * The server closes the socket when the token it was given expires: the token is renewed before
    * that (client credentials again) and handed over on the same socket.
    */
-  private async renewToken(): Promise<void> {
-    try {
-      await this.signIn();
-    } catch (err) {
-      this.logger.warn(`Token renewal failed: ${(err as Error).message}`);
-      return;
-    }
-    if (this.connected && this.client.getAccessToken() !== this.sentToken) {
-      this.sendConnectRequest();
-    }
+  private renewToken(): Promise<void> {
+    this.renewal ??= this.signIn()
+      .then(() => {
+        if (this.connected && this.client.getAccessToken() !== this.sentToken) {
+          this.sendConnectRequest();
+          this.scheduleRenewal();
+        }
+      })
+      .catch((err: unknown) => {
+        // The next heartbeat tries again.
+        this.logger.warn(`Token renewal failed: ${(err as Error).message}`);
+      })
+      .finally(() => {
+        this.renewal = undefined;
+      });
+    return this.renewal;
   }
 
   private startHeartbeat(): void {
