@@ -9,6 +9,9 @@
 //   SEARCH_BENCH_SAMPLES     timed searches per hot query (default 200, after 20 warm-up ones)
 //   SEARCH_BENCH_SECONDS     HTTP load duration (default 10)
 //   SEARCH_BENCH_RELOAD=1    drop a previously loaded clinic of the same size and load again
+// With both engines, a last table puts their hot-search and HTTP-load figures side by side (give
+// both the same size, e.g. SEARCH_BENCH_PGLITE=50000 SEARCH_BENCH_POSTGRES=50000, to compare like
+// with like).
 import os from 'node:os';
 import type { BenchEngine } from './database';
 import type { CacheState } from './database';
@@ -130,7 +133,7 @@ export function printSearchFigures(figures: SearchBenchFigures): void {
   console.log('  hot searches (Repository.search vs hand-written SQL floor, p50 / p99 ms, one at a time):');
   for (const q of queries) {
     console.log(
-      `    ${q.name.padEnd(58)} engine ${q.engine.p50Ms} / ${q.engine.p99Ms}   floor ${q.floor.p50Ms} / ${q.floor.p99Ms}` +
+      `    ${q.name.padEnd(72)} engine ${q.engine.p50Ms} / ${q.engine.p99Ms}   floor ${q.floor.p50Ms} / ${q.floor.p99Ms}` +
         `   ratio ${q.ratio}   matches ${q.meanMatches}${q.mismatches ? `   RESULT DIFFERS in ${q.mismatches}/${q.samples}` : ''}`,
     );
   }
@@ -145,6 +148,37 @@ export function printSearchFigures(figures: SearchBenchFigures): void {
   }
 }
 
+/** The engines' figures in columns, one row per hot search and one for the HTTP load. */
+export function printEnginesSideBySide(all: readonly SearchBenchFigures[]): void {
+  if (all.length < 2) return;
+  const cell = (text: string): string => text.padStart(22);
+  console.log(
+    `search, engines side by side (load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}):`,
+  );
+  console.log(`  ${''.padEnd(72)}${all.map((f) => cell(`${f.engine} ${f.shape.total}`)).join('')}`);
+  console.log(`  ${'hot search p50 / p99 ms (Repository.search)'.padEnd(72)}`);
+  for (const q of all[0].queries) {
+    const row = all
+      .map((f) => f.queries.find((l) => l.name === q.name))
+      .map((l) => cell(l ? `${l.engine.p50Ms} / ${l.engine.p99Ms}` : '-'));
+    console.log(`    ${q.name.padEnd(70)}${row.join('')}`);
+  }
+  const http = (f: SearchBenchFigures, text: (h: HttpLoadFigures) => string): string => cell(text(f.http));
+  console.log(
+    `  ${'mixed HTTP search load, 10 connections: req/s'.padEnd(72)}${all.map((f) => http(f, (h) => h.requestsPerSecond.toFixed(0))).join('')}`,
+  );
+  console.log(
+    `  ${'  p50 / p99 ms'.padEnd(72)}${all.map((f) => http(f, (h) => `${h.p50Ms} / ${h.p99Ms}`)).join('')}`,
+  );
+  console.log(`  ${'  errors'.padEnd(72)}${all.map((f) => http(f, (h) => String(h.errors))).join('')}`);
+  console.log(
+    `  ${'  req/s per server core'.padEnd(72)}${all.map((f) => http(f, (h) => String(h.requestsPerSecondPerCore))).join('')}`,
+  );
+}
+
 export async function measureSearch(options: SearchBenchOptions): Promise<SearchBenchFigures[]> {
   const all: SearchBenchFigures[] = [];
   for (const engine of options.engines) {
@@ -152,6 +186,7 @@ export async function measureSearch(options: SearchBenchOptions): Promise<Search
     printSearchFigures(figures);
     all.push(figures);
   }
+  printEnginesSideBySide(all);
   return all;
 }
 

@@ -1,8 +1,9 @@
 // Child process of the throughput bench (throughput.ts): serves one build of Bloom's API
 // (THROUGHPUT_ROOT, a checkout of any commit) with real token authentication over the bench
-// clinic on PostgreSQL, or a bare Fastify route doing one primary-key SELECT on a pool of the same
-// size (THROUGHPUT_MODE=bare), the floor a read of Patient/{id} is compared with. Prints its URL as
-// one JSON line; answers 'stats' with the statements it sent to PostgreSQL so far.
+// clinic on PostgreSQL or on its own copy of the PGlite directory, or a bare Fastify route doing one
+// primary-key SELECT on the same database (THROUGHPUT_MODE=bare), the floor a read of Patient/{id}
+// is compared with. Prints its URL as one JSON line; answers 'stats' with the statements it sent
+// to PostgreSQL so far (PGlite's are not counted).
 import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -32,12 +33,23 @@ async function load(root: string): Promise<ServerModules> {
 
 async function main(): Promise<void> {
   const root = process.env.THROUGHPUT_ROOT ?? process.cwd();
-  const { connectionString, schema } = JSON.parse(process.env.THROUGHPUT_LOCATION ?? '{}') as {
-    connectionString: string;
-    schema: string;
+  const { engine, connectionString, schema, dataDir } = JSON.parse(
+    process.env.THROUGHPUT_LOCATION ?? '{}',
+  ) as {
+    engine?: 'postgres' | 'pglite';
+    connectionString?: string;
+    schema?: string;
+    dataDir?: string;
   };
   const modules = await load(root);
-  const db = await modules.db.openPostgres({ connectionString, schema, maxConnections: 8 });
+  const db =
+    engine === 'pglite'
+      ? await modules.db.openPGlite({ dataDir })
+      : await modules.db.openPostgres({
+          connectionString: connectionString as string,
+          schema,
+          maxConnections: 8,
+        });
   let close: () => Promise<void>;
   let url: string;
   if (process.env.THROUGHPUT_MODE === 'bare') {

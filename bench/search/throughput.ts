@@ -1,18 +1,22 @@
 // Search and read throughput over HTTP, before and after: two builds of the server (two checkouts,
-// e.g. a worktree at main and this one) serve the same clinic on PostgreSQL side by side, each
-// cell measured for both back to back with the order alternating,
+// e.g. a worktree at main and this one) serve the same clinic on PostgreSQL and on PGlite (each
+// build its own copy of one loaded PGlite directory: PGlite opens a directory in one process only),
+// each cell measured for both back to back with the order alternating,
 // with real bearer tokens of a patient and of a practitioner (both under AccessPolicies), for the
 // vitals query, Patient?name= and reads of Patient/{id}, at 16 and 64 connections (autocannon).
 // A bare Fastify route doing one primary-key SELECT on a pool of the same size is the floor that
 // reads are compared with. Prints req/s per build (mean of the rounds), the ratios (of the means
 // and the median of the paired ratios), statements
-// sent to PostgreSQL per request, and the machine's load average with each round.
+// sent to PostgreSQL per request (n/a on PGlite), the machine's load average with each round, and
+// a last table with the new build's req/s on PGlite beside PostgreSQL.
 //   npx tsx bench/search/throughput.ts --base ../wt-main [--new .]
-// Settings (environment): TEST_DATABASE_URL (required), THROUGHPUT_SIZE (resources, default 50000),
-// THROUGHPUT_SECONDS (per measurement, default 5), THROUGHPUT_ROUNDS (default 2),
+// Settings (environment): TEST_DATABASE_URL (required for postgres), THROUGHPUT_ENGINES (default
+// postgres,pglite; postgres only when TEST_DATABASE_URL is set), THROUGHPUT_SIZE (resources, default
+// 50000), THROUGHPUT_SECONDS (per measurement, default 5), THROUGHPUT_ROUNDS (default 2),
 // THROUGHPUT_CONNECTIONS (default 16,64).
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -20,11 +24,12 @@ import type { AccessPolicy, Practitioner, Project, ProjectMembership, User } fro
 import autocannon from 'autocannon';
 import { hashPassword } from '../../src/server/auth/passwords';
 import type { Database } from '../../src/server/db';
-import { openPostgres } from '../../src/server/db';
+import { openPGlite, openPostgres } from '../../src/server/db';
 import { migrateServer } from '../../src/server/migrations';
 import { Repository, systemContext } from '../../src/server/repo';
 import { datasetShape, LOINC, VITALS } from './dataset';
 import { countResources } from './database';
+import type { BenchEngine } from './database';
 import { loadDataset } from './load';
 import { BENCH_PROJECT, placeInBenchProject } from './policy-budget';
 
@@ -38,8 +43,11 @@ const ROLES: Role[] = ['patient', 'practitioner'];
 
 interface Settings {
   roots: { base: string; new: string };
-  connectionString: string;
+  engines: BenchEngine[];
+  connectionString: string | undefined;
   schema: string;
+  /** The loaded PGlite clinic; each server gets its own copy. */
+  pgliteDir: string;
   total: number;
   seconds: number;
   rounds: number;
@@ -53,14 +61,24 @@ function settings(): Settings {
   };
   const base = arg('base');
   const connectionString = process.env.TEST_DATABASE_URL;
-  if (!base || !connectionString) {
-    throw new Error('usage: TEST_DATABASE_URL=… npx tsx bench/search/throughput.ts --base DIR [--new DIR]');
+  const engines = (process.env.THROUGHPUT_ENGINES ?? (connectionString ? 'postgres,pglite' : 'pglite'))
+    .split(',')
+    .map((engine) => engine.trim());
+  if (!base || engines.some((engine) => engine !== 'postgres' && engine !== 'pglite')) {
+    throw new Error(
+      'usage: [TEST_DATABASE_URL=…] [THROUGHPUT_ENGINES=postgres,pglite] npx tsx bench/search/throughput.ts --base DIR [--new DIR]',
+    );
+  }
+  if (engines.includes('postgres') && !connectionString) {
+    throw new Error('The PostgreSQL column needs TEST_DATABASE_URL');
   }
   const total = Number(process.env.THROUGHPUT_SIZE ?? 50_000);
   return {
     roots: { base: path.resolve(base), new: path.resolve(arg('new') ?? '.') },
+    engines: engines as BenchEngine[],
     connectionString,
     schema: `bench_throughput_${total}`,
+    pgliteDir: path.join(os.tmpdir(), `bloom-throughput-${total}`),
     total,
     seconds: Number(process.env.THROUGHPUT_SECONDS ?? 5),
     rounds: Number(process.env.THROUGHPUT_ROUNDS ?? 2),
@@ -80,7 +98,7 @@ async function prepare(db: Database, total: number): Promise<void> {
       throw new Error(`schema holds ${present} resources: drop it to reload`);
     }
     console.log(`loading ${shape.total} resources…`);
-    await loadDataset(db, shape, { chunk: 500, concurrency: 4 });
+    await loadDataset(db, shape, { chunk: 500, concurrency: db.engine === 'postgres' ? 4 : 1 });
     await placeInBenchProject(db);
     await db.query('VACUUM ANALYZE');
   }
@@ -194,7 +212,15 @@ interface Child {
   stop(): Promise<void>;
 }
 
-async function startServer(root: string, mode: 'bloom' | 'bare', location: object): Promise<Child> {
+/** Where a server child finds the clinic (throughput-server.ts reads it). */
+interface ServerLocation {
+  engine: BenchEngine;
+  connectionString?: string;
+  schema?: string;
+  dataDir?: string;
+}
+
+async function startServer(root: string, mode: 'bloom' | 'bare', location: ServerLocation): Promise<Child> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.resolve('bench/search/throughput-server.ts')],
@@ -274,85 +300,121 @@ function load(): string {
 }
 
 type Build = 'base' | 'new';
-const key = (build: Build | 'bare', role: Role | 'none', query: QueryName, c: number): string =>
-  `${build}|${role}|${query}|${c}`;
+type Server = Build | 'bare';
+const key = (engine: BenchEngine, build: Server, role: Role | 'none', query: QueryName, c: number): string =>
+  `${engine}|${build}|${role}|${query}|${c}`;
+
+/** Loads (once per size) and prepares the clinic on `engine`, then closes it. */
+async function prepareEngine(s: Settings, engine: BenchEngine): Promise<void> {
+  const db =
+    engine === 'postgres'
+      ? await openPostgres({
+          connectionString: s.connectionString as string,
+          schema: s.schema,
+          maxConnections: 4,
+        })
+      : await openPGlite({ dataDir: s.pgliteDir });
+  try {
+    await migrateServer(db);
+    await prepare(db, s.total);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Each server's clinic: the PostgreSQL schema they share, or a fresh copy of the PGlite directory. */
+function locationFor(s: Settings, engine: BenchEngine, server: Server): ServerLocation {
+  if (engine === 'postgres') {
+    return { engine, connectionString: s.connectionString, schema: s.schema };
+  }
+  const dataDir = `${s.pgliteDir}-${server}`;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.cpSync(s.pgliteDir, dataDir, { recursive: true });
+  return { engine, dataDir };
+}
+
+const statementsText = (engine: BenchEngine, m: Measurement): string =>
+  engine === 'postgres' ? `${m.statementsPerRequest} statements/request` : 'statements n/a';
 
 async function main(): Promise<void> {
   const s = settings();
-  const location = { connectionString: s.connectionString, schema: s.schema };
-  const db = await openPostgres({
-    connectionString: s.connectionString,
-    schema: s.schema,
-    maxConnections: 4,
-  });
-  await migrateServer(db);
-  await prepare(db, s.total);
-  await db.close();
   const patients = datasetShape(s.total).patients;
-  console.log(`throughput bench: node ${process.version}, ${os.cpus().length} cores, ${s.total} resources`);
+  console.log(
+    `throughput bench: node ${process.version}, ${os.cpus().length} cores, ${s.total} resources, engines ${s.engines.join(', ')}`,
+  );
   console.log(`  base ${s.roots.base}\n  new  ${s.roots.new}`);
-  const signer = await startServer(s.roots.new, 'bloom', location);
-  const tokens = {
-    patient: await signIn(signer.url, 'patient'),
-    practitioner: await signIn(signer.url, 'practitioner'),
-  };
-  await signer.stop();
   const figures = new Map<string, Measurement[]>();
   const record = (k: string, m: Measurement): void => {
     figures.set(k, [...(figures.get(k) ?? []), m]);
   };
-  // All three servers run at once (an idle one costs nothing), and every cell is measured for both
-  // builds back to back, the order alternating: on a shared, loaded machine the pair sees the same
-  // load, and the ratio is taken per pair.
-  const servers = {
-    base: await startServer(s.roots.base, 'bloom', location),
-    new: await startServer(s.roots.new, 'bloom', location),
-    bare: await startServer(s.roots.new, 'bare', location),
-  };
   const ratios = new Map<string, number[]>();
-  try {
-    for (let round = 0; round < s.rounds; round++) {
-      console.log(`round ${round + 1}: load average ${load()}`);
-      let cell = 0;
-      for (const role of ROLES) {
-        for (const query of QUERIES) {
-          for (const c of s.connections) {
-            const order: Build[] = (round + cell++) % 2 === 0 ? ['base', 'new'] : ['new', 'base'];
-            const pair = {} as Record<Build, Measurement>;
-            for (const build of order) {
-              const m = await measure(
-                servers[build],
-                pathsFor(query, role, patients),
-                tokens[role],
-                c,
-                s.seconds,
-              );
-              pair[build] = m;
-              record(key(build, role, query, c), m);
-              console.log(
-                `  ${build.padEnd(4)} ${role.padEnd(12)} ${query.padEnd(6)} c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ` +
-                  `${m.statementsPerRequest} statements/request${m.errors ? `, ${m.errors} ERRORS` : ''}`,
-              );
+  for (const engine of s.engines) {
+    await prepareEngine(s, engine);
+    // All three servers run at once (an idle one costs nothing), and every cell is measured for both
+    // builds back to back, the order alternating: on a shared, loaded machine the pair sees the same
+    // load, and the ratio is taken per pair.
+    const servers = {
+      base: await startServer(s.roots.base, 'bloom', locationFor(s, engine, 'base')),
+      new: await startServer(s.roots.new, 'bloom', locationFor(s, engine, 'new')),
+      bare: await startServer(s.roots.new, 'bare', locationFor(s, engine, 'bare')),
+    };
+    try {
+      // Signed in on each build's own server: a PGlite copy knows only its own sign-ins.
+      const tokens = {} as Record<Build, Record<Role, string>>;
+      for (const build of ['base', 'new'] as const) {
+        tokens[build] = {
+          patient: await signIn(servers[build].url, 'patient'),
+          practitioner: await signIn(servers[build].url, 'practitioner'),
+        };
+      }
+      for (let round = 0; round < s.rounds; round++) {
+        console.log(`${engine} round ${round + 1}: load average ${load()}`);
+        let cell = 0;
+        for (const role of ROLES) {
+          for (const query of QUERIES) {
+            for (const c of s.connections) {
+              const order: Build[] = (round + cell++) % 2 === 0 ? ['base', 'new'] : ['new', 'base'];
+              const pair = {} as Record<Build, Measurement>;
+              for (const build of order) {
+                const m = await measure(
+                  servers[build],
+                  pathsFor(query, role, patients),
+                  tokens[build][role],
+                  c,
+                  s.seconds,
+                );
+                pair[build] = m;
+                record(key(engine, build, role, query, c), m);
+                console.log(
+                  `  ${build.padEnd(4)} ${role.padEnd(12)} ${query.padEnd(6)} c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms, ` +
+                    `${statementsText(engine, m)}${m.errors ? `, ${m.errors} ERRORS` : ''}`,
+                );
+              }
+              const k = key(engine, 'new', role, query, c);
+              ratios.set(k, [...(ratios.get(k) ?? []), pair.new.rps / pair.base.rps]);
             }
-            const k = key('new', role, query, c);
-            ratios.set(k, [...(ratios.get(k) ?? []), pair.new.rps / pair.base.rps]);
           }
         }
+        for (const c of s.connections) {
+          const m = await measure(
+            servers.bare,
+            pathsFor('read', 'practitioner', patients),
+            undefined,
+            c,
+            s.seconds,
+          );
+          record(key(engine, 'bare', 'none', 'read', c), m);
+          console.log(`  bare Fastify primary-key SELECT c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms`);
+        }
       }
-      for (const c of s.connections) {
-        const m = await measure(
-          servers.bare,
-          pathsFor('read', 'practitioner', patients),
-          undefined,
-          c,
-          s.seconds,
-        );
-        record(key('bare', 'none', 'read', c), m);
-        console.log(`  bare Fastify primary-key SELECT c${c}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99} ms`);
+    } finally {
+      await Promise.all(Object.values(servers).map((server) => server.stop()));
+      if (engine === 'pglite') {
+        for (const server of ['base', 'new', 'bare'] as const) {
+          fs.rmSync(`${s.pgliteDir}-${server}`, { recursive: true, force: true });
+        }
       }
     }
-  } finally {
-    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
   const mean = (k: string): number => {
     const all = figures.get(k) ?? [];
@@ -366,25 +428,44 @@ async function main(): Promise<void> {
   console.log(
     `\nreq/s, mean of ${s.rounds} rounds (load average now ${load()}); pair = median of the paired new/base ratios:`,
   );
-  console.log('  role          query   conns   base     new   new/base   pair   new/bare');
-  for (const role of ROLES) {
-    for (const query of QUERIES) {
-      for (const c of s.connections) {
-        const b = mean(key('base', role, query, c));
-        const n = mean(key('new', role, query, c));
-        const pair = median(ratios.get(key('new', role, query, c)) ?? []);
-        const bare = query === 'read' ? `${(n / mean(key('bare', 'none', 'read', c))).toFixed(2)}` : '';
-        console.log(
-          `  ${role.padEnd(13)} ${query.padEnd(7)} ${String(c).padStart(5)} ${b.toFixed(0).padStart(6)} ${n.toFixed(0).padStart(7)}` +
-            `   ${(n / b).toFixed(2).padStart(7)} ${pair.toFixed(2).padStart(6)}   ${bare.padStart(7)}`,
-        );
+  console.log('  engine    role          query   conns   base     new   new/base   pair   new/bare');
+  for (const engine of s.engines) {
+    for (const role of ROLES) {
+      for (const query of QUERIES) {
+        for (const c of s.connections) {
+          const b = mean(key(engine, 'base', role, query, c));
+          const n = mean(key(engine, 'new', role, query, c));
+          const pair = median(ratios.get(key(engine, 'new', role, query, c)) ?? []);
+          const bare =
+            query === 'read' ? `${(n / mean(key(engine, 'bare', 'none', 'read', c))).toFixed(2)}` : '';
+          console.log(
+            `  ${engine.padEnd(9)} ${role.padEnd(13)} ${query.padEnd(7)} ${String(c).padStart(5)} ${b.toFixed(0).padStart(6)} ${n.toFixed(0).padStart(7)}` +
+              `   ${(n / b).toFixed(2).padStart(7)} ${pair.toFixed(2).padStart(6)}   ${bare.padStart(7)}`,
+          );
+        }
       }
     }
+    for (const c of s.connections) {
+      console.log(
+        `  ${engine.padEnd(9)} bare Fastify primary-key SELECT c${c}: ${mean(key(engine, 'bare', 'none', 'read', c)).toFixed(0)} req/s`,
+      );
+    }
   }
-  for (const c of s.connections) {
-    console.log(
-      `  bare Fastify primary-key SELECT c${c}: ${mean(key('bare', 'none', 'read', c)).toFixed(0)} req/s`,
-    );
+  if (s.engines.includes('postgres') && s.engines.includes('pglite')) {
+    console.log('\nnew build, req/s: PGlite beside PostgreSQL');
+    console.log('  role          query   conns   postgres   pglite   pglite/postgres');
+    for (const role of ROLES) {
+      for (const query of QUERIES) {
+        for (const c of s.connections) {
+          const pgRps = mean(key('postgres', 'new', role, query, c));
+          const liteRps = mean(key('pglite', 'new', role, query, c));
+          console.log(
+            `  ${role.padEnd(13)} ${query.padEnd(7)} ${String(c).padStart(5)} ${pgRps.toFixed(0).padStart(10)} ${liteRps.toFixed(0).padStart(8)}` +
+              `   ${(liteRps / pgRps).toFixed(2).padStart(15)}`,
+          );
+        }
+      }
+    }
   }
 }
 

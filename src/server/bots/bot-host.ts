@@ -1,8 +1,11 @@
 // The host side of the bot's FHIR client: each call from the sandbox arrives as a
 // method name and JSON arguments and runs through the Repository as the bot's membership, so
-// access control is the server's ordinary one.
-import type { Resource } from '@medplum/fhirtypes';
+// access control is the server's ordinary one. An update may carry the version the bot read
+// (If-Match); a failed call's OperationOutcome travels back with its message, so a bot can tell a
+// 412 (someone wrote in between) from other failures, as with Medplum's OperationOutcomeError.
+import type { OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { badRequest, OperationOutcomeError, operationOutcomeToString, isOperationOutcome } from '../../fhir';
+import { parseVersionTag } from '../fhir/http-headers';
 import { searchInteraction } from '../fhir/interactions';
 import type { Repository } from '../repo';
 import { postOperation } from './bot-operations';
@@ -40,15 +43,35 @@ function queryArg(value: unknown): URLSearchParams {
   return params;
 }
 
-/** Errors go back into the sandbox as their outcome text, never as a host stack trace. */
-function describe(err: unknown): Error {
+/** The sandbox's write options: `{ ifMatch: 'W/"3"' }` (the If-Match header the bot gave), or none. */
+function ifMatchArg(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ifMatch = (value as { ifMatch?: unknown }).ifMatch;
+  if (typeof value !== 'object' || (ifMatch !== undefined && typeof ifMatch !== 'string')) {
+    throw new OperationOutcomeError(badRequest('If-Match must be a version tag such as W/"1"'));
+  }
+  return parseVersionTag(ifMatch);
+}
+
+/** A failed call as the sandbox receives it: the outcome's text and the outcome itself. */
+export class BotHostError extends Error {
+  constructor(
+    message: string,
+    readonly outcome?: OperationOutcome,
+  ) {
+    super(message);
+  }
+}
+
+/** Errors go back into the sandbox as their outcome, never as a host stack trace. */
+function describe(err: unknown): BotHostError {
   if (err instanceof OperationOutcomeError) {
-    return new Error(operationOutcomeToString(err.outcome));
+    return new BotHostError(operationOutcomeToString(err.outcome), err.outcome);
   }
   if (isOperationOutcome(err)) {
-    return new Error(operationOutcomeToString(err));
+    return new BotHostError(operationOutcomeToString(err), err);
   }
-  return new Error(err instanceof Error ? err.message : String(err));
+  return new BotHostError(err instanceof Error ? err.message : String(err));
 }
 
 export function createBotHost(repo: Repository, fhirBase: string): BotHostCall {
@@ -67,7 +90,7 @@ export function createBotHost(repo: Repository, fhirBase: string): BotHostCall {
         case 'createResource':
           return await repo.createResource(resourceArg(args));
         case 'updateResource':
-          return (await repo.updateResource(resourceArg(args))).resource;
+          return (await repo.updateResource(resourceArg(args), { ifMatch: ifMatchArg(args[1]) })).resource;
         case 'post':
           return await postOperation(repo, fhirBase, stringArg(args, 0, 'url'), args[1]);
         case 'deleteResource':

@@ -54,7 +54,17 @@ const __event = (event) => {
   return event;
 };
 const __encode = (value) => JSON.stringify(__loadedCore() && value instanceof __loadedCore().Hl7Message ? { hl7: value.toString() } : { value });
-const __call = (method, ...args) => globalThis.__bloomHost(method, JSON.stringify(args)).then((text) => text === undefined ? undefined : JSON.parse(text));
+const __call = (method, ...args) => globalThis.__bloomHost(method, JSON.stringify(args)).then(
+  (text) => text === undefined ? undefined : JSON.parse(text),
+  (err) => { if (typeof err.outcomeJson === 'string') { err.outcome = JSON.parse(err.outcomeJson); delete err.outcomeJson; } throw err; },
+);
+/** The If-Match header of a MedplumClient request's options (a plain object or [name, value] pairs). */
+const __ifMatch = (options) => {
+  const headers = options && options.headers;
+  const pairs = Array.isArray(headers) ? headers : Object.entries(headers || {});
+  const found = pairs.find((pair) => String(pair[0]).toLowerCase() === 'if-match');
+  return found ? { ifMatch: String(found[1]) } : undefined;
+};
 const __medplum = {
   readResource: (type, id) => __call('readResource', type, id),
   readReference: (ref) => { const [type, id] = String(ref && ref.reference || '').split('/'); return __call('readResource', type, id); },
@@ -62,7 +72,7 @@ const __medplum = {
   searchResources: (type, query) => __call('search', type, query).then((b) => (b.entry || []).map((e) => e.resource)),
   searchOne: (type, query) => __call('search', type, query, 1).then((b) => b.entry && b.entry[0] ? b.entry[0].resource : undefined),
   createResource: (resource) => __call('createResource', resource),
-  updateResource: (resource) => __call('updateResource', resource),
+  updateResource: (resource, options) => __call('updateResource', resource, __ifMatch(options)),
   deleteResource: (type, id) => __call('deleteResource', type, id),
   fhirUrl: (...path) => 'fhir/R4/' + path.join('/'),
   post: (url, body) => __call('post', String(url), body),
@@ -181,6 +191,13 @@ export async function runInSandbox(run: SandboxRun): Promise<SandboxResult> {
         (error: unknown) => {
           if (disposed) return;
           const err = vm.newError(error instanceof Error ? error.message : String(error));
+          const outcome = error instanceof Error ? (error as { outcome?: unknown }).outcome : undefined;
+          if (outcome !== undefined) {
+            // Parsed back into err.outcome by __call, as Medplum's OperationOutcomeError carries it.
+            const json = vm.newString(JSON.stringify(outcome));
+            vm.setProp(err, 'outcomeJson', json);
+            json.dispose();
+          }
           deferred.reject(err);
           err.dispose();
         },

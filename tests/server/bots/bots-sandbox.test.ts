@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MEDPLUM_CORE_EXPORTS } from '../../../src/server/bots/medplum-core-exports';
+import { BotHostError } from '../../../src/server/bots/bot-host';
 import { runInSandbox } from '../../../src/server/bots/sandbox';
 import type { SandboxRun } from '../../../src/server/bots/sandbox';
 
@@ -60,6 +61,38 @@ describe('bot sandbox (issue #10, SPEC §7 Bot $execute)', () => {
       ['createResource', [{ resourceType: 'Patient' }]],
       ['readResource', ['Patient', 'missing']],
     ]);
+  });
+
+  it("passes updateResource's If-Match header on and gives a failed call's OperationOutcome as err.outcome", async () => {
+    const calls: unknown[][] = [];
+    const host: SandboxRun['host'] = async (method, args) => {
+      calls.push(args);
+      throw new BotHostError('Version conflict', {
+        resourceType: 'OperationOutcome',
+        id: 'precondition-failed',
+        issue: [{ severity: 'error', code: 'processing' }],
+      });
+    };
+    const result = await run(
+      `exports.handler = async (medplum) => {
+        const seen = [];
+        for (const headers of [{ 'If-Match': 'W/"2"' }, [['if-match', 'W/"3"']], undefined]) {
+          try { await medplum.updateResource({ resourceType: 'Patient', id: 'p' }, headers && { headers }); }
+          catch (e) { seen.push([e.message, e.outcome && e.outcome.id]); }
+        }
+        return seen;
+      };`,
+      { host },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      output: [
+        ['Version conflict', 'precondition-failed'],
+        ['Version conflict', 'precondition-failed'],
+        ['Version conflict', 'precondition-failed'],
+      ],
+    });
+    expect(calls.map((args) => args[1])).toEqual([{ ifMatch: 'W/"2"' }, { ifMatch: 'W/"3"' }, null]);
   });
 
   it('has no process, fetch or setTimeout inside, and require answers only @medplum/core', async () => {

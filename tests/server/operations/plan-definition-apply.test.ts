@@ -1,9 +1,18 @@
 // PlanDefinition/{id}/$apply over real HTTP with Medplum's MedplumClient (SPEC §6 access, §7 calls):
 // the seeded pregnancy care template becomes a CarePlan whose activities carry the template's codes
-// and dates in weeks of pregnancy; records that already did a step are its outcome; bad input is a
-// 400 OperationOutcome; a patient never applies a plan to another patient.
+// and dates in weeks of pregnancy; records that already did a step are its outcome (a completed
+// response to the step's questionnaire counts only inside the step's window and only for its own
+// patient); bad input is a 400 OperationOutcome; a patient never applies a plan to another patient.
 import type { MedplumClient } from '@medplum/core';
-import type { CarePlan, Observation, Parameters, PlanDefinition } from '@medplum/fhirtypes';
+import type {
+  CarePlan,
+  Observation,
+  Parameters,
+  Patient,
+  PlanDefinition,
+  Questionnaire,
+  QuestionnaireResponse,
+} from '@medplum/fhirtypes';
 import { EPDS_QUESTIONNAIRE_URL } from '../../../src/fhir/screening/epds';
 import { PREGNANCY_PLAN_URL } from '../../../src/server/seed/demo/pregnancy-plan';
 import { outcomeOf, rejectionOf, signedInClient } from '../../conformance/medplum-sdk/support/medplum-client';
@@ -12,6 +21,8 @@ import { startClinic } from './support/clinic';
 import type { Clinic } from './support/clinic';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 function subject(reference: string): Parameters {
   return { resourceType: 'Parameters', parameter: [{ name: 'subject', valueReference: { reference } }] };
@@ -179,5 +190,106 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
       body: JSON.stringify(subject(mariaRef)),
     });
     expect(anonymous.status).toBe(401);
+  });
+
+  describe("a completed response to the action's questionnaire within its window counts as done", () => {
+    const FORM_URL = 'https://bloom.example/fhir/Questionnaire/plan-window-check';
+    let form: Questionnaire;
+    let windowPlan: PlanDefinition;
+    let patientRef: string;
+    /** The action's window (weeks 28 to 32 of her pregnancy), as dates. */
+    let start: string;
+    let end: string;
+
+    const respond = (
+      client: MedplumClient,
+      who: string,
+      status: QuestionnaireResponse['status'],
+      authored: string,
+    ): Promise<QuestionnaireResponse> =>
+      client.createResource<QuestionnaireResponse>({
+        resourceType: 'QuestionnaireResponse',
+        questionnaire: FORM_URL,
+        status,
+        subject: { reference: who },
+        authored,
+        item: [{ linkId: 'ok', answer: [{ valueBoolean: true }] }],
+      });
+
+    beforeAll(async () => {
+      form = await chen.createResource<Questionnaire>({
+        resourceType: 'Questionnaire',
+        url: FORM_URL,
+        status: 'active',
+        item: [{ linkId: 'ok', type: 'boolean', text: 'Feeling well?' }],
+      });
+      windowPlan = await chen.createResource<PlanDefinition>({
+        resourceType: 'PlanDefinition',
+        status: 'active',
+        action: [
+          {
+            title: 'Window check',
+            definitionCanonical: form.url,
+            timingRange: {
+              low: { value: 28, unit: 'wk', system: 'http://unitsofmeasure.org', code: 'wk' },
+              high: { value: 32, unit: 'wk', system: 'http://unitsofmeasure.org', code: 'wk' },
+            },
+          },
+        ],
+      });
+      // A patient of 36 weeks today: the window (28 to 32 weeks) lies in the past.
+      const patient = await chen.createResource<Patient>({
+        resourceType: 'Patient',
+        name: [{ given: ['Wendy'], family: 'Window' }],
+      });
+      patientRef = `Patient/${patient.id}`;
+      const lastPeriod = Date.parse(`${isoDay(Date.now())}T00:00:00Z`) - 36 * 7 * DAY_MS;
+      await chen.createResource<Observation>({
+        resourceType: 'Observation',
+        status: 'final',
+        code: { coding: [{ system: 'http://loinc.org', code: '11778-8' }] },
+        subject: { reference: patientRef },
+        valueDateTime: isoDay(lastPeriod + 280 * DAY_MS),
+      });
+      start = isoDay(lastPeriod + 28 * 7 * DAY_MS);
+      end = isoDay(lastPeriod + 32 * 7 * DAY_MS);
+    });
+
+    const step = async (): Promise<CarePlan['activity']> => {
+      const plan = await chen.post<CarePlan>(applyUrl(chen, windowPlan.id), subject(patientRef));
+      expect(plan.activity?.[0]?.detail?.scheduledPeriod).toEqual({ start, end });
+      return plan.activity;
+    };
+
+    test('responses outside the window, in progress, or of another patient leave the step not done', async () => {
+      const dayAfter = isoDay(Date.parse(`${end}T00:00:00Z`) + DAY_MS);
+      const dayBefore = isoDay(Date.parse(`${start}T00:00:00Z`) - DAY_MS);
+      await respond(chen, patientRef, 'completed', `${dayBefore}T12:00:00Z`);
+      await respond(chen, patientRef, 'completed', `${dayAfter}T00:30:00Z`);
+      await respond(chen, patientRef, 'in-progress', `${start}T12:00:00Z`);
+      // Aisha's completed response inside the same dates belongs to her, not to this patient.
+      await respond(chen, aishaRef, 'completed', `${start}T12:00:00Z`);
+      const [activity] = (await step()) ?? [];
+      expect(activity?.detail?.status).toBe('not-started');
+      expect(activity?.outcomeReference).toBeUndefined();
+    });
+
+    test('SPEC §6 a patient cannot answer for another patient, so she cannot make that step done', async () => {
+      const refused = await rejectionOf(respond(maria, patientRef, 'completed', `${start}T12:00:00Z`));
+      expect(['forbidden', 'not-found']).toContain(outcomeOf(refused)[0]?.code);
+      // Her own completed response to the same form, inside those dates, is hers alone.
+      const own = await respond(maria, mariaRef, 'completed', `${start}T12:00:00Z`);
+      expect(own.subject?.reference).toBe(mariaRef);
+      const [activity] = (await step()) ?? [];
+      expect(activity?.detail?.status).toBe('not-started');
+      expect(activity?.outcomeReference).toBeUndefined();
+    });
+
+    test('a completed response on the last day of the window completes the step, linked to it', async () => {
+      const inside = await respond(chen, patientRef, 'completed', `${end}T18:00:00Z`);
+      const [activity] = (await step()) ?? [];
+      expect(activity?.detail).toMatchObject({ status: 'completed', instantiatesCanonical: [FORM_URL] });
+      expect(activity?.outcomeReference).toEqual([{ reference: `QuestionnaireResponse/${inside.id}` }]);
+    });
   });
 });

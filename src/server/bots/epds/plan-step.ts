@@ -3,14 +3,33 @@
 // definitionCanonical) and whose window had opened by the day she answered, the latest such when
 // several have, gets the response as its outcome. A response linked already (a retried run), or one
 // sent before any such window opened, changes nothing.
-import type { CarePlan, CarePlanActivity, QuestionnaireResponse, Resource } from '@medplum/fhirtypes';
+// The plan is written only over the version read (If-Match): two responses scored at once, or a
+// clinician editing the plan meanwhile, would otherwise overwrite each other's change. On a 412 the
+// plan is read again and the step chosen again, a bounded number of times.
+import type {
+  CarePlan,
+  CarePlanActivity,
+  OperationOutcome,
+  QuestionnaireResponse,
+  Resource,
+} from '@medplum/fhirtypes';
 
 export interface PlanStepClient {
   searchResources<T extends Resource>(
     resourceType: T['resourceType'],
     query: Record<string, string>,
   ): Promise<T[]>;
-  updateResource<T extends Resource>(resource: T): Promise<T>;
+  /** `options.headers['If-Match']` as MedplumClient sends it; a stale version throws with a 412 outcome. */
+  updateResource<T extends Resource>(resource: T, options?: { headers: Record<string, string> }): Promise<T>;
+}
+
+/** Reads and conditional writes of the plan before giving up (each loss means another writer won). */
+export const PLAN_UPDATE_ATTEMPTS = 5;
+
+/** Whether an error is a 412 (the version read is no longer current), as MedplumClient reports it. */
+function isPreconditionFailed(err: unknown): boolean {
+  const outcome = (err as { outcome?: OperationOutcome } | undefined)?.outcome;
+  return outcome?.resourceType === 'OperationOutcome' && outcome.id === 'precondition-failed';
 }
 
 function offers(activity: CarePlanActivity, questionnaire: string): boolean {
@@ -35,6 +54,20 @@ export function stepAnswered(plan: CarePlan, questionnaire: string, answeredOn: 
 
 /** The plan step marked done ('CarePlan/1 activity 7'), or undefined when none was. */
 export async function markPlanStepDone(
+  medplum: PlanStepClient,
+  response: QuestionnaireResponse,
+  questionnaire: string,
+): Promise<string | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await markOnce(medplum, response, questionnaire);
+    } catch (err) {
+      if (!isPreconditionFailed(err) || attempt >= PLAN_UPDATE_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function markOnce(
   medplum: PlanStepClient,
   response: QuestionnaireResponse,
   questionnaire: string,
@@ -65,7 +98,11 @@ export async function markPlanStepDone(
           }
         : a,
     );
-    await medplum.updateResource<CarePlan>({ ...plan, activity });
+    const version = plan.meta?.versionId;
+    await medplum.updateResource<CarePlan>(
+      { ...plan, activity },
+      version ? { headers: { 'If-Match': `W/"${version}"` } } : undefined,
+    );
     return `CarePlan/${plan.id} activity ${index}`;
   }
   return undefined;
