@@ -1,13 +1,15 @@
 // The month calendar of SPEC §2 "Appointment request screen": weekday headers SUN to SAT, Previous
-// month and Next month, and a day enabled only when a free slot starts on it (in local time). MUI's
-// DateCalendar gives the keyboard grid (arrows, Home/End, Page Up/Down) and the month buttons; each
-// day's accessible name says how many times are free.
+// month and Next month, and a day enabled only when a free slot starts on it (in local time). A small
+// grid of our own rather than a date-picker library, to keep the screen within its bytes budget: one
+// tab stop, arrow keys (and Home/End, Page Up/Down for the month) move among the days that can be
+// chosen, Enter or Space chooses; each day's accessible name says how many times are free.
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { DateCalendar } from '@mui/x-date-pickers/DateCalendar';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import dayjs, { type Dayjs } from 'dayjs';
+import IconButton from '@mui/material/IconButton';
+import SvgIcon from '@mui/material/SvgIcon';
+import Typography from '@mui/material/Typography';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { WEEKDAYS, monthWeeks, moveFocus } from './monthGrid';
 import { localDayKey } from './slotWindow';
 
 export interface SlotCalendarProps {
@@ -24,8 +26,8 @@ export interface SlotCalendarProps {
   readonly onDayChange: (day: Date) => void;
 }
 
-function dayLabel(day: Dayjs, freeTimes: number): string {
-  const date = day.toDate().toLocaleDateString(undefined, {
+function dayLabel(day: Date, freeTimes: number): string {
+  const date = day.toLocaleDateString(undefined, {
     weekday: 'long',
     year: 'numeric',
     month: 'long',
@@ -34,6 +36,10 @@ function dayLabel(day: Dayjs, freeTimes: number): string {
   if (freeTimes === 0) return `${date}, no free times`;
   return `${date}, ${freeTimes} free ${freeTimes === 1 ? 'time' : 'times'}`;
 }
+
+const addMonths = (month: Date, count: number) => new Date(month.getFullYear(), month.getMonth() + count, 1);
+
+const CELL = 40;
 
 export function SlotCalendar({
   month,
@@ -44,31 +50,138 @@ export function SlotCalendar({
   onMonthChange,
   onDayChange,
 }: SlotCalendarProps) {
-  const freeTimes = (date: Dayjs) => freeTimesByDay.get(localDayKey(date.toDate())) ?? 0;
+  const labelId = useId();
+  const gridRef = useRef<HTMLDivElement>(null);
+  const [focused, setFocused] = useState<string | null>(null);
+  const [moved, setMoved] = useState(0);
+  const freeTimes = (date: Date) => freeTimesByDay.get(localDayKey(date)) ?? 0;
+  const weeks = monthWeeks(month);
+  const enabled = weeks.flat().filter((date): date is Date => date !== null && freeTimes(date) > 0);
+  const enabledKeys = new Set(enabled.map(localDayKey));
+  const chosenKey = day ? localDayKey(day) : null;
+  // The one tab stop: the focused day, else the chosen one, else the first that can be chosen.
+  const tabStop = [focused, chosenKey, enabled[0] ? localDayKey(enabled[0]) : null].find(
+    (key) => key !== null && enabledKeys.has(key),
+  );
+  const canGoBack = month.getTime() > firstMonth.getTime();
+  const today = localDayKey(new Date());
+
+  // Focus follows the keyboard onto the day it moved to (only after a key press, never on render).
+  useEffect(() => {
+    if (moved === 0 || !focused) return;
+    gridRef.current?.querySelector<HTMLButtonElement>(`[data-day="${focused}"]`)?.focus();
+  }, [moved, focused]);
+
+  const changeMonth = (count: number) => {
+    setFocused(null);
+    onMonthChange(addMonths(month, count));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, from: Date) => {
+    if (event.key === 'PageUp' || event.key === 'PageDown') {
+      event.preventDefault();
+      if (event.key === 'PageDown') changeMonth(1);
+      else if (canGoBack) changeMonth(-1);
+      return;
+    }
+    const target = moveFocus(from, event.key, enabled);
+    if (event.key in { ArrowLeft: 1, ArrowRight: 1, ArrowUp: 1, ArrowDown: 1, Home: 1, End: 1 }) {
+      event.preventDefault();
+    }
+    if (!target) return;
+    setFocused(localDayKey(target));
+    setMoved((count) => count + 1);
+  };
+
   return (
-    <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <DateCalendar
-        value={day ? dayjs(day) : null}
-        referenceDate={dayjs(month)}
-        views={['day']}
-        minDate={dayjs(firstMonth)}
-        loading={loading}
-        renderLoading={() => (
+    <Box sx={{ width: '100%', maxWidth: 7 * CELL + 32, px: 2, py: 1, boxSizing: 'border-box' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
+        <Typography id={labelId} aria-live="polite" sx={{ flex: 1, fontWeight: 500, pl: 1 }}>
+          {month.toLocaleDateString('en-US', { month: 'long', year: 'numeric' })}
+        </Typography>
+        <IconButton aria-label="Previous month" disabled={!canGoBack} onClick={() => changeMonth(-1)}>
+          <SvgIcon>
+            <path d="M15.41 16.59 10.83 12l4.58-4.59L14 6l-6 6 6 6z" />
+          </SvgIcon>
+        </IconButton>
+        <IconButton aria-label="Next month" onClick={() => changeMonth(1)}>
+          <SvgIcon>
+            <path d="M8.59 16.59 13.17 12 8.59 7.41 10 6l6 6-6 6z" />
+          </SvgIcon>
+        </IconButton>
+      </Box>
+      <Box role="grid" aria-labelledby={labelId} ref={gridRef}>
+        <Box role="row" sx={{ display: 'flex' }}>
+          {WEEKDAYS.map(({ short, long }) => (
+            <Typography
+              key={short}
+              component="span"
+              role="columnheader"
+              aria-label={long}
+              variant="caption"
+              sx={{ width: CELL, textAlign: 'center', color: 'text.secondary' }}
+            >
+              {short}
+            </Typography>
+          ))}
+        </Box>
+        {loading ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
             <CircularProgress aria-label="Loading free times" />
           </Box>
+        ) : (
+          weeks.map((week) => (
+            <Box role="row" key={week.find(Boolean)?.getDate()} sx={{ display: 'flex' }}>
+              {week.map((date, index) => {
+                if (!date) return <Box role="gridcell" key={`empty-${index}`} sx={{ width: CELL }} />;
+                const key = localDayKey(date);
+                const count = freeTimes(date);
+                const selected = key === chosenKey;
+                return (
+                  <Box
+                    component="button"
+                    type="button"
+                    role="gridcell"
+                    key={key}
+                    data-day={key}
+                    aria-label={dayLabel(date, count)}
+                    aria-selected={selected}
+                    disabled={count === 0}
+                    tabIndex={key === tabStop ? 0 : -1}
+                    onClick={() => {
+                      setFocused(key);
+                      onDayChange(date);
+                    }}
+                    onKeyDown={(event: KeyboardEvent<HTMLButtonElement>) => onKeyDown(event, date)}
+                    sx={(theme) => ({
+                      width: CELL - 4,
+                      height: CELL - 4,
+                      m: '2px',
+                      p: 0,
+                      borderRadius: '50%',
+                      border:
+                        key === today ? `1px solid ${theme.palette.text.secondary}` : '1px solid transparent',
+                      font: 'inherit',
+                      fontSize: theme.typography.body2.fontSize,
+                      cursor: 'pointer',
+                      color: selected ? theme.palette.primary.contrastText : theme.palette.text.primary,
+                      bgcolor: selected ? 'primary.main' : 'transparent',
+                      '&:hover:not(:disabled)': { bgcolor: selected ? 'primary.dark' : 'action.hover' },
+                      '&:focus-visible': {
+                        outline: `2px solid ${theme.palette.primary.main}`,
+                        outlineOffset: 1,
+                      },
+                      '&:disabled': { color: 'text.disabled', cursor: 'default' },
+                    })}
+                  >
+                    {date.getDate()}
+                  </Box>
+                );
+              })}
+            </Box>
+          ))
         )}
-        shouldDisableDate={(date) => freeTimes(date) === 0}
-        dayOfWeekFormatter={(date) => date.format('ddd').toUpperCase()}
-        onMonthChange={(date) => onMonthChange(date.startOf('month').toDate())}
-        onChange={(date: Dayjs | null) => {
-          if (date) onDayChange(date.startOf('day').toDate());
-        }}
-        slotProps={{
-          day: (ownerState) => ({ 'aria-label': dayLabel(ownerState.day, freeTimes(ownerState.day)) }),
-        }}
-        sx={{ width: '100%', maxWidth: 360, mx: 0 }}
-      />
-    </LocalizationProvider>
+      </Box>
+    </Box>
   );
 }
