@@ -9,7 +9,13 @@ import {
   NoSchemaIntrospectionCustomRule,
   validate,
 } from 'graphql';
-import type { FormattedExecutionResult, FragmentDefinitionNode } from 'graphql';
+import type {
+  DocumentNode,
+  FormattedExecutionResult,
+  FragmentDefinitionNode,
+  GraphQLSchema,
+  OperationDefinitionNode,
+} from 'graphql';
 import { badRequest, forbidden, OperationOutcomeError } from '../../fhir';
 import type { GraphQLContext } from './context';
 import { formatFieldError, requestErrorsOutcome } from './errors';
@@ -52,6 +58,45 @@ function readVariables(raw: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Refuses any introspection field (a 403) when the server's configuration turns introspection off. */
+export function checkIntrospectionAllowed(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  allowed: boolean,
+): void {
+  if (!allowed && validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0) {
+    throw new OperationOutcomeError({
+      ...forbidden,
+      issue: [
+        { ...forbidden.issue![0], details: { text: 'GraphQL introspection is disabled on this server' } },
+      ],
+    });
+  }
+}
+
+/**
+ * A query's or mutation's variables coerced and its depth and cost bounded, before anything runs:
+ * for POST $graphql and for a query sent over graphql-ws alike.
+ */
+export function checkOperationLimits(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  maxCost: number,
+): void {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, {
+    maxErrors: 20,
+  });
+  if (coerced.errors) {
+    throw requestErrorsOutcome(coerced.errors);
+  }
+  const fragments = document.definitions.filter(
+    (definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION,
+  );
+  checkQueryLimits(schema, operation, fragments, coerced.coerced, { maxDepth: MAX_DEPTH, maxCost });
+}
+
 export async function executeGraphQL(
   input: GraphQLRequestInput,
   method: 'GET' | 'POST',
@@ -72,14 +117,7 @@ export async function executeGraphQL(
   const variables = readVariables(input.variables);
   const { schema } = await getGraphQLSchemaInSlices();
   const document = parseAndValidate(schema, query);
-  if (!options.introspection && validate(schema, document, [NoSchemaIntrospectionCustomRule]).length > 0) {
-    throw new OperationOutcomeError({
-      ...forbidden,
-      issue: [
-        { ...forbidden.issue![0], details: { text: 'GraphQL introspection is disabled on this server' } },
-      ],
-    });
-  }
+  checkIntrospectionAllowed(schema, document, options.introspection);
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) {
     invalid(
@@ -92,19 +130,7 @@ export async function executeGraphQL(
   if (operation.operation === 'mutation' && method === 'GET') {
     invalid('Mutations must be sent with POST', 'query');
   }
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables, {
-    maxErrors: 20,
-  });
-  if (coerced.errors) {
-    throw requestErrorsOutcome(coerced.errors);
-  }
-  const fragments = document.definitions.filter(
-    (definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION,
-  );
-  checkQueryLimits(schema, operation, fragments, coerced.coerced, {
-    maxDepth: MAX_DEPTH,
-    maxCost: options.maxCost,
-  });
+  checkOperationLimits(schema, document, operation, variables, options.maxCost);
 
   if (isIntrospectionOnly(document)) {
     const key = JSON.stringify([query, operationName, variables]);

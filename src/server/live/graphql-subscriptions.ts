@@ -6,17 +6,22 @@
 // the GraphQL module stays as it is. The caller is the access token in the connection parameters
 // ({"token": "…"} or {"authorization": "Bearer …"}).
 import type { ProjectMembership, Resource } from '@medplum/fhirtypes';
-import { GraphQLError } from 'graphql';
+import { getOperationAST, GraphQLError } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
+import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocketServer } from 'ws';
-import { OperationOutcomeError } from '../../fhir';
+import { badRequest, OperationOutcomeError } from '../../fhir';
+import type { ServerConfig } from '../config';
 import type { ServerServices } from '../services';
 import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import { systemRepo } from '../services';
 import { buildAuthState, verifyAccessToken } from '../auth/authenticate';
 import type { GraphQLContext } from '../graphql/context';
 import { parseBounded } from '../graphql/document-bounds';
+import { checkIntrospectionAllowed, checkOperationLimits } from '../graphql/execute';
+import { countSchemaTypesFields } from '../graphql/introspection';
+import { parseAndValidate } from '../graphql/validation';
 import { createGraphQLContext } from '../graphql/routes';
 import { getGraphQLSchemaInSlices } from '../graphql/schema';
 import type { RepositoryContext, RepositorySettings } from '../repo';
@@ -101,6 +106,33 @@ export async function getLiveGraphQLSchema(): Promise<GraphQLSchema> {
   return cached;
 }
 
+/**
+ * What $graphql checks before running a document, for one sent over the socket: its size bounds
+ * always; for a query or mutation also the introspection switch, depth and cost. Whole-schema
+ * introspection, which $graphql answers a slice at a time, is refused here: answered in one go it
+ * would hold the event loop for seconds.
+ */
+async function checkSocketOperation(
+  payload: SubscribePayload,
+  config: Pick<ServerConfig, 'graphqlIntrospection' | 'graphqlMaxCost'>,
+): Promise<void> {
+  const bounded = parseBounded(payload.query);
+  const operation = getOperationAST(bounded, payload.operationName ?? undefined);
+  // A subscription is validated by graphql-ws against the live schema, which has its root.
+  if (!operation || operation.operation === 'subscription') return;
+  const { schema } = await getGraphQLSchemaInSlices();
+  const document = parseAndValidate(schema, payload.query);
+  checkIntrospectionAllowed(schema, document, config.graphqlIntrospection);
+  if (countSchemaTypesFields(schema, document) > 0) {
+    throw new OperationOutcomeError(
+      badRequest(
+        'Whole-schema introspection (__schema { types }) is answered by POST $graphql, not over the socket',
+      ),
+    );
+  }
+  checkOperationLimits(schema, document, operation, payload.variables ?? {}, config.graphqlMaxCost);
+}
+
 /** The first issue's text of a refusal. */
 function outcomeText(err: unknown): string {
   return err instanceof OperationOutcomeError
@@ -151,11 +183,11 @@ export function serveGraphQLSubscriptions(
           return false;
         }
       },
-      // The same size bounds as POST $graphql before graphql-ws parses and validates the document:
+      // The same bounds as POST $graphql before graphql-ws parses and validates the document:
       // a refused one is an error message for its subscription id; the socket stays open.
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: async (_ctx, _id, payload) => {
         try {
-          parseBounded(payload.query);
+          await checkSocketOperation(payload, deps.config);
           return undefined;
         } catch (err) {
           return [err instanceof GraphQLError ? err : new GraphQLError(outcomeText(err))];

@@ -276,4 +276,42 @@ describe.each(databases())('issue #8 graphql-ws TypeChanged subscriptions on %s'
     expect(result.data).toBeUndefined();
     expect(result.errors?.[0]?.message).toMatch(/Invalid value 'yesterday'.*'date'/);
   });
+
+  /** One query or mutation over the socket: its result, or the error messages it was refused with. */
+  async function runOverSocket(
+    c: Client,
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ data?: unknown; refused?: string[] }> {
+    return new Promise((resolve) => {
+      c.subscribe(
+        { query, variables },
+        {
+          next: (result) => resolve({ data: result.data }),
+          error: (err) =>
+            resolve({
+              refused: Array.isArray(err) ? err.map((e: { message: string }) => e.message) : [String(err)],
+            }),
+          complete: () => undefined,
+        },
+      );
+    });
+  }
+
+  test("a query over the socket meets $graphql's depth and cost bounds; whole-schema introspection is refused there", async () => {
+    const c = client({ token: practitioner.access_token });
+    let inner = 'id';
+    for (let i = 0; i < 6; i++) inner = `partOf { resource { ... on Organization { ${inner} } } }`;
+    const deep = await runOverSocket(c, `{ Organization(id: "x") { ${inner} } }`);
+    expect(deep.refused?.[0]).toMatch(/Query too deep: .* depth 13, the limit is 12/);
+    const costly = `query ($n: Int) { PatientList(_count: $n) { ObservationList(_reference: subject, _count: $n) { id } } }`;
+    expect((await runOverSocket(c, costly, { n: 500 })).refused?.[0]).toMatch(/Query too costly/);
+    const wholeSchema = await runOverSocket(c, '{ __schema { types { name } } }');
+    expect(wholeSchema.refused?.[0]).toMatch(/answered by POST \$graphql, not over the socket/);
+    // The socket stays open: the same shapes within bounds are answered on it.
+    expect(await runOverSocket(c, costly, { n: 2 })).toEqual({ data: { PatientList: expect.any(Array) } });
+    expect(await runOverSocket(c, '{ __type(name: "Patient") { name } }')).toEqual({
+      data: { __type: { name: 'Patient' } },
+    });
+  });
 });
