@@ -10,7 +10,8 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { messageSender } from './messageSender';
 import { messageTime, type ThreadMessage } from './threadMessages';
 
-const OWN_BUBBLE = '#e4eeee';
+/** The background of her own messages, also while they wait to be sent. */
+export const OWN_BUBBLE = '#e4eeee';
 
 function isAppointmentRequest(message: ThreadMessage): boolean {
   return (message.category ?? []).some((concept) =>

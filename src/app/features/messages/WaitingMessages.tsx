@@ -6,8 +6,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { Communication } from '@medplum/fhirtypes';
 import type { QueuedWrite } from '../../../client/offline-writes';
-
-const OWN_BUBBLE = '#e4eeee';
+import { OWN_BUBBLE } from './MessageItem';
 
 const STATE_WORDS: Record<QueuedWrite['state'], string> = {
   waiting: 'Waiting to send',
