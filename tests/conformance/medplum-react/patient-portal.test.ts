@@ -76,10 +76,16 @@ describe.each(databases())("A patient portal of Medplum's components against Blo
       ),
     );
     expect(results.length).toBeGreaterThan(2);
-    await page
-      .getByRole('cell', { name: results[results.length - 1].code.text ?? '?' })
-      .first()
-      .waitFor();
+    // Each row reads its own Observation, so they fill in independently: wait for every one.
+    for (const observation of results) {
+      await page
+        .getByRole('cell', {
+          name: observation.code.text ?? observation.code.coding?.[0]?.display ?? '?',
+          exact: true,
+        })
+        .first()
+        .waitFor();
+    }
     const rows = (await observationRows(page)).filter((cells) => cells.length >= 4);
     for (const observation of results) {
       const name = observation.code.text ?? observation.code.coding?.[0]?.display ?? '?';
