@@ -8,6 +8,7 @@ import { useSubscription } from '@apollo/client/react';
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { AppointmentNoticeChangedDocument, CommunicationChangedDocument } from '../../graphql';
+import { formatFhirDate } from '../components/DateTimeDisplay';
 import { isSwOpenMessage } from '../sw/messages';
 import {
   appointmentNotice,
@@ -21,13 +22,6 @@ import { showSystemNotice } from './showSystemNotice';
 
 function permission(): NoticePermission {
   return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
-}
-
-const appointmentTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
-
-function formatTime(iso: string): string {
-  const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : appointmentTime.format(time);
 }
 
 export default function BackgroundNotifier({ patient }: { patient: string }) {
@@ -63,7 +57,7 @@ export default function BackgroundNotifier({ patient }: { patient: string }) {
       if (!appointment?.id) return;
       const previous = appointmentStates.current.get(appointment.id);
       appointmentStates.current.set(appointment.id, appointmentState(appointment, patient));
-      raise(appointmentNotice(appointment, patient, previous, formatTime));
+      raise(appointmentNotice(appointment, patient, previous, (iso) => formatFhirDate(iso)));
     },
   });
 

@@ -97,7 +97,7 @@ export function SlotCalendar({
     <Box sx={{ width: '100%', maxWidth: 7 * CELL + 32, px: 2, py: 1, boxSizing: 'border-box' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
         <Typography id={labelId} aria-live="polite" sx={{ flex: 1, fontWeight: 500, pl: 1 }}>
-          {month.toLocaleDateString('en-US', { month: 'long', year: 'numeric' })}
+          {month.toLocaleDateString(undefined, { month: 'long', year: 'numeric' })}
         </Typography>
         <IconButton aria-label="Previous month" disabled={!canGoBack} onClick={() => changeMonth(-1)}>
           <SvgIcon>
