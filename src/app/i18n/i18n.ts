@@ -21,9 +21,14 @@ export function activeLocale(): Locale {
   return supportedLocale(i18n.locale) ?? DEFAULT_LOCALE;
 }
 
+/** The language asked for last: a switch that waits for its catalog must not undo a later one. */
+let requestedLocale: Locale = DEFAULT_LOCALE;
+
 /** Switches the app's language (loading its catalog first) and the page's `<html lang>`. */
 export async function activateLocale(locale: Locale): Promise<void> {
+  requestedLocale = locale;
   if (locale === 'es') await loadSpanish();
+  if (requestedLocale !== locale) return;
   if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = locale;
 }
