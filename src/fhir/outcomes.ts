@@ -97,6 +97,7 @@ const statusById: Record<string, number> = {
   'unsupported-media-type': 415,
   'too-many-requests': 429,
   'bad-gateway': 502,
+  'service-unavailable': 503,
 };
 
 // FHIR R4 IssueType codes (http://hl7.org/fhir/issue-type) to HTTP statuses.

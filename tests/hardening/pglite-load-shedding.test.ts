@@ -61,6 +61,49 @@ async function countPatients(server: TestServer, family: string): Promise<number
   return (JSON.parse(text) as Bundle).total ?? -1;
 }
 
+/**
+ * Keeps the queue full without letting its oldest query age past the bound: `depth` queries of
+ * `seconds` each are always waiting, so every statement sent meanwhile waits about one of them.
+ */
+function keepBusy(db: Database, depth: number, seconds: number): { stop(): Promise<void> } {
+  let running = true;
+  const lane = async (): Promise<void> => {
+    while (running) await db.query(`SELECT pg_sleep(${seconds})`);
+  };
+  const lanes = Array.from({ length: depth }, lane);
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(lanes);
+    },
+  };
+}
+
+/** A batch of `reads` searches then one create: each search a statement outside any transaction. */
+function readsThenCreate(reads: number, family: string): Bundle {
+  return {
+    resourceType: 'Bundle',
+    type: 'batch',
+    entry: [
+      ...Array.from({ length: reads }, (_, i) => ({
+        request: { method: 'GET' as const, url: `Patient?family=Nobody${i}` },
+      })),
+      {
+        request: { method: 'POST' as const, url: 'Patient' },
+        resource: { resourceType: 'Patient' as const, name: [{ family }] },
+      },
+    ],
+  };
+}
+
+function postBatch(server: TestServer, bundle: Bundle) {
+  return timed(server.fhirUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/fhir+json' },
+    body: JSON.stringify(bundle),
+  });
+}
+
 describe('PGlite load shedding', () => {
   let server: TestServer;
 
@@ -109,6 +152,75 @@ describe('PGlite load shedding', () => {
     expect(await countPatients(server, 'Served')).toBe(1);
   });
 
+  test('an admitted request whose statements wait past the bound in all: 503 before its write, nothing stored', async () => {
+    // Each statement waits about 150 ms, so the queue never looks old at admission, but eight
+    // searches and a create would wait about 1.3 s in all, over four times the bound.
+    const busy = keepBusy(server.db, 1, 0.15);
+    try {
+      const [batch, health] = await Promise.all([
+        postBatch(server, readsThenCreate(8, 'HalfWritten')),
+        new Promise((resolve) => setTimeout(resolve, 100)).then(() => timed(`${server.baseUrl}healthcheck`)),
+      ]);
+      expect(batch.response.status).toBe(503);
+      const retryAfter = Number(batch.response.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(30);
+      const outcome = JSON.parse(batch.text) as OperationOutcome;
+      expect(outcome.resourceType).toBe('OperationOutcome');
+      expect(outcome.issue?.[0]).toMatchObject({ severity: 'error', code: 'transient' });
+      expect(outcome.issue?.[0]?.details?.text).toMatch(
+        /server is busy.*nothing was done.*retry after \d+ s/i,
+      );
+      expect(health.response.status).toBe(200);
+      expect(health.ms).toBeLessThan(1000);
+      console.log(
+        `refused after ${Math.round(batch.ms)} ms (bound ${BOUND_MS} ms); health check ${Math.round(health.ms)} ms`,
+      );
+    } finally {
+      await busy.stop();
+    }
+    await queueDrained(server.db);
+    expect(await countPatients(server, 'HalfWritten')).toBe(0);
+  });
+
+  test('control: the same batch under a bound it does not pass waits it out and is served in full', async () => {
+    const patient = await startTestServer(pglite, { PGLITE_MAX_QUEUE_WAIT: '60000' });
+    const busy = keepBusy(patient.db, 1, 0.15);
+    try {
+      const batch = await postBatch(patient, readsThenCreate(8, 'WaitedOut'));
+      expect(batch.response.status).toBe(200);
+      const statuses = (JSON.parse(batch.text) as Bundle).entry?.map((entry) => entry.response?.status);
+      expect(statuses).toEqual([...Array.from({ length: 8 }, () => '200'), '201']);
+      console.log(`served in ${Math.round(batch.ms)} ms with no per-request bound`);
+    } finally {
+      await busy.stop();
+    }
+    expect(await countPatients(patient, 'WaitedOut')).toBe(1);
+    await patient.close();
+  });
+
+  test('a transaction is decided before it begins: under the same queue it is stored whole', async () => {
+    const busy = keepBusy(server.db, 1, 0.15);
+    let status: number;
+    try {
+      const transaction: Bundle = {
+        resourceType: 'Bundle',
+        type: 'transaction',
+        entry: Array.from({ length: 5 }, () => ({
+          request: { method: 'POST' as const, url: 'Patient' },
+          resource: { resourceType: 'Patient' as const, name: [{ family: 'Whole' }] },
+        })),
+      };
+      status = (await postBatch(server, transaction)).response.status;
+    } finally {
+      await busy.stop();
+    }
+    await queueDrained(server.db);
+    // Admitted (the queue was short), it ran to its end although its statements kept waiting.
+    expect(status).toBe(200);
+    expect(await countPatients(server, 'Whole')).toBe(5);
+  });
+
   test('control: the same full queue under a bound it does not pass: requests wait and succeed', async () => {
     const patient = await startTestServer(pglite, { PGLITE_MAX_QUEUE_WAIT: '60000' });
     try {
@@ -140,6 +252,12 @@ if (postgres) {
         const search = await timed(`${server.fhirUrl}Patient?family=Shed`);
         expect(search.response.status).toBe(200);
         await busy;
+        // Nor are a request's statements bounded in all: the same batch as on PGlite is served.
+        const pool = keepBusy(server.db, 1, 0.15);
+        const batch = await postBatch(server, readsThenCreate(8, 'PoolServed'));
+        await pool.stop();
+        expect(batch.response.status).toBe(200);
+        expect(await countPatients(server, 'PoolServed')).toBe(1);
       } finally {
         await server.close();
       }

@@ -7,6 +7,8 @@ import { Worker } from 'node:worker_threads';
 import type { Database, QueryResult, Queryable, SqlValue } from './database';
 import type { MaintenanceReport, PGliteWorkerData, WorkerMessage, WorkerRequest } from './pglite-protocol';
 import { deserializeError } from './pglite-protocol';
+import { currentRequestWait } from '../request-wait';
+import type { RequestWait } from '../request-wait';
 
 /** The worker's bundle, built from pglite-worker.ts by scripts/build.mjs (relative to the repository). */
 export const PGLITE_WORKER_BUNDLE = 'dist/server/pglite-worker.mjs';
@@ -29,6 +31,13 @@ interface Pending {
   reject(err: Error): void;
   /** performance.now() when it was sent to the worker. */
   sentAt: number;
+  /**
+   * performance.now() when everything sent before it had been answered: the worker takes requests
+   * in the order sent, so from then on it ran rather than waited.
+   */
+  startedAt?: number;
+  /** The API request it was sent for, charged with its wait (request-wait.ts). */
+  requestWait?: RequestWait;
 }
 
 export class PGliteDatabase implements Database {
@@ -61,6 +70,12 @@ export class PGliteDatabase implements Database {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
+    const now = performance.now();
+    pending.requestWait?.waited(pending.startedAt === undefined ? 0 : pending.startedAt - pending.sentAt);
+    for (const next of this.pending.values()) {
+      next.startedAt ??= now;
+      break;
+    }
     if (this.pending.size === 0) this.worker.unref();
     if (message.error) {
       pending.reject(deserializeError(message.error));
@@ -75,14 +90,17 @@ export class PGliteDatabase implements Database {
     this.pending.clear();
   }
 
-  private call<T>(request: Request): Promise<T> {
+  private call<T>(request: Request, requestWait?: RequestWait): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      const sentAt = performance.now();
       this.pending.set(id, {
         resolve: resolve as (value: unknown) => void,
         reject,
-        sentAt: performance.now(),
+        sentAt,
+        startedAt: this.pending.size === 0 ? sentAt : undefined,
+        requestWait,
       });
       if (this.pending.size === 1) this.worker.ref();
       this.worker.postMessage({ ...request, id } as WorkerRequest);
@@ -94,18 +112,30 @@ export class PGliteDatabase implements Database {
     params: readonly SqlValue[] | undefined,
     tx?: number,
   ): Promise<QueryResult<Row>> {
-    return this.call<QueryResult<Row>>({ op: 'query', sql, params: params ? [...params] : [], tx });
+    return this.call<QueryResult<Row>>(
+      { op: 'query', sql, params: params ? [...params] : [], tx },
+      currentRequestWait(),
+    );
   }
 
   query<Row = Record<string, unknown>>(sql: string, params?: readonly SqlValue[]): Promise<QueryResult<Row>> {
+    try {
+      // Outside a transaction: where an API request may still be refused (request-wait.ts).
+      currentRequestWait()?.admit(this.queueWaitMs(), sql);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     return this.run<Row>(sql, params);
   }
 
   // PGlite is a single connection; its transaction() holds a mutex, so transactions (and plain
   // queries, which wait for that mutex) are serialized rather than interleaved.
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const requestWait = currentRequestWait();
+    // Decided before BEGIN: once begun, a transaction runs to its end (request-wait.ts).
+    requestWait?.admit(this.queueWaitMs());
     const tx = this.nextTx++;
-    await this.call({ op: 'begin', tx });
+    await this.call({ op: 'begin', tx }, requestWait);
     let result: T;
     try {
       result = await fn({

@@ -53,7 +53,8 @@ export function registerErrorHandlers(app: FastifyInstance, bodyLimit: number): 
   app.setErrorHandler((err, request, reply) => {
     const outcome = errorToOutcome(err, bodyLimit, request.headers['content-type']);
     const status = getStatus(outcome);
-    if (status >= 500) {
+    // A 503 with Retry-After is a busy server turning work away, logged where it is decided.
+    if (status >= 500 && !(err instanceof RetryAfterError)) {
       request.log.error({ err }, 'Internal server error');
     }
     if (err instanceof RetryAfterError) {

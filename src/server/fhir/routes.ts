@@ -39,6 +39,7 @@ import { acceptFormBodies } from '../request-bodies';
 import type { QueryParams } from './paging';
 import type { RequestLimits } from '../input-limits';
 import { registerSearchLimits } from './search-limits';
+import { currentRequestWait } from '../request-wait';
 
 export interface FhirRoutesOptions {
   db: Database;
@@ -130,6 +131,10 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = async (app: Fas
     const bundle = await processBatch(repoFor(request), fhirBase, request.body, {
       maxEntries: options.limits.maxBatchEntries,
     });
+    // An entry refused for a busy database (request-wait.ts) refuses the rest too, and a refused
+    // request has written nothing: the whole answer is the 503.
+    const refusal = currentRequestWait()?.refusal;
+    if (refusal) throw refusal;
     return reply.status(200).type(FHIR_JSON).send(bundle);
   });
 

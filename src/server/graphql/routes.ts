@@ -7,6 +7,7 @@ import type { BinaryUrlSigner } from '../binary/attachment-urls';
 import type { Database } from '../db';
 import { checkUrlResourceType } from '../fhir/interactions';
 import { FHIR_JSON } from '../media-types';
+import { currentRequestWait } from '../request-wait';
 import { Repository } from '../repo';
 import type { RepositoryContext, RepositorySettings } from '../repo';
 import type { GraphQLContext } from './context';
@@ -95,6 +96,10 @@ export const graphqlRoutes: FastifyPluginAsync<GraphQLRoutesOptions> = async (
     const result = await executeGraphQL(input, method, context, limits, (err) =>
       request.log.error({ err }, 'GraphQL resolver failed'),
     );
+    // A resolver refused for a busy database (request-wait.ts): the whole answer is the 503, as
+    // over REST; a refused request has written nothing.
+    const refusal = currentRequestWait()?.refusal;
+    if (refusal) throw refusal;
     if (!buildLogged) {
       buildLogged = true;
       request.log.info(
