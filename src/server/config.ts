@@ -72,7 +72,7 @@ export interface ServerConfig {
   limits: RequestLimits;
   /** Proxies (addresses, CIDRs) whose X-Forwarded-For names the client; empty trusts none. */
   trustProxy: string[];
-  /** PGlite: ms the oldest waiting query may have waited before new requests get 503 (load-shedding.ts). */
+  /** PGlite: ms a request may wait for the database, at admission and over its statements, before 503 (load-shedding.ts). */
   pgliteMaxQueueWait: number;
 }
 
