@@ -574,9 +574,14 @@ describe.each(databases())(
           { info: capture, warn: capture, error: capture },
         );
         await program.start();
+        // The token it connected with was issued before start() resolved: it expires by then + 6 s.
+        const firstTokenExpired = Date.now() + 6_000;
         try {
-          // Past two token lifetimes: still on its first socket, and pushes go through.
-          await new Promise((resolve) => setTimeout(resolve, 13_000));
+          // Wait for the events themselves: the server has taken two renewed tokens on this socket,
+          // and its first token has expired with two of the server's 500 ms session checks since.
+          const renewals = () => log.filter((line) => line === 'Token renewed on the same connection').length;
+          await waitFor(() => renewals() >= 2 && Date.now() > firstTokenExpired + 1_000, 60_000);
+          // Still on its first socket, and pushes go through.
           expect(program.isConnected).toBe(true);
           expect(log.filter((line) => /Disconnected|Connected to/.test(line))).toHaveLength(1);
           const response = await call(
@@ -594,7 +599,7 @@ describe.each(databases())(
               contentType: 'application/fhir+json',
             },
           );
-          expect(response.status).toBe(200);
+          expect({ status: response.status, text: response.text }).toMatchObject({ status: 200 });
           expect(response.text).toContain('MSA|AA|RENEW01');
         } finally {
           await program.stop();

@@ -161,6 +161,8 @@ export async function startSibling(clinic: Clinic, env: Record<string, string>):
     LOG_LEVEL: 'silent',
     APP_PORT: '3000',
     BASE_URL: clinic.server.baseUrl,
+    // As startTestServer: a loaded test machine must not see its requests shed (load-shedding.ts).
+    PGLITE_MAX_QUEUE_WAIT: '600000',
     ...env,
   });
   const app = await buildServer({ config, db: clinic.server.db });
