@@ -159,10 +159,12 @@ export default defineConfig({
               priority: 1,
             },
             // The signed-in frame every signed-in screen loads: Apollo and the GraphQL layer, the navigation
-            // and the user menu. Their MUI dependencies stay out of it (sign-in shares some of them).
+            // and the user menu. Their MUI dependencies stay out of it (sign-in shares some of them). The
+            // subscription socket (graphql-ws, Apollo's link to it, src/graphql/ws-link) stays out too: it is
+            // imported on a screen's first subscription (LazyWsLink), and most screens have none.
             {
               name: 'signed-in',
-              test: /node_modules[\\/](@apollo|graphql|rxjs|optimism|@wry|tslib|graphql-ws)[\\/]|[\\/]src[\\/](graphql[\\/]|app[\\/]session[\\/]SignedInGraphql|app[\\/]components[\\/](MainNav|UserMenu))/,
+              test: /node_modules[\\/](@apollo[\\/](?!client[\\/]link[\\/]subscriptions)|graphql[\\/]|rxjs[\\/]|optimism[\\/]|@wry[\\/]|tslib[\\/])|[\\/]src[\\/](graphql[\\/](?!ws-link)|app[\\/]session[\\/]SignedInGraphql|app[\\/]components[\\/](MainNav|UserMenu))/,
               includeDependenciesRecursively: false,
               priority: 1,
             },

@@ -9,7 +9,14 @@
 //   of several fresh loads.
 // Budgets on those bytes: landing ≤ 150 KB, every other (patient) screen ≤ 250 KB; one GraphQL
 // request per screen.
+// BENCH_BASELINE_APP_DIR=<a built app, e.g. main's dist/app copied away> serves that build too, from a
+// second app host on the same API and database, and measures each screen's cold load on it right after
+// this build's, so the bytes of before and after sit side by side from one run.
+import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { buildAppHost } from '../../src/server/app-host';
+import { findFreePort } from '../../src/server/free-port';
+import { findAppClientId } from '../../src/server/seed';
 import { launchChromium } from '../../tests/e2e/support/browser';
 import { signInAsDemo } from '../../tests/e2e/support/demo-sign-in';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
@@ -46,6 +53,8 @@ export interface ScreenFigures {
 
 export interface AppFigures {
   readonly screens: readonly ScreenFigures[];
+  /** The same screens' cold loads from the baseline build (BENCH_BASELINE_APP_DIR), when one was given. */
+  readonly baselineScreens?: readonly ScreenFigures[];
   readonly labResultDetailMs: { readonly median: number; readonly runs: readonly number[] };
   readonly vitalsChartMs: { readonly median: number; readonly runs: readonly number[] };
 }
@@ -183,21 +192,45 @@ async function timeToShow(
   }
 }
 
+/** A second app host serving `appDir` against the same API (its origin allowed by the API's CORS). */
+async function serveBaseline(bloom: RunningBloom, appDir: string, port: number): Promise<FastifyInstance> {
+  const clientId = bloom.clinicProjectId ? await findAppClientId(bloom.db, bloom.clinicProjectId) : undefined;
+  const host = await buildAppHost({ appDir, apiBaseUrl: bloom.apiBaseUrl, clientId, logLevel: 'warn' });
+  await host.listen({ port, host: 'localhost' });
+  return host;
+}
+
 export async function measureApp(): Promise<AppFigures> {
+  const baselineDir = process.env.BENCH_BASELINE_APP_DIR;
   const browser = await launchChromium();
-  const bloom = await startBloom({ seed: true });
+  const baselinePort = baselineDir ? await findFreePort('localhost') : undefined;
+  const baselineOrigin = baselinePort ? `http://localhost:${baselinePort}` : undefined;
+  const bloom = await startBloom({ seed: true, extraOrigins: baselineOrigin ? [baselineOrigin] : [] });
+  let baselineHost: FastifyInstance | undefined;
   try {
+    const baseline = baselineOrigin ? { ...bloom, appUrl: `${baselineOrigin}/` } : undefined;
+    if (baselineDir && baselinePort) baselineHost = await serveBaseline(bloom, baselineDir, baselinePort);
     const state = await signIn(browser, bloom);
     const ids = await findIds(browser, bloom, state);
     const screens: ScreenFigures[] = [];
-    const states = new Map<BenchAccount, StorageState>([['maria@bloom.example', state]]);
+    const baselineScreens: ScreenFigures[] = [];
+    // Signed-in states per build (each origin keeps its own stored login) and account.
+    const states = new Map<string, StorageState>([[`this maria@bloom.example`, state]]);
+    const stateFor = async (build: 'this' | 'baseline', target: RunningBloom, account: BenchAccount) => {
+      const key = `${build} ${account}`;
+      if (!states.has(key)) states.set(key, await signIn(browser, target, account));
+      return states.get(key) as StorageState;
+    };
     const wanted = benchScreens(ids).filter(
       (screen) => onlyScreens.length === 0 || onlyScreens.includes(screen.name),
     );
     for (const screen of wanted) {
       const account = screen.account ?? 'maria@bloom.example';
-      if (!states.has(account)) states.set(account, await signIn(browser, bloom, account));
-      screens.push(await measureScreen(browser, bloom, screen, states.get(account) as StorageState));
+      screens.push(await measureScreen(browser, bloom, screen, await stateFor('this', bloom, account)));
+      if (baseline) {
+        const baselineState = await stateFor('baseline', baseline, account);
+        baselineScreens.push(await measureScreen(browser, baseline, screen, baselineState));
+      }
     }
     const labUrl = new URL(`/health-record/lab-results/${ids.labReport}`, bloom.appUrl).toString();
     const vitalsUrl = new URL('/health-record/vitals/weight', bloom.appUrl).toString();
@@ -209,11 +242,13 @@ export async function measureApp(): Promise<AppFigures> {
     }
     return {
       screens,
+      ...(baseline ? { baselineScreens } : {}),
       labResultDetailMs: { median: median(labRuns), runs: labRuns },
       vitalsChartMs: { median: median(vitalsRuns), runs: vitalsRuns },
     };
   } finally {
     await browser.close();
+    await baselineHost?.close();
     await bloom.stop();
   }
 }
@@ -242,6 +277,21 @@ export function formatApp(figures: AppFigures): string {
     }
   }
   lines.push(...(over.length > 0 ? over : ['  every screen within its on-wire budget']));
+  if (figures.baselineScreens) {
+    lines.push(
+      '  this build beside the baseline (BENCH_BASELINE_APP_DIR), same run, wire KB (JS KB):',
+      `  ${'screen'.padEnd(24)} ${'baseline'.padStart(16)} ${'this build'.padStart(16)} ${'change'.padStart(9)}`,
+    );
+    for (const s of figures.screens) {
+      const before = figures.baselineScreens.find((b) => b.name === s.name);
+      if (!before) continue;
+      const cell = (f: ScreenFigures) => `${f.wireKb.toFixed(1)} (${f.jsWireKb.toFixed(1)})`;
+      lines.push(
+        `  ${s.name.padEnd(24)} ${cell(before).padStart(16)} ${cell(s).padStart(16)} ` +
+          `${(s.wireKb - before.wireKb).toFixed(1).padStart(9)}${before.shown ? '' : '  (baseline NOT SHOWN)'}`,
+      );
+    }
+  }
   const ms = (t: { median: number; runs: readonly number[] }) =>
     t.runs.length === 0
       ? 'not timed (APP_BENCH_SCREENS)'

@@ -3,8 +3,8 @@
 // (src/graphql) are lazy chunks: the client loads at once only when a login is stored, Apollo is
 // provided by the signed-in routes themselves (session/GraphqlBoundary).
 import { useEffect, useState } from 'react';
-import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import type { BloomClient } from '../client';
+import type { AppRouter } from './appRouter';
 import { AppTheme } from './components/AppTheme';
 import { AppConfigProvider } from './components/AppConfigContext';
 import { NotificationsProvider } from './components/Notifications';
@@ -25,7 +25,8 @@ type CreateClient = (config: AppConfig, onUnauthenticated: () => void) => BloomC
 
 export interface AppProps {
   readonly config: AppConfig;
-  readonly router: ReturnType<typeof createBrowserRouter>;
+  /** The routes' router: the address bar's in the browser, an in-memory one in tests. */
+  readonly router: AppRouter;
   /** Creates the client at once instead of downloading it on first need (component tests). */
   readonly createClient?: CreateClient;
 }
@@ -34,7 +35,7 @@ export function App({ config, router, createClient }: AppProps) {
   // One client for the page's lifetime. It is not closed on unmount: StrictMode's simulated unmount would
   // stop its cross-tab watch for good, and the page going away ends it anyway.
   const [source] = useState<ClientSource>(() => {
-    const onUnauthenticated = () => void router.navigate('/', { replace: true });
+    const onUnauthenticated = () => router.navigate('/', { replace: true });
     if (createClient) {
       const client = createClient(config, onUnauthenticated);
       if (client.getActiveLogin()) preloadSignedInGraphql();
@@ -62,9 +63,7 @@ export function App({ config, router, createClient }: AppProps) {
         <AppConfigProvider config={config}>
           <BloomClientProvider source={source}>
             <LocaleFromProfile />
-            <NotificationsProvider>
-              <RouterProvider router={router} />
-            </NotificationsProvider>
+            <NotificationsProvider>{router.element}</NotificationsProvider>
           </BloomClientProvider>
         </AppConfigProvider>
       </AppTheme>

@@ -1,8 +1,8 @@
 // Browser entry: learn the API base URL (/config.json), then render the app.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
+import { browserAppRouter } from './appRouter';
 import { loadAppConfig } from './config';
 import { appRoutes } from './routes';
 import { StartupError } from './StartupError';
@@ -20,7 +20,7 @@ loadAppConfig({ fallbackBaseUrl: devFallback }).then(
   (config) => {
     root.render(
       <StrictMode>
-        <App config={config} router={createBrowserRouter(appRoutes)} />
+        <App config={config} router={browserAppRouter(appRoutes)} />
       </StrictMode>,
     );
   },

@@ -1,7 +1,7 @@
 // The routes of SPEC §2: / (landing page signed out, home signed in), the sign-in screens, /signout;
 // signed-in routes sit behind RequireSession; any other path redirects to / signed out and shows the
 // not-found panel signed in.
-// The root route's errorElement is the router-level fallback 'Unexpected Application Error!'.
+// Around the root route's frame, RouteErrorBoundary is the router-level fallback 'Unexpected Application Error!'.
 import { Suspense, type ReactNode } from 'react';
 import { retryableLazy } from './components/retryableLazy';
 import type { RouteObject } from 'react-router-dom';
@@ -10,7 +10,7 @@ import { Layout } from './components/Layout';
 import { NotFoundPanel } from './components/NotFoundPanel';
 import { accountRoutes } from './features/account/accountRoutes';
 import { adminRoutes } from './features/admin/adminRoutes';
-import { RouteErrorPage } from './components/RouteErrorPage';
+import { RouteErrorBoundary } from './components/RouteErrorPage';
 import { formsRoutes } from './features/forms/formsRoutes';
 import { getCareRoutes } from './features/get-care/getCareRoutes';
 import { healthRecordRoutes, healthRecordSection } from './features/health-record/healthRecordRoutes';
@@ -98,11 +98,12 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
       path: '/',
       // Context sharing around every screen: another app's open is followed from anywhere.
       element: (
-        <ShareContextProvider>
-          <Layout />
-        </ShareContextProvider>
+        <RouteErrorBoundary>
+          <ShareContextProvider>
+            <Layout />
+          </ShareContextProvider>
+        </RouteErrorBoundary>
       ),
-      errorElement: <RouteErrorPage />,
       children: [
         { index: true, element: <HomeOrLanding /> },
         {

@@ -1,6 +1,4 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import type { NonIndexRouteObject, RouteObject } from 'react-router-dom';
-import { appRoutes } from '../../src/app/routes';
 import { renderApp } from './support/renderApp';
 
 describe('SPEC §2 routes', () => {
@@ -30,33 +28,5 @@ describe('SPEC §2 routes', () => {
   ])('gives %s its own document title', async (path, title) => {
     renderApp(path);
     await waitFor(() => expect(document.title).toBe(title));
-  });
-
-  it("SPEC §8 a router-level failure shows 'Unexpected Application Error!'", async () => {
-    const root = appRoutes[0] as NonIndexRouteObject;
-    const failing: RouteObject[] = [
-      {
-        ...root,
-        children: [
-          ...(root.children ?? []),
-          {
-            path: 'broken-loader',
-            loader: () => {
-              throw new Error('Loader exploded');
-            },
-            element: <p>never shown</p>,
-          },
-        ],
-      },
-    ];
-    const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const spyWarn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    renderApp('/broken-loader', failing);
-    await waitFor(() => expect(screen.getByText('Unexpected Application Error!')).toBeInTheDocument());
-    expect(screen.getByText('Loader exploded')).toBeInTheDocument();
-    expect(screen.queryByText('never shown')).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to the start page' })).toHaveAttribute('href', '/');
-    spy.mockRestore();
-    spyWarn.mockRestore();
   });
 });

@@ -12,6 +12,8 @@ interface BoundaryProps {
   /** When this changes while an error is shown, the panel clears and renders its children again. */
   readonly resetKey: string;
   readonly children: ReactNode;
+  /** What shows instead of the children once they failed (default: the error panel). */
+  readonly fallback?: (error: Error) => ReactNode;
 }
 
 interface BoundaryState {
@@ -50,6 +52,7 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   override render(): ReactNode {
     const { error } = this.state;
     if (!error) return this.props.children;
+    if (this.props.fallback) return this.props.fallback(error);
     return (
       <Box sx={{ m: 2 }}>
         <ErrorNotice title="Something went wrong">{error.message}</ErrorNotice>
@@ -64,9 +67,17 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 }
 
 /** The error boundary keyed on the router location. */
-export function ErrorPanel({ children }: { children: ReactNode }) {
+export function ErrorPanel({
+  children,
+  fallback,
+}: {
+  children: ReactNode;
+  fallback?: (error: Error) => ReactNode;
+}) {
   const location = useLocation();
   return (
-    <ErrorBoundary resetKey={location.key + location.pathname + location.search}>{children}</ErrorBoundary>
+    <ErrorBoundary resetKey={location.key + location.pathname + location.search} fallback={fallback}>
+      {children}
+    </ErrorBoundary>
   );
 }

@@ -2,25 +2,19 @@
 // screen outside an ErrorPanel fails. Keeps a way home, and the error text for whoever reports it.
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import type { ReactNode } from 'react';
 import { ErrorNotice } from './ErrorNotice';
+import { ErrorPanel } from './ErrorPanel';
 import { LinkButton } from './LinkButton';
 
-function describe(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
-export function RouteErrorPage() {
-  const error = useRouteError();
+export function RouteErrorPage({ error }: { error: Error }) {
   return (
     <Box component="main" sx={{ maxWidth: 600, mx: 'auto', my: 6, px: 2 }}>
       <Typography variant="h1" component="h1" sx={{ fontSize: '1.75rem', mb: 2 }}>
         Unexpected Application Error!
       </Typography>
       <Box sx={{ mb: 3 }}>
-        <ErrorNotice>{describe(error)}</ErrorNotice>
+        <ErrorNotice>{error.message}</ErrorNotice>
       </Box>
       {/* A full reload gives the app a clean start. */}
       <LinkButton to="/" reloadDocument variant="contained">
@@ -28,4 +22,15 @@ export function RouteErrorPage() {
       </LinkButton>
     </Box>
   );
+}
+
+const routeErrorPage = (error: Error) => <RouteErrorPage error={error} />;
+
+/**
+ * Around the whole page frame: a render error outside every screen's ErrorPanel (the header, the layout)
+ * replaces the page with the fallback. The app's router is not a data router (no loaders or actions),
+ * so this boundary, not a route's errorElement, is where such errors land.
+ */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  return <ErrorPanel fallback={routeErrorPage}>{children}</ErrorPanel>;
 }

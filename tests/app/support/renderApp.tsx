@@ -1,6 +1,6 @@
 // Renders the real app (theme, config, routes, platform client) on an in-memory router at a given path.
 import { render, type RenderResult } from '@testing-library/react';
-import { createMemoryRouter, type RouteObject } from 'react-router-dom';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { App } from '../../../src/app/App';
 import type { AppConfig } from '../../../src/app/config';
 import { appRoutes } from '../../../src/app/routes';
@@ -22,7 +22,10 @@ export function renderApp(
   const result = render(
     <App
       config={{ baseUrl: testBaseUrl, ...config }}
-      router={router}
+      router={{
+        element: <RouterProvider router={router} />,
+        navigate: (to, options) => void router.navigate(to, options),
+      }}
       createClient={options.lazyClient ? undefined : createAppClient}
     />,
   );

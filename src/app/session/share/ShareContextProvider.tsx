@@ -68,9 +68,13 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
   const navigate = useNavigate();
   const location = useLocation();
   const pathRef = useRef(location.pathname);
+  // Outside the router's data layer, navigate changes with every location: the connection below follows
+  // through a ref, so moving between screens does not stop and restart it.
+  const navigateRef = useRef(navigate);
   useEffect(() => {
     pathRef.current = location.pathname;
-  }, [location.pathname]);
+    navigateRef.current = navigate;
+  }, [location.pathname, navigate]);
   const clinician = client && profile?.resourceType === 'Practitioner' ? profile : undefined;
   const topic = clinician ? userTopic(clinician) : undefined;
 
@@ -102,7 +106,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
     if (!enabled || !topic || !client) return;
     const connection = new ContextSharing(api ?? client, topic, {
       follow: (path) => {
-        if (pathRef.current !== path) void navigate(path);
+        if (pathRef.current !== path) void navigateRef.current(path);
       },
       status: setStatus,
     });
@@ -120,7 +124,7 @@ export function ShareContextProvider({ children, api }: ShareContextProviderProp
       setSharing(undefined);
       setStatus(undefined);
     };
-  }, [api, client, enabled, navigate, topic]);
+  }, [api, client, enabled, topic]);
 
   const value = useMemo<ShareContextState>(() => {
     if (!topic || !client || setting?.topic !== topic) return unavailable;
