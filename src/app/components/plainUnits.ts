@@ -2,7 +2,7 @@
 // units that are words in the app's language (h → hours, horas), and body weight in the unit of the
 // reader's region (lb where people weigh in pounds, kg elsewhere).
 import type { Message } from '../i18n/catalog';
-import { translate } from '../i18n/i18n';
+import { i18n, translate } from '../i18n/i18n';
 import { unitStrings } from './plainWords/strings';
 
 const NAMED: Readonly<Record<string, string>> = {
@@ -37,6 +37,11 @@ const SUPERSCRIPT: Readonly<Record<string, string>> = {
   '8': '⁸',
   '9': '⁹',
 };
+
+/** A number in the given locale's digits and decimal mark (150.5, 150,5), without grouping. */
+export function formatNumber(value: number, locale: string = i18n.locale): string {
+  return value.toLocaleString(locale, { useGrouping: false, maximumFractionDigits: 6 });
+}
 
 /** The printed form of a unit: known names, then UCUM's 10*N, u (micro) and [brackets] rewritten. */
 export function humanUnit(unit: string | null | undefined): string {

@@ -3,5 +3,6 @@
 import shell from '../components/strings.es';
 import home from '../features/home/strings.es';
 import plainWords from '../components/plainWords/strings.es';
+import record from '../features/health-record/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home, ...plainWords };
+export const spanishMessages: Record<string, string> = { ...shell, ...home, ...plainWords, ...record };
