@@ -5,12 +5,25 @@ import { MedicationDetailDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useT } from '../../i18n/LocaleProvider';
+import type { Message } from '../../i18n/catalog';
+import { useT, type Translate } from '../../i18n/LocaleProvider';
 import { DetailFields } from './DetailFields';
 import { NotesList } from './NotesList';
 import { conceptsText, conceptText, referenceText } from './observationValues';
 import { PageHeading } from '../../components/PageHeading';
 import { recordStrings as m } from './strings';
+
+const INTENTS: Readonly<Record<string, Message>> = {
+  proposal: m['intent.proposal'],
+  plan: m['intent.plan'],
+  order: m['intent.order'],
+};
+
+/** The request's intent in words; a code without words here shows as itself. */
+function intentText(intent: string | null | undefined, t: Translate): string {
+  if (!intent) return '';
+  return Object.hasOwn(INTENTS, intent) ? t(INTENTS[intent]) : intent;
+}
 
 export function MedicationPage() {
   const { medicationId = '' } = useParams();
@@ -38,7 +51,7 @@ export function MedicationPage() {
           [t(m.prescribed), <DateTimeDisplay key="a" value={request.authoredOn} />],
           [t(m.prescriber), referenceText(request.requester ? [request.requester] : [])],
           [t(m.reason), conceptsText(request.reasonCode)],
-          [t(m.intent), request.intent ?? ''],
+          [t(m.intent), intentText(request.intent, t)],
         ]}
       />
       <NotesList notes={request.note} />
