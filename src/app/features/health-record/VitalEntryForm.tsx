@@ -16,6 +16,7 @@ import { parseDecimal, vitalObservation } from './vitalObservation';
 import { storedValue, vitalUnit } from './vitalDisplay';
 import type { VitalType } from './vitalTypes';
 import { recordStrings as m } from './strings';
+import { seriesName, vitalName } from './vitalNames';
 
 export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: string }) {
   const { writes, save, dismiss } = useOfflineWrites(`vitals/${vital.code}`);
@@ -37,7 +38,7 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
     try {
       // Entered in the shown unit (kg or lb for weight), stored in the unit SPEC §3 gives the type.
       const stored = (values as number[]).map((value) => storedValue(value, vital));
-      const label = `${t(vital.name)} ${texts.map((text) => text.trim()).join('/')} ${vitalUnit(vital)}`;
+      const label = `${t(vitalName(vital))} ${texts.map((text) => text.trim()).join('/')} ${vitalUnit(vital)}`;
       const result = await save(vitalObservation(vital, stored, patient, new Date()), label);
       setTexts(vital.series.map(() => ''));
       setMessage({
@@ -69,7 +70,7 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
         {vital.series.map((series, index) => (
           <PlainTextField
             key={series.label}
-            label={t(m.seriesUnit, { series: t(series.name), unit: vitalUnit(vital) })}
+            label={t(m.seriesUnit, { series: t(seriesName(series)), unit: vitalUnit(vital) })}
             value={texts[index]}
             onChange={(event) =>
               setTexts((prev) => prev.map((text, i) => (i === index ? event.target.value : text)))

@@ -13,6 +13,7 @@ import { linearScale, timeDomain, timeTicks, valueTicks } from './chartScale';
 import { displayValue, pregnancyWeek, valueAxisRange, vitalUnit } from './vitalDisplay';
 import type { VitalMeasurement, VitalType } from './vitalTypes';
 import { recordStrings as m } from './strings';
+import { seriesName, vitalName } from './vitalNames';
 
 const HEIGHT = 280;
 const MARGIN = { top: 12, right: 16, bottom: 44, left: 60 };
@@ -62,7 +63,7 @@ export function VitalsChart({
   const theme = useTheme();
   const t = useT();
   const locale = useLocale();
-  const vitalName = t(vital.name);
+  const shownName = t(vitalName(vital));
   const [boxRef, width] = useBoxWidth();
   const dated = measurements.filter((reading) => reading.effectiveDateTime);
   const latest = dated[dated.length - 1];
@@ -72,19 +73,19 @@ export function VitalsChart({
   const range = valueAxisRange(values.flat()) ?? { min: 0, max: 1 };
   const summary = latest
     ? t(m.chartSummary, {
-        vital: vitalName,
-        name: vitalName.toLowerCase(),
+        vital: shownName,
+        name: shownName.toLowerCase(),
         count: dated.length,
         values: vital.series
           .map((s) => {
             const value = displayValue(latest, s, vital);
-            return `${t(s.name)} ${value === null ? '–' : formatNumber(value, locale)}`;
+            return `${t(seriesName(s))} ${value === null ? '–' : formatNumber(value, locale)}`;
           })
           .join(', '),
         unit,
         date: formatFhirDate(latest.effectiveDateTime ?? '', locale),
       })
-    : t(m.chartEmpty, { vital: vitalName, name: vitalName.toLowerCase() });
+    : t(m.chartEmpty, { vital: shownName, name: shownName.toLowerCase() });
 
   const plotRight = width - MARGIN.right;
   const plotBottom = HEIGHT - MARGIN.bottom;
@@ -178,7 +179,7 @@ export function VitalsChart({
                 strokeDasharray={DASHES[index]}
               />
             </svg>
-            {t(series.name)}
+            {t(seriesName(series))}
           </Box>
         ))}
       </Box>

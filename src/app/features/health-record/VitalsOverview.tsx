@@ -14,6 +14,7 @@ import { formatNumber } from '../../components/plainUnits';
 import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { Sparkline } from './Sparkline';
 import { recordStrings as m } from './strings';
+import { vitalName } from './vitalNames';
 import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 import { displayValue, vitalUnit } from './vitalDisplay';
 import { VITAL_TYPES, type VitalMeasurement, type VitalType } from './vitalTypes';
@@ -80,7 +81,7 @@ export function VitalsOverview() {
           );
           return (
             <ListItem key={vital.slug} divider sx={{ px: 0, display: 'block' }}>
-              <ResourceLink to={`${base}/vitals/${vital.slug}`}>{t(vital.name)}</ResourceLink>
+              <ResourceLink to={`${base}/vitals/${vital.slug}`}>{t(vitalName(vital))}</ResourceLink>
               {data && <LatestReading vital={vital} readings={readings} />}
             </ListItem>
           );

@@ -25,6 +25,7 @@ import { displayValue, pregnancyWeek, vitalUnit } from './vitalDisplay';
 import { VitalsChart } from './VitalsChart';
 import type { VitalType } from './vitalTypes';
 import { recordStrings as m } from './strings';
+import { seriesName, vitalName } from './vitalNames';
 
 export const VITALS_PAGE_SIZE = 500;
 
@@ -33,7 +34,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
   const base = useHealthRecordBase();
   const t = useT();
   const locale = useLocale();
-  const title = t(vital.name);
+  const title = t(vitalName(vital));
   // Inside a sentence the name is lower case (English "No weight measurements yet").
   const names = { vital: title, name: title.toLowerCase() };
   const shown = (value: number | null | undefined) =>
@@ -63,7 +64,7 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
                   {dueDate && <TableCell scope="col">{t(m.weekOfPregnancy)}</TableCell>}
                   {vital.series.map((series) => (
                     <TableCell key={series.label} scope="col">
-                      {t(m.seriesUnit, { series: t(series.name), unit: vitalUnit(vital) })}
+                      {t(m.seriesUnit, { series: t(seriesName(series)), unit: vitalUnit(vital) })}
                     </TableCell>
                   ))}
                 </TableRow>

@@ -1,12 +1,7 @@
 // The vital types of SPEC §3: route segment, LOINC code, series (blood pressure: systolic 8480-6 and
-// diastolic 8462-4 components) and unit. `title` and `label` are the English stored in the Observation's
-// code text; the screens show `name`, in the app's language.
-import type { Message } from '../../i18n/catalog';
-import { recordStrings as m } from './strings';
-
+// diastolic 8462-4 components) and unit.
 export interface VitalSeries {
   readonly label: string;
-  readonly name: Message;
   /** LOINC display of the component (or of the type itself). */
   readonly display: string;
   /** Component LOINC code; absent when the value is the Observation's own valueQuantity. */
@@ -16,7 +11,6 @@ export interface VitalSeries {
 export interface VitalType {
   readonly slug: 'blood-pressure' | 'heart-rate' | 'weight';
   readonly title: string;
-  readonly name: Message;
   readonly code: string;
   readonly unit: string;
   /** UCUM code of the unit (SPEC §3). */
@@ -29,35 +23,32 @@ export const VITAL_TYPES: readonly VitalType[] = [
   {
     slug: 'blood-pressure',
     title: 'Blood Pressure',
-    name: m.bloodPressure,
     code: '85354-9',
     display: 'Blood pressure panel with all children optional',
     unit: 'mm[Hg]',
     ucum: 'mm[Hg]',
     series: [
-      { label: 'Systolic', name: m.systolic, display: 'Systolic blood pressure', componentCode: '8480-6' },
-      { label: 'Diastolic', name: m.diastolic, display: 'Diastolic blood pressure', componentCode: '8462-4' },
+      { label: 'Systolic', display: 'Systolic blood pressure', componentCode: '8480-6' },
+      { label: 'Diastolic', display: 'Diastolic blood pressure', componentCode: '8462-4' },
     ],
   },
   {
     slug: 'heart-rate',
     title: 'Heart Rate',
-    name: m.heartRate,
     code: '8867-4',
     display: 'Heart rate',
     unit: 'beats/minute',
     ucum: '/min',
-    series: [{ label: 'Heart rate', name: m.heartRateSeries, display: 'Heart rate' }],
+    series: [{ label: 'Heart rate', display: 'Heart rate' }],
   },
   {
     slug: 'weight',
     title: 'Weight',
-    name: m.weight,
     code: '29463-7',
     display: 'Body weight',
     unit: 'lbs',
     ucum: '[lb_av]',
-    series: [{ label: 'Weight', name: m.weightSeries, display: 'Body weight' }],
+    series: [{ label: 'Weight', display: 'Body weight' }],
   },
 ];
 
