@@ -2,6 +2,8 @@
 // Download link. Inline data (base64) becomes a data: URL.
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
+import { useT } from '../i18n/LocaleProvider';
+import { shellStrings } from './strings';
 
 export const PDF_FRAME_HEIGHT = 400;
 
@@ -20,10 +22,11 @@ export function attachmentUrl(attachment: AttachmentLike): string | undefined {
 }
 
 export function AttachmentViewer({ attachment }: { attachment: AttachmentLike }) {
+  const t = useT();
   const url = attachmentUrl(attachment);
   if (!url) return null;
   const type = attachment.contentType ?? '';
-  const title = attachment.title ?? 'Attachment';
+  const title = attachment.title ?? t(shellStrings.attachment);
   return (
     <Box sx={{ my: 2 }}>
       {type.startsWith('image/') && (
@@ -53,7 +56,7 @@ export function AttachmentViewer({ attachment }: { attachment: AttachmentLike })
         />
       )}
       <Link href={url} download={attachment.title ?? true} sx={{ display: 'inline-block', mt: 1 }}>
-        Download
+        {t(shellStrings.download)}
       </Link>
     </Box>
   );

@@ -4,9 +4,11 @@
 import Box from '@mui/material/Box';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
+import { useT } from '../i18n/LocaleProvider';
 import { ErrorNotice } from './ErrorNotice';
 import { PlainButton } from './LinkButton';
 import { retryFailedLoads } from './retryableLazy';
+import { shellStrings } from './strings';
 
 interface BoundaryProps {
   /** When this changes while an error is shown, the panel clears and renders its children again. */
@@ -53,17 +55,23 @@ export class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
     const { error } = this.state;
     if (!error) return this.props.children;
     if (this.props.fallback) return this.props.fallback(error);
-    return (
-      <Box sx={{ m: 2 }}>
-        <ErrorNotice title="Something went wrong">{error.message}</ErrorNotice>
-        <Box sx={{ mt: 2 }}>
-          <PlainButton type="button" variant="outlined" onClick={this.reset}>
-            Try again
-          </PlainButton>
-        </Box>
-      </Box>
-    );
+    return <ErrorFallback error={error} onRetry={this.reset} />;
   }
+}
+
+/** What the panel shows in place of the failed screen, in the app's language. */
+function ErrorFallback({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  const t = useT();
+  return (
+    <Box sx={{ m: 2 }}>
+      <ErrorNotice title={t(shellStrings.somethingWrong)}>{error.message}</ErrorNotice>
+      <Box sx={{ mt: 2 }}>
+        <PlainButton type="button" variant="outlined" onClick={onRetry}>
+          {t(shellStrings.tryAgain)}
+        </PlainButton>
+      </Box>
+    </Box>
+  );
 }
 
 /** The error boundary keyed on the router location. */

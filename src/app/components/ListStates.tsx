@@ -2,6 +2,8 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useT } from '../i18n/LocaleProvider';
+import { shellStrings } from './strings';
 
 export { LoadingState } from './LoadingState';
 
@@ -14,19 +16,20 @@ export function EmptyState({ text }: { text: string }) {
 }
 
 export function LoadError({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+  const t = useT();
   return (
     <Alert
       severity="error"
       action={
         onRetry ? (
           <Button color="inherit" size="small" onClick={onRetry}>
-            Try again
+            {t(shellStrings.tryAgain)}
           </Button>
         ) : undefined
       }
       sx={{ my: 2 }}
     >
-      {error.message || 'Something went wrong'}
+      {error.message || t(shellStrings.somethingWrong)}
     </Alert>
   );
 }

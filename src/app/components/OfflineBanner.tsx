@@ -3,23 +3,24 @@
 // exists only while offline, so the page has no empty status region the rest of the time.
 import Alert from '@mui/material/Alert';
 import { useSyncExternalStore } from 'react';
+import { useT } from '../i18n/LocaleProvider';
 import { isShowingOffline, type OfflineStatus, type OfflineStatusStore } from '../offline/offlineStatus';
 import { DateTimeDisplay } from './DateTimeDisplay';
+import { shellStrings as m } from './strings';
 
 export function OfflineBannerView({ status }: { status: OfflineStatus }) {
+  const t = useT();
   if (!isShowingOffline(status)) return null;
   return (
     <Alert severity="info" role="status" sx={{ borderRadius: 0 }}>
-      You&apos;re offline
       {status.lastUpdated ? (
         <>
-          {' '}
-          - last updated <DateTimeDisplay value={status.lastUpdated} />
+          {t(m.offlineUpdated)} <DateTimeDisplay value={status.lastUpdated} />
         </>
       ) : (
-        ' - showing what this device saved earlier'
+        t(m.offlineSaved)
       )}
-      . Changes you make are sent when you&apos;re back online.
+      {t(m.offlineChanges)}
     </Alert>
   );
 }

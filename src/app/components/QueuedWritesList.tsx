@@ -4,12 +4,15 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { QueuedWrite } from '../../client/offline-writes';
+import type { Message } from '../i18n/catalog';
+import { useT } from '../i18n/LocaleProvider';
 import { DateTimeDisplay } from './DateTimeDisplay';
+import { shellStrings as m } from './strings';
 
-const STATE_WORDS: Record<QueuedWrite['state'], string> = {
-  waiting: "Waiting to be sent: you're offline",
-  sending: 'Sending…',
-  failed: 'Not sent',
+const STATE_WORDS: Record<QueuedWrite['state'], Message> = {
+  waiting: m.queuedWaiting,
+  sending: m.queuedSending,
+  failed: m.queuedFailed,
 };
 
 export function QueuedWritesList({
@@ -21,6 +24,7 @@ export function QueuedWritesList({
   onDismiss: (key: string) => void;
   label: string;
 }) {
+  const t = useT();
   if (writes.length === 0) return null;
   return (
     <Box component="section" aria-label={label} sx={{ mt: 2 }}>
@@ -37,12 +41,12 @@ export function QueuedWritesList({
           >
             <span>{write.label}</span>
             <Typography component="span" variant="body2" color="text.secondary">
-              (entered <DateTimeDisplay value={write.queuedAt} />) {STATE_WORDS[write.state]}
+              {t(m.queuedEntered)} <DateTimeDisplay value={write.queuedAt} />) {t(STATE_WORDS[write.state])}
               {write.error ? `: ${write.error}` : ''}
             </Typography>
             {write.state === 'failed' && (
               <Button size="small" onClick={() => onDismiss(write.key)}>
-                Dismiss
+                {t(m.dismiss)}
               </Button>
             )}
           </Box>

@@ -3,22 +3,25 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/LocaleProvider';
 import { ErrorNotice } from './ErrorNotice';
 import { ErrorPanel } from './ErrorPanel';
 import { LinkButton } from './LinkButton';
+import { shellStrings } from './strings';
 
 export function RouteErrorPage({ error }: { error: Error }) {
+  const t = useT();
   return (
     <Box component="main" sx={{ maxWidth: 600, mx: 'auto', my: 6, px: 2 }}>
       <Typography variant="h1" component="h1" sx={{ fontSize: '1.75rem', mb: 2 }}>
-        Unexpected Application Error!
+        {t(shellStrings.unexpectedError)}
       </Typography>
       <Box sx={{ mb: 3 }}>
         <ErrorNotice>{error.message}</ErrorNotice>
       </Box>
       {/* A full reload gives the app a clean start. */}
       <LinkButton to="/" reloadDocument variant="contained">
-        Back to the start page
+        {t(shellStrings.backToStart)}
       </LinkButton>
     </Box>
   );

@@ -8,7 +8,9 @@ import ListItemText from '@mui/material/ListItemText';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useId, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
+import { useT } from '../i18n/LocaleProvider';
 import { ErrorPanel } from './ErrorPanel';
+import { shellStrings } from './strings';
 
 export const MOBILE_BREAKPOINT_PX = 768;
 export const DESKTOP_QUERY = `(min-width:${MOBILE_BREAKPOINT_PX}px)`;
@@ -51,6 +53,7 @@ export function SideMenu({ label, items }: { label: string; items: readonly Side
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === pathname;
   const listId = useId();
+  const t = useT();
   if (desktop) {
     return (
       <Box component="nav" aria-label={label} sx={{ width: 220, flexShrink: 0 }}>
@@ -67,7 +70,7 @@ export function SideMenu({ label, items }: { label: string; items: readonly Side
         onClick={() => setOpenAt(open ? null : pathname)}
         fullWidth
       >
-        {open ? `Hide ${label} menu` : `${label} menu`}
+        {t(open ? shellStrings.sideMenuHide : shellStrings.sideMenu, { section: label })}
       </Button>
       {open && (
         <Box id={listId} sx={{ mt: 1 }}>

@@ -1,7 +1,8 @@
-// A FHIR status as a small pill in the colours of SPEC §4, in words a patient uses (statusWords.ts).
+// A FHIR status as a small pill in the colours of SPEC §4, in words a patient uses, in her language (statusWords.ts).
 // Text and background pairs keep a contrast ratio above 4.5:1 (WCAG AA) so the status reads without
 // relying on colour; the raw code stays in data-status for machines.
 import Box from '@mui/material/Box';
+import { useLocale } from '../i18n/LocaleProvider';
 import type { StatusColor } from './statusColors';
 import { patientStatus, type StatusKind } from './statusWords';
 
@@ -23,6 +24,8 @@ export function StatusBadge({
   /** The thing lies ahead (an upcoming vaccine): not done yet is expected, not a failure. */
   upcoming?: boolean;
 }) {
+  // Subscribed to the language, so the words change with it.
+  useLocale();
   const { text, color } = patientStatus(status, { kind, upcoming });
   const { bg, fg } = PALETTE[color];
   return (

@@ -1,20 +1,28 @@
-// Units as a patient reads them: UCUM codes in their printed form (mm[Hg] → mmHg, 10*3/uL → ×10³/µL)
-// and body weight in the unit of the reader's locale (lb where people weigh in pounds, kg elsewhere).
+// Units as a patient reads them: UCUM codes in their printed form (mm[Hg] → mmHg, 10*3/uL → ×10³/µL),
+// units that are words in the app's language (h → hours, horas), and body weight in the unit of the
+// reader's region (lb where people weigh in pounds, kg elsewhere).
+import type { Message } from '../i18n/catalog';
+import { i18n, translate } from '../i18n/i18n';
+import { unitStrings } from './plainWords/strings';
+
 const NAMED: Readonly<Record<string, string>> = {
   'mm[Hg]': 'mmHg',
   '[lb_av]': 'lb',
   lbs: 'lb',
-  '/min': 'beats/min',
-  'beats/minute': 'beats/min',
   Cel: '°C',
   '[degF]': '°F',
   '[IU]/mL': 'IU/mL',
   '[iU]/mL': 'IU/mL',
   '1': '',
-  h: 'hours',
-  min: 'minutes',
-  d: 'days',
-  wk: 'weeks',
+};
+
+const WORDS: Readonly<Record<string, Message>> = {
+  '/min': unitStrings.perMinute,
+  'beats/minute': unitStrings.perMinute,
+  h: unitStrings.hours,
+  min: unitStrings.minutes,
+  d: unitStrings.days,
+  wk: unitStrings.weeks,
 };
 
 const SUPERSCRIPT: Readonly<Record<string, string>> = {
@@ -30,11 +38,17 @@ const SUPERSCRIPT: Readonly<Record<string, string>> = {
   '9': '⁹',
 };
 
+/** A number in the given locale's digits and decimal mark (150.5, 150,5), without grouping. */
+export function formatNumber(value: number, locale: string = i18n.locale): string {
+  return value.toLocaleString(locale, { useGrouping: false, maximumFractionDigits: 6 });
+}
+
 /** The printed form of a unit: known names, then UCUM's 10*N, u (micro) and [brackets] rewritten. */
 export function humanUnit(unit: string | null | undefined): string {
   if (!unit) return '';
-  const named = NAMED[unit];
-  if (named !== undefined) return named;
+  // Own keys only: a unit such as "constructor" is not one of these.
+  if (Object.hasOwn(WORDS, unit)) return translate(WORDS[unit]);
+  if (Object.hasOwn(NAMED, unit)) return NAMED[unit];
   return unit
     .replace(/10\*(\d+)/g, (_m, power: string) => `×10${[...power].map((d) => SUPERSCRIPT[d]).join('')}`)
     .replace(/(^|[/.])u(?=[LlgmM])/g, '$1µ')

@@ -1,5 +1,7 @@
-// The shell's messages (header, navigation, account menu, footer, not-found page): ids under "shell.",
-// English defaults here, Spanish in strings.es.ts (src/app/i18n/catalog.ts explains the format).
+// The shell's messages (header, navigation, account menu, footer, not-found page, and the shared
+// components: errors, loading, offline, queued writes, side menu): ids under "shell.", English defaults
+// here, Spanish in strings.es.ts (src/app/i18n/catalog.ts explains the format). Status and unit words
+// have their own catalog (plainWords/strings.ts).
 import type { Messages } from '../i18n/catalog';
 
 export const shellStrings = {
@@ -50,4 +52,32 @@ export const shellStrings = {
       'The address may have a typo, or the page may have moved. The menu above leads to every part of the app.',
   },
   notFoundHome: { id: 'shell.notFound.home', message: 'Go to the home page' },
+  somethingWrong: { id: 'shell.error.title', message: 'Something went wrong' },
+  tryAgain: { id: 'shell.error.tryAgain', message: 'Try again' },
+  error: { id: 'shell.error.alert', message: 'Error' },
+  unexpectedError: { id: 'shell.error.unexpected', message: 'Unexpected Application Error!' },
+  backToStart: { id: 'shell.error.backToStart', message: 'Back to the start page' },
+  loading: { id: 'shell.loading', message: 'Loading' },
+  sideMenu: { id: 'shell.sideMenu.show', message: '{section} menu' },
+  sideMenuHide: { id: 'shell.sideMenu.hide', message: 'Hide {section} menu' },
+  offlineUpdated: { id: 'shell.offline.updated', message: "You're offline - last updated" },
+  offlineSaved: {
+    id: 'shell.offline.saved',
+    message: "You're offline - showing what this device saved earlier",
+  },
+  offlineChanges: {
+    id: 'shell.offline.changes',
+    message: ". Changes you make are sent when you're back online.",
+  },
+  queuedEntered: { id: 'shell.queued.entered', message: '(entered' },
+  queuedWaiting: { id: 'shell.queued.waiting', message: "Waiting to be sent: you're offline" },
+  queuedSending: { id: 'shell.queued.sending', message: 'Sending…' },
+  queuedFailed: { id: 'shell.queued.failed', message: 'Not sent' },
+  dismiss: { id: 'shell.queued.dismiss', message: 'Dismiss' },
+  yourClinic: { id: 'shell.clinic.yours', message: 'your clinic' },
+  clinicAt: { id: 'shell.clinic.at', message: '{clinic} at' },
+  attachment: { id: 'shell.attachment', message: 'Attachment' },
+  download: { id: 'shell.attachment.download', message: 'Download' },
+  emailRequired: { id: 'shell.email.required', message: 'Email is required' },
+  emailInvalid: { id: 'shell.email.invalid', message: 'Enter a valid email address, like name@example.com' },
 } as const satisfies Messages;

@@ -2,5 +2,7 @@
 // strings.es.ts here when it is translated.
 import shell from '../components/strings.es';
 import home from '../features/home/strings.es';
+import plainWords from '../components/plainWords/strings.es';
+import record from '../features/health-record/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home };
+export const spanishMessages: Record<string, string> = { ...shell, ...home, ...plainWords, ...record };

@@ -4,37 +4,48 @@ import { Suspense, useMemo } from 'react';
 import { Outlet } from 'react-router-dom';
 import { LoadingState } from '../../components/ListStates';
 import { SectionLayout, SideMenu, type SideMenuItem } from '../../components/SideMenu';
+import { shellStrings } from '../../components/strings';
+import type { Message } from '../../i18n/catalog';
+import { useT, type Translate } from '../../i18n/LocaleProvider';
+import { recordStrings as m } from './strings';
 import { useHealthRecordBase } from './usePatientReference';
 
-export const HEALTH_RECORD_MENU: readonly SideMenuItem[] = [
-  { label: 'Lab Results', to: '/health-record/lab-results' },
-  { label: 'Medications', to: '/health-record/medications' },
-  { label: 'Vaccines', to: '/health-record/vaccines' },
+interface MenuEntry {
+  readonly label: Message;
+  readonly to: string;
+  readonly children?: readonly MenuEntry[];
+}
+
+export const HEALTH_RECORD_MENU: readonly MenuEntry[] = [
+  { label: m.labResults, to: '/health-record/lab-results' },
+  { label: m.medications, to: '/health-record/medications' },
+  { label: m.vaccines, to: '/health-record/vaccines' },
   {
-    label: 'Vitals',
+    label: m.vitals,
     to: '/health-record/vitals',
     children: [
-      { label: 'Blood Pressure', to: '/health-record/vitals/blood-pressure' },
-      { label: 'Heart Rate', to: '/health-record/vitals/heart-rate' },
-      { label: 'Weight', to: '/health-record/vitals/weight' },
+      { label: m.bloodPressure, to: '/health-record/vitals/blood-pressure' },
+      { label: m.heartRate, to: '/health-record/vitals/heart-rate' },
+      { label: m.weight, to: '/health-record/vitals/weight' },
     ],
   },
 ];
 
-function underBase(items: readonly SideMenuItem[], base: string): SideMenuItem[] {
+function underBase(items: readonly MenuEntry[], base: string, t: Translate): SideMenuItem[] {
   return items.map((item) => ({
-    ...item,
+    label: t(item.label),
     to: item.to.replace(/^\/health-record/, base),
-    ...(item.children ? { children: underBase(item.children, base) } : {}),
+    ...(item.children ? { children: underBase(item.children, base, t) } : {}),
   }));
 }
 
 export default function HealthRecordLayout() {
   const base = useHealthRecordBase();
-  const items = useMemo(() => underBase(HEALTH_RECORD_MENU, base), [base]);
+  const t = useT();
+  const items = useMemo(() => underBase(HEALTH_RECORD_MENU, base, t), [base, t]);
   return (
-    <SectionLayout menu={<SideMenu label="Health Record" items={items} />}>
-      <Suspense fallback={<LoadingState label="Loading" />}>
+    <SectionLayout menu={<SideMenu label={t(shellStrings.healthRecord)} items={items} />}>
+      <Suspense fallback={<LoadingState label={t(shellStrings.loading)} />}>
         <Outlet />
       </Suspense>
     </SectionLayout>

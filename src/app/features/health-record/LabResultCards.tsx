@@ -6,6 +6,7 @@ import ListItem from '@mui/material/ListItem';
 import Typography from '@mui/material/Typography';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT } from '../../i18n/LocaleProvider';
 import { DetailFields } from './DetailFields';
 import { isCritical } from './interpretation';
 import {
@@ -16,13 +17,15 @@ import {
   referenceText,
 } from './observationValues';
 import type { ResultObservation } from './resultObservation';
+import { recordStrings as m } from './strings';
 
 export const CRITICAL_BG = '#fde6e6';
 export const CRITICAL_FG = '#8a1212';
 
 export function LabResultCards({ results }: { results: readonly ResultObservation[] }) {
+  const t = useT();
   return (
-    <List aria-label="Results" sx={{ py: 0 }}>
+    <List aria-label={t(m.results)} sx={{ py: 0 }}>
       {results.map((result) => {
         const critical = isCritical(result.interpretation);
         return (
@@ -43,28 +46,28 @@ export function LabResultCards({ results }: { results: readonly ResultObservatio
                 component="p"
                 sx={{ color: CRITICAL_FG, fontWeight: 700, fontSize: '0.8rem', textTransform: 'uppercase' }}
               >
-                Critical
+                {t(m.critical)}
               </Typography>
             )}
             <Typography component="h2" sx={{ fontWeight: 600, fontSize: '1rem' }}>
               <ResourceLink to={{ resourceType: 'Observation', id: result.id }}>
-                {conceptText(result.code) || 'Result'}
+                {conceptText(result.code) || t(m.result)}
               </ResourceLink>
             </Typography>
             <Box sx={critical ? { color: CRITICAL_FG, fontWeight: 700 } : undefined}>
               <DetailFields
                 fields={[
-                  ['Value', observationValueText(result)],
-                  ['Interpretation', conceptsText(result.interpretation)],
+                  [t(m.value), observationValueText(result)],
+                  [t(m.interpretation), conceptsText(result.interpretation)],
                 ]}
               />
             </Box>
             <DetailFields
               fields={[
-                ['Reference range', rangesText(result.referenceRange)],
-                ['Category', conceptsText(result.category)],
-                ['Performer', referenceText(result.performer)],
-                ['Status', result.status ? <StatusBadge status={result.status} kind="result" /> : ''],
+                [t(m.referenceRange), rangesText(result.referenceRange)],
+                [t(m.category), conceptsText(result.category)],
+                [t(m.performer), referenceText(result.performer)],
+                [t(m.status), result.status ? <StatusBadge status={result.status} kind="result" /> : ''],
               ]}
             />
           </ListItem>

@@ -19,6 +19,7 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT } from '../../i18n/LocaleProvider';
 import { DetailFields } from './DetailFields';
 import { isCritical } from './interpretation';
 import { CRITICAL_BG, CRITICAL_FG, LabResultCards } from './LabResultCards';
@@ -32,6 +33,7 @@ import {
 } from './observationValues';
 import { PageHeading } from '../../components/PageHeading';
 import type { ResultObservation } from './resultObservation';
+import { recordStrings as m } from './strings';
 
 type Report = NonNullable<LabResultDetailQuery['DiagnosticReport']>;
 type ResultRef = NonNullable<NonNullable<Report['result']>[number]>;
@@ -42,13 +44,14 @@ type SpecimenRef = NonNullable<NonNullable<Report['specimen']>[number]>;
 type SpecimenResource = Extract<NonNullable<SpecimenRef['resource']>, { resourceType: string }>;
 
 function ResultRow({ result }: { result: ResultObservation }) {
+  const t = useT();
   const critical = isCritical(result.interpretation);
   const cellSx = critical ? { color: CRITICAL_FG, fontWeight: 700 } : undefined;
   return (
     <TableRow data-critical={critical || undefined} sx={critical ? { bgcolor: CRITICAL_BG } : undefined}>
       <TableCell component="th" scope="row" sx={cellSx}>
         <ResourceLink to={{ resourceType: 'Observation', id: result.id }}>
-          {conceptText(result.code) || 'Result'}
+          {conceptText(result.code) || t(m.result)}
         </ResourceLink>
       </TableCell>
       <TableCell sx={cellSx}>{observationValueText(result)}</TableCell>
@@ -57,7 +60,7 @@ function ResultRow({ result }: { result: ResultObservation }) {
         {conceptsText(result.interpretation)}
         {critical && (
           <Box component="span" sx={{ display: 'block', fontSize: '0.75rem', textTransform: 'uppercase' }}>
-            Critical
+            {t(m.critical)}
           </Box>
         )}
       </TableCell>
@@ -85,20 +88,28 @@ export function ReportResultsTable({
   stacked?: boolean;
 }) {
   const phone = useMediaQuery(PHONE_QUERY, { noSsr: true });
-  if (results.length === 0) return <EmptyState text="No results in this report" />;
+  const t = useT();
+  if (results.length === 0) return <EmptyState text={t(m.noResults)} />;
   if (givenStacked ?? phone) return <LabResultCards results={results} />;
+  const columns = [
+    m.test,
+    m.value,
+    m.referenceRangeColumn,
+    m.interpretation,
+    m.category,
+    m.performer,
+    m.status,
+  ];
   return (
-    <TableContainer tabIndex={0} aria-label="Results table" sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label="Results">
+    <TableContainer tabIndex={0} aria-label={t(m.resultsTable)} sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label={t(m.results)}>
         <TableHead>
           <TableRow>
-            {['Test', 'Value', 'Reference Range', 'Interpretation', 'Category', 'Performer', 'Status'].map(
-              (column) => (
-                <TableCell key={column} scope="col" sx={{ fontWeight: 700 }}>
-                  {column}
-                </TableCell>
-              ),
-            )}
+            {columns.map((column) => (
+              <TableCell key={column.id} scope="col" sx={{ fontWeight: 700 }}>
+                {t(column)}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -112,22 +123,23 @@ export function ReportResultsTable({
 }
 
 function Specimens({ specimens }: { specimens: readonly SpecimenResource[] }) {
+  const t = useT();
   if (specimens.length === 0) return null;
   return (
     <section aria-labelledby="specimens-heading">
       <Typography id="specimens-heading" variant="h2" sx={{ fontSize: '1.2rem', mt: 3 }}>
-        Specimens
+        {t(m.specimens)}
       </Typography>
       {specimens.map((specimen) => (
         <Box key={specimen.id} sx={{ borderBottom: 1, borderColor: 'divider', py: 1 }}>
-          <Typography sx={{ fontWeight: 600 }}>{conceptText(specimen.type) || 'Specimen'}</Typography>
+          <Typography sx={{ fontWeight: 600 }}>{conceptText(specimen.type) || t(m.specimen)}</Typography>
           <DetailFields
             fields={[
-              ['Collected', <DateTimeDisplay key="c" value={specimen.collection?.collectedDateTime} />],
-              ['Received', <DateTimeDisplay key="r" value={specimen.receivedTime} />],
+              [t(m.collected), <DateTimeDisplay key="c" value={specimen.collection?.collectedDateTime} />],
+              [t(m.received), <DateTimeDisplay key="r" value={specimen.receivedTime} />],
             ]}
           />
-          <NotesList title="Specimen notes" notes={specimen.note} />
+          <NotesList title={t(m.specimenNotes)} notes={specimen.note} />
         </Box>
       ))}
     </section>
@@ -139,10 +151,11 @@ export function LabResultPage() {
   const { data, loading, error, refetch } = useQuery(LabResultDetailDocument, {
     variables: { id: resultId },
   });
+  const t = useT();
   const report = data?.DiagnosticReport;
-  if (loading && !data) return <LoadingState label="Loading lab result" />;
+  if (loading && !data) return <LoadingState label={t(m.loadingLabResult)} />;
   if (error) return <LoadError error={error} onRetry={() => void refetch()} />;
-  if (!report) return <EmptyState text="Lab result not found" />;
+  if (!report) return <EmptyState text={t(m.labResultNotFound)} />;
   const results = (report.result ?? []).flatMap((ref) =>
     isObservation(ref?.resource) ? [ref.resource] : [],
   );
@@ -152,14 +165,14 @@ export function LabResultPage() {
   const notes = results.flatMap((result) => result.note ?? []);
   return (
     <>
-      <PageHeading title={conceptText(report.code) || 'Lab result'} />
+      <PageHeading title={conceptText(report.code) || t(m.labResult)} />
       <DetailFields
         fields={[
-          ['Status', report.status ? <StatusBadge status={report.status} kind="result" /> : ''],
-          ['Collected', <DateTimeDisplay key="e" value={report.effectiveDateTime} />],
-          ['Issued', <DateTimeDisplay key="i" value={report.issued} />],
-          ['Performer', referenceText(report.performer)],
-          ['Conclusion', report.conclusion ?? ''],
+          [t(m.status), report.status ? <StatusBadge status={report.status} kind="result" /> : ''],
+          [t(m.collected), <DateTimeDisplay key="e" value={report.effectiveDateTime} />],
+          [t(m.issued), <DateTimeDisplay key="i" value={report.issued} />],
+          [t(m.performer), referenceText(report.performer)],
+          [t(m.conclusion), report.conclusion ?? ''],
         ]}
       />
       <ReportResultsTable results={results} />

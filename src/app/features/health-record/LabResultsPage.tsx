@@ -10,10 +10,12 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT } from '../../i18n/LocaleProvider';
 import { LoadMore } from './LoadMore';
 import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
+import { recordStrings as m } from './strings';
 import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 
 export const LAB_RESULTS_PAGE_SIZE = 50;
@@ -21,6 +23,7 @@ export const LAB_RESULTS_PAGE_SIZE = 50;
 export function LabResultsPage() {
   const patient = usePatientReference() ?? '';
   const base = useHealthRecordBase();
+  const t = useT();
   const { data, loading, error, refetch, fetchMore } = useQuery(LabResultListDocument, {
     variables: { patient, count: LAB_RESULTS_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -30,12 +33,12 @@ export function LabResultsPage() {
   const reports = (connection?.edges ?? []).flatMap((edge) => (edge?.resource ? [edge.resource] : []));
   return (
     <>
-      <PageHeading title="Lab Results" />
+      <PageHeading title={t(m.labResults)} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label="Loading lab results" />}
-      {data && reports.length === 0 && <EmptyState text="No lab results available" />}
+      {loading && !data && <LoadingState label={t(m.loadingLabResults)} />}
+      {data && reports.length === 0 && <EmptyState text={t(m.noLabResults)} />}
       {reports.length > 0 && (
-        <List aria-label="Lab results">
+        <List aria-label={t(m.labResultsList)}>
           {reports.map((report) => (
             <ListItem key={report.id} divider sx={{ px: 0 }}>
               <Stack
@@ -49,7 +52,7 @@ export function LabResultsPage() {
                 }}
               >
                 <ResourceLink to={`${base}/lab-results/${report.id}`}>
-                  {conceptText(report.code) || 'Lab report'}
+                  {conceptText(report.code) || t(m.labReport)}
                 </ResourceLink>
                 <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
                   <Typography variant="body2" color="text.secondary">

@@ -3,6 +3,8 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useT } from '../../i18n/LocaleProvider';
+import { recordStrings as m } from './strings';
 
 export function LoadMore({
   loaded,
@@ -15,14 +17,15 @@ export function LoadMore({
   loading: boolean;
   onLoadMore: () => void;
 }) {
+  const t = useT();
   if (total === null || total === undefined || loaded >= total) return null;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2 }}>
       <Typography variant="body2" color="text.secondary">
-        Showing {loaded} of {total}
+        {t(m.showing, { loaded, total })}
       </Typography>
       <Button variant="outlined" onClick={onLoadMore} disabled={loading}>
-        Load more
+        {t(m.loadMore)}
       </Button>
     </Box>
   );

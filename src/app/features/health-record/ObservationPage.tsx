@@ -12,6 +12,7 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT } from '../../i18n/LocaleProvider';
 import { DetailFields } from './DetailFields';
 import { isCritical } from './interpretation';
 import { NotesList } from './NotesList';
@@ -24,15 +25,17 @@ import {
   referenceText,
 } from './observationValues';
 import { PageHeading } from '../../components/PageHeading';
+import { recordStrings as m } from './strings';
 
 export function ObservationPage() {
   const params = useParams();
   const id = params.observationId ?? params.measurementId ?? '';
   const { data, loading, error, refetch } = useQuery(ObservationDetailDocument, { variables: { id } });
-  if (loading && !data) return <LoadingState label="Loading observation" />;
+  const t = useT();
+  if (loading && !data) return <LoadingState label={t(m.loadingObservation)} />;
   if (error) return <LoadError error={error} onRetry={() => void refetch()} />;
   const observation = data?.Observation;
-  if (!observation) return <EmptyState text="Observation not found" />;
+  if (!observation) return <EmptyState text={t(m.observationNotFound)} />;
   const components = (observation.component ?? [])
     .map((component) =>
       component ? `${conceptText(component.code)}: ${quantityText(component.valueQuantity)}` : '',
@@ -43,36 +46,39 @@ export function ObservationPage() {
   const members = (observation.hasMember ?? []).flatMap((member) => (member?.reference ? [member] : []));
   return (
     <>
-      <PageHeading title={conceptText(observation.code) || 'Observation'} />
+      <PageHeading title={conceptText(observation.code) || t(m.observation)} />
       <DetailFields
         fields={[
-          ['Value', observationValueText(observation) || components],
-          ['Reference range', rangesText(observation.referenceRange)],
+          [t(m.value), observationValueText(observation) || components],
+          [t(m.referenceRange), rangesText(observation.referenceRange)],
           [
-            'Interpretation',
+            t(m.interpretation),
             critical ? (
               <Box
                 component="span"
                 data-critical="true"
                 sx={{ color: '#8a1212', bgcolor: '#fde6e6', fontWeight: 700, px: 0.5 }}
               >
-                {conceptsText(observation.interpretation)} (critical)
+                {t(m.criticalValue, { value: conceptsText(observation.interpretation) })}
               </Box>
             ) : (
               conceptsText(observation.interpretation)
             ),
           ],
-          ['Category', conceptsText(observation.category)],
-          ['Performer', referenceText(observation.performer)],
-          ['Status', observation.status ? <StatusBadge status={observation.status} kind="result" /> : ''],
-          ['Date', <DateTimeDisplay key="d" value={observation.effectiveDateTime ?? observation.issued} />],
+          [t(m.category), conceptsText(observation.category)],
+          [t(m.performer), referenceText(observation.performer)],
+          [t(m.status), observation.status ? <StatusBadge status={observation.status} kind="result" /> : ''],
+          [
+            t(m.date),
+            <DateTimeDisplay key="d" value={observation.effectiveDateTime ?? observation.issued} />,
+          ],
         ]}
       />
       <NotesList notes={observation.note} />
       {members.length > 0 && (
         <section aria-labelledby="members-heading">
           <Typography id="members-heading" variant="h2" sx={{ fontSize: '1.2rem', mt: 3 }}>
-            Members
+            {t(m.members)}
           </Typography>
           <List>
             {members.map((member) => (

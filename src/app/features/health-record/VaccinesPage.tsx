@@ -5,11 +5,13 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { VaccineListDocument } from '../../../graphql';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
+import { useT } from '../../i18n/LocaleProvider';
 import { LoadMore } from './LoadMore';
 import { conceptText } from './observationValues';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceRows, type ResourceRow } from './ResourceRows';
+import { recordStrings as m } from './strings';
 import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 import { splitVaccines } from './vaccineSplit';
 
@@ -19,6 +21,7 @@ export function VaccinesPage({ now: givenNow }: { now?: Date }) {
   const [now] = useState(() => givenNow ?? new Date());
   const patient = usePatientReference() ?? '';
   const base = useHealthRecordBase();
+  const t = useT();
   const { data, loading, error, refetch, fetchMore } = useQuery(VaccineListDocument, {
     variables: { patient, count: VACCINES_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -31,33 +34,33 @@ export function VaccinesPage({ now: givenNow }: { now?: Date }) {
     list.map((vaccine) => ({
       key: vaccine.id ?? '',
       href: `${base}/vaccines/${vaccine.id}`,
-      title: conceptText(vaccine.vaccineCode) || 'Vaccine',
+      title: conceptText(vaccine.vaccineCode) || t(m.vaccine),
       date: vaccine.occurrenceDateTime,
       status: vaccine.status,
       upcoming: upcomingList,
     }));
   return (
     <>
-      <PageHeading title="Vaccines" />
+      <PageHeading title={t(m.vaccines)} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label="Loading vaccines" />}
+      {loading && !data && <LoadingState label={t(m.loadingVaccines)} />}
       {data && (
         <>
           <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 2 }}>
-            Upcoming
+            {t(m.upcoming)}
           </Typography>
           {upcoming.length === 0 ? (
-            <EmptyState text="No upcoming vaccines available" />
+            <EmptyState text={t(m.noUpcoming)} />
           ) : (
-            <ResourceRows label="Upcoming vaccines" kind="vaccine" rows={rows(upcoming, true)} />
+            <ResourceRows label={t(m.upcomingVaccines)} kind="vaccine" rows={rows(upcoming, true)} />
           )}
           <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 3 }}>
-            Past
+            {t(m.past)}
           </Typography>
           {past.length === 0 ? (
-            <EmptyState text="No past vaccines available" />
+            <EmptyState text={t(m.noPast)} />
           ) : (
-            <ResourceRows label="Past vaccines" kind="vaccine" rows={rows(past, false)} />
+            <ResourceRows label={t(m.pastVaccines)} kind="vaccine" rows={rows(past, false)} />
           )}
         </>
       )}

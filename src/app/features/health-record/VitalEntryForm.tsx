@@ -10,10 +10,13 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { PlainTextField } from '../../components/PlainTextField';
 import { QueuedWritesList } from '../../components/QueuedWritesList';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { useOfflineWrites } from '../../offline/offlineWrites';
 import { parseDecimal, vitalObservation } from './vitalObservation';
 import { storedValue, vitalUnit } from './vitalDisplay';
 import type { VitalType } from './vitalTypes';
+import { recordStrings as m } from './strings';
+import { seriesName, vitalName } from './vitalNames';
 
 export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: string }) {
   const { writes, save, dismiss } = useOfflineWrites(`vitals/${vital.code}`);
@@ -21,10 +24,12 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
   const [invalid, setInvalid] = useState<boolean[]>(() => vital.series.map(() => false));
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ severity: 'success' | 'error'; text: string } | undefined>();
+  const t = useT();
+  const locale = useLocale();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const values = texts.map(parseDecimal);
+    const values = texts.map((text) => parseDecimal(text, locale));
     const bad = values.map((value) => value === undefined);
     setInvalid(bad);
     if (bad.some(Boolean)) return;
@@ -33,20 +38,17 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
     try {
       // Entered in the shown unit (kg or lb for weight), stored in the unit SPEC §3 gives the type.
       const stored = (values as number[]).map((value) => storedValue(value, vital));
-      const label = `${vital.title} ${texts.map((text) => text.trim()).join('/')} ${vitalUnit(vital)}`;
+      const label = `${t(vitalName(vital))} ${texts.map((text) => text.trim()).join('/')} ${vitalUnit(vital)}`;
       const result = await save(vitalObservation(vital, stored, patient, new Date()), label);
       setTexts(vital.series.map(() => ''));
       setMessage({
         severity: 'success',
-        text:
-          result === 'sent'
-            ? 'Measurement saved.'
-            : "Measurement kept on this device: it is sent when you're back online.",
+        text: result === 'sent' ? t(m.saved) : t(m.kept),
       });
     } catch (err) {
       setMessage({
         severity: 'error',
-        text: err instanceof Error ? err.message : 'Failed to save measurement.',
+        text: err instanceof Error ? err.message : t(m.saveFailed),
       });
     } finally {
       setSaving(false);
@@ -62,25 +64,25 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
       sx={{ mt: 4 }}
     >
       <Typography id="vital-entry-heading" variant="h2" sx={{ fontSize: '1.2rem', mb: 2 }}>
-        Add a measurement
+        {t(m.addMeasurement)}
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
         {vital.series.map((series, index) => (
           <PlainTextField
             key={series.label}
-            label={`${series.label} (${vitalUnit(vital)})`}
+            label={t(m.seriesUnit, { series: t(seriesName(series)), unit: vitalUnit(vital) })}
             value={texts[index]}
             onChange={(event) =>
               setTexts((prev) => prev.map((text, i) => (i === index ? event.target.value : text)))
             }
             error={invalid[index]}
-            helperText={invalid[index] ? 'Enter a number, e.g. 120 or 150.5' : ' '}
+            helperText={invalid[index] ? t(m.enterNumber) : ' '}
             inputMode="decimal"
             required
           />
         ))}
         <Button type="submit" variant="contained" disabled={saving} sx={{ mt: 1 }}>
-          Save
+          {t(m.save)}
         </Button>
       </Box>
       {message && (
@@ -92,7 +94,7 @@ export function VitalEntryForm({ vital, patient }: { vital: VitalType; patient: 
           {message.text}
         </Alert>
       )}
-      <QueuedWritesList writes={writes} onDismiss={dismiss} label="Measurements waiting to be sent" />
+      <QueuedWritesList writes={writes} onDismiss={dismiss} label={t(m.waiting)} />
     </Box>
   );
 }

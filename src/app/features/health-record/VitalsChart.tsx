@@ -7,9 +7,13 @@ import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { formatFhirDate } from '../../components/DateTimeDisplay';
+import { formatNumber } from '../../components/plainUnits';
+import { useLocale, useT, type Translate } from '../../i18n/LocaleProvider';
 import { linearScale, timeDomain, timeTicks, valueTicks } from './chartScale';
 import { displayValue, pregnancyWeek, valueAxisRange, vitalUnit } from './vitalDisplay';
 import type { VitalMeasurement, VitalType } from './vitalTypes';
+import { recordStrings as m } from './strings';
+import { seriesName, vitalName } from './vitalNames';
 
 const HEIGHT = 280;
 const MARGIN = { top: 12, right: 16, bottom: 44, left: 60 };
@@ -37,11 +41,14 @@ function useBoxWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-/** A time tick's label: the day, and under it the week of pregnancy when the due date is known. */
-function tickLines(at: number, dueDate: string | undefined): string[] {
-  const day = new Date(at).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+/**
+ * A time tick's label in the app's language: the day, and under it the week of pregnancy when the due
+ * date is known.
+ */
+function tickLines(at: number, dueDate: string | undefined, locale: string, t: Translate): string[] {
+  const day = new Date(at).toLocaleDateString(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const week = dueDate ? pregnancyWeek(dueDate, new Date(at)) : undefined;
-  return week === undefined ? [day] : [day, `Week ${week}`];
+  return week === undefined ? [day] : [day, t(m.week, { week })];
 }
 
 export function VitalsChart({
@@ -54,18 +61,31 @@ export function VitalsChart({
   dueDate?: string;
 }) {
   const theme = useTheme();
+  const t = useT();
+  const locale = useLocale();
+  const shownName = t(vitalName(vital));
   const [boxRef, width] = useBoxWidth();
-  const dated = measurements.filter((m) => m.effectiveDateTime);
+  const dated = measurements.filter((reading) => reading.effectiveDateTime);
   const latest = dated[dated.length - 1];
   const unit = vitalUnit(vital);
-  const times = dated.map((m) => Date.parse(m.effectiveDateTime ?? ''));
-  const values = vital.series.map((series) => dated.map((m) => displayValue(m, series, vital)));
+  const times = dated.map((reading) => Date.parse(reading.effectiveDateTime ?? ''));
+  const values = vital.series.map((series) => dated.map((reading) => displayValue(reading, series, vital)));
   const range = valueAxisRange(values.flat()) ?? { min: 0, max: 1 };
   const summary = latest
-    ? `${vital.title} chart of ${dated.length} measurements; latest ${vital.series
-        .map((s) => `${s.label} ${displayValue(latest, s, vital) ?? '–'}`)
-        .join(', ')} ${unit} on ${formatFhirDate(latest.effectiveDateTime ?? '')}.`
-    : `${vital.title} chart with no measurements.`;
+    ? t(m.chartSummary, {
+        vital: shownName,
+        name: shownName.toLowerCase(),
+        count: dated.length,
+        values: vital.series
+          .map((s) => {
+            const value = displayValue(latest, s, vital);
+            return `${t(seriesName(s))} ${value === null ? '–' : formatNumber(value, locale)}`;
+          })
+          .join(', '),
+        unit,
+        date: formatFhirDate(latest.effectiveDateTime ?? '', locale),
+      })
+    : t(m.chartEmpty, { vital: shownName, name: shownName.toLowerCase() });
 
   const plotRight = width - MARGIN.right;
   const plotBottom = HEIGHT - MARGIN.bottom;
@@ -86,7 +106,7 @@ export function VitalsChart({
             <g key={`y${tick}`}>
               <line x1={MARGIN.left} x2={plotRight} y1={y(tick)} y2={y(tick)} stroke={grid} />
               <text x={MARGIN.left - 8} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-                {tick}
+                {formatNumber(tick, locale)}
               </text>
             </g>
           ))}
@@ -94,7 +114,7 @@ export function VitalsChart({
             <g key={`x${tick}`}>
               <line x1={x(tick)} x2={x(tick)} y1={MARGIN.top} y2={plotBottom} stroke={grid} />
               <text x={x(tick)} y={plotBottom + 18} textAnchor="middle">
-                {tickLines(tick, dueDate).map((line, index) => (
+                {tickLines(tick, dueDate, locale, t).map((line, index) => (
                   <tspan key={line} x={x(tick)} dy={index === 0 ? 0 : 15}>
                     {line}
                   </tspan>
@@ -159,7 +179,7 @@ export function VitalsChart({
                 strokeDasharray={DASHES[index]}
               />
             </svg>
-            {series.label}
+            {t(seriesName(series))}
           </Box>
         ))}
       </Box>

@@ -10,7 +10,11 @@ import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
+import { formatNumber } from '../../components/plainUnits';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { Sparkline } from './Sparkline';
+import { recordStrings as m } from './strings';
+import { vitalName } from './vitalNames';
 import { useHealthRecordBase, usePatientReference } from './usePatientReference';
 import { displayValue, vitalUnit } from './vitalDisplay';
 import { VITAL_TYPES, type VitalMeasurement, type VitalType } from './vitalTypes';
@@ -25,20 +29,22 @@ const FIELDS: Readonly<Record<VitalType['slug'], keyof Omit<VitalsLatestQuery, '
 };
 
 function LatestReading({ vital, readings }: { vital: VitalType; readings: readonly VitalMeasurement[] }) {
+  const t = useT();
+  const locale = useLocale();
   const latest = readings[0];
   if (!latest) {
     return (
       <Typography variant="body2" color="text.secondary">
-        No readings yet
+        {t(m.noReadings)}
       </Typography>
     );
   }
   const values = vital.series.map((series) => displayValue(latest, series, vital));
-  const text = values.map((value) => value ?? '–').join('/');
+  const text = values.map((value) => (value === null ? '–' : formatNumber(value, locale))).join('/');
   // Oldest to newest, the first series (systolic for blood pressure).
   const trend = [...readings]
     .reverse()
-    .map((m) => displayValue(m, vital.series[0], vital))
+    .map((reading) => displayValue(reading, vital.series[0], vital))
     .filter((value): value is number => value !== null);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
@@ -58,23 +64,24 @@ function LatestReading({ vital, readings }: { vital: VitalType; readings: readon
 export function VitalsOverview() {
   const base = useHealthRecordBase();
   const patient = usePatientReference() ?? '';
+  const t = useT();
   const { data, loading, error, refetch } = useQuery(VitalsLatestDocument, {
     variables: { patient, count: LATEST_COUNT },
     skip: !patient,
   });
   return (
     <>
-      <PageHeading title="Vitals" />
+      <PageHeading title={t(m.vitals)} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label="Loading vitals" />}
-      <List aria-label="Vital types">
+      {loading && !data && <LoadingState label={t(m.loadingVitals)} />}
+      <List aria-label={t(m.vitalTypes)}>
         {VITAL_TYPES.map((vital) => {
           const readings = (data?.[FIELDS[vital.slug]]?.edges ?? []).flatMap((edge) =>
             edge?.resource ? [edge.resource] : [],
           );
           return (
             <ListItem key={vital.slug} divider sx={{ px: 0, display: 'block' }}>
-              <ResourceLink to={`${base}/vitals/${vital.slug}`}>{vital.title}</ResourceLink>
+              <ResourceLink to={`${base}/vitals/${vital.slug}`}>{t(vitalName(vital))}</ResourceLink>
               {data && <LatestReading vital={vital} readings={readings} />}
             </ListItem>
           );

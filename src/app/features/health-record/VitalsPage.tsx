@@ -14,6 +14,8 @@ import { VitalsListDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { ResourceLink } from '../../components/ResourceLink';
+import { formatNumber } from '../../components/plainUnits';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { LoadMore } from './LoadMore';
 import { appendPage } from './pagedConnection';
 import { PageHeading } from '../../components/PageHeading';
@@ -22,12 +24,21 @@ import { VitalEntryForm } from './VitalEntryForm';
 import { displayValue, pregnancyWeek, vitalUnit } from './vitalDisplay';
 import { VitalsChart } from './VitalsChart';
 import type { VitalType } from './vitalTypes';
+import { recordStrings as m } from './strings';
+import { seriesName, vitalName } from './vitalNames';
 
 export const VITALS_PAGE_SIZE = 500;
 
 export function VitalsPage({ vital }: { vital: VitalType }) {
   const patient = usePatientReference() ?? '';
   const base = useHealthRecordBase();
+  const t = useT();
+  const locale = useLocale();
+  const title = t(vitalName(vital));
+  // Inside a sentence the name is lower case (English "No weight measurements yet").
+  const names = { vital: title, name: title.toLowerCase() };
+  const shown = (value: number | null | undefined) =>
+    value === null || value === undefined ? '–' : formatNumber(value, locale);
   const { data, loading, error, refetch, fetchMore } = useQuery(VitalsListDocument, {
     variables: { patient, code: `http://loinc.org|${vital.code}`, count: VITALS_PAGE_SIZE, offset: 0 },
     skip: !patient,
@@ -38,45 +49,45 @@ export function VitalsPage({ vital }: { vital: VitalType }) {
   const dueDate = data?.dueDate?.edges?.[0]?.resource?.valueDateTime ?? undefined;
   return (
     <>
-      <PageHeading title={vital.title} />
+      <PageHeading title={title} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label={`Loading ${vital.title.toLowerCase()}`} />}
-      {data && measurements.length === 0 && (
-        <EmptyState text={`No ${vital.title.toLowerCase()} measurements yet`} />
-      )}
+      {loading && !data && <LoadingState label={t(m.loadingVital, names)} />}
+      {data && measurements.length === 0 && <EmptyState text={t(m.noMeasurements, names)} />}
       {measurements.length > 0 && (
         <>
           <VitalsChart vital={vital} measurements={measurements} dueDate={dueDate} />
-          <TableContainer tabIndex={0} aria-label={`${vital.title} measurements table`} sx={{ mt: 3 }}>
-            <Table size="small" aria-label={`${vital.title} measurements`}>
+          <TableContainer tabIndex={0} aria-label={t(m.measurementsTable, names)} sx={{ mt: 3 }}>
+            <Table size="small" aria-label={t(m.measurements, names)}>
               <TableHead>
                 <TableRow>
-                  <TableCell scope="col">Date</TableCell>
-                  {dueDate && <TableCell scope="col">Week of pregnancy</TableCell>}
+                  <TableCell scope="col">{t(m.date)}</TableCell>
+                  {dueDate && <TableCell scope="col">{t(m.weekOfPregnancy)}</TableCell>}
                   {vital.series.map((series) => (
                     <TableCell key={series.label} scope="col">
-                      {series.label} ({vitalUnit(vital)})
+                      {t(m.seriesUnit, { series: t(seriesName(series)), unit: vitalUnit(vital) })}
                     </TableCell>
                   ))}
                 </TableRow>
               </TableHead>
               <TableBody>
-                {[...measurements].reverse().map((m) => (
-                  <TableRow key={m.id}>
+                {[...measurements].reverse().map((measurement) => (
+                  <TableRow key={measurement.id}>
                     <TableCell>
-                      <ResourceLink to={`${base}/vitals/${m.id}`}>
-                        <DateTimeDisplay value={m.effectiveDateTime} />
+                      <ResourceLink to={`${base}/vitals/${measurement.id}`}>
+                        <DateTimeDisplay value={measurement.effectiveDateTime} />
                       </ResourceLink>
                     </TableCell>
                     {dueDate && (
                       <TableCell>
-                        {m.effectiveDateTime
-                          ? (pregnancyWeek(dueDate, new Date(m.effectiveDateTime)) ?? '–')
+                        {measurement.effectiveDateTime
+                          ? (pregnancyWeek(dueDate, new Date(measurement.effectiveDateTime)) ?? '–')
                           : '–'}
                       </TableCell>
                     )}
                     {vital.series.map((series) => (
-                      <TableCell key={series.label}>{displayValue(m, series, vital) ?? '–'}</TableCell>
+                      <TableCell key={series.label}>
+                        {shown(displayValue(measurement, series, vital))}
+                      </TableCell>
                     ))}
                   </TableRow>
                 ))}

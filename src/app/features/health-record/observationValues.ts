@@ -1,6 +1,6 @@
 // Text of the FHIR values a results table shows: quantities (units in printed form, weights in the
-// reader's unit), ranges, codeable concepts, references.
-import { humanUnitsInText, localQuantity } from '../../components/plainUnits';
+// reader's unit, numbers in the app's language), ranges, codeable concepts, references.
+import { formatNumber, humanUnitsInText, localQuantity } from '../../components/plainUnits';
 
 export interface QuantityLike {
   readonly value?: number | null;
@@ -30,7 +30,7 @@ export interface ValueLike {
 export function quantityText(quantity: QuantityLike | null | undefined): string {
   if (!quantity || quantity.value === null || quantity.value === undefined) return '';
   const { value, unit } = localQuantity(quantity.value, quantity.unit);
-  return unit ? `${value} ${unit}` : String(value);
+  return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
 }
 
 export function conceptText(concept: ConceptLike | null | undefined): string {

@@ -7,9 +7,20 @@ import type { VitalType } from './vitalTypes';
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 
-/** SPEC §5 "Measurement values are parsed as decimal numbers": undefined when the text is not one. */
-export function parseDecimal(text: string): number | undefined {
-  const trimmed = text.trim();
+/** The decimal mark of a locale ('.' in English, ',' in Spanish). */
+function decimalMark(locale: string): string {
+  return (
+    new Intl.NumberFormat(locale).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
+  );
+}
+
+/**
+ * SPEC §5 "Measurement values are parsed as decimal numbers": undefined when the text is not one. With a
+ * locale, its decimal mark is read as the point too (150,5 in Spanish), as the screens print numbers so.
+ */
+export function parseDecimal(text: string, locale?: string): number | undefined {
+  const mark = locale ? decimalMark(locale) : '.';
+  const trimmed = mark === '.' ? text.trim() : text.trim().replace(mark, '.');
   if (!/^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(trimmed)) return undefined;
   return Number(trimmed);
 }

@@ -167,7 +167,7 @@ describe('SPEC §2 vitals chart', () => {
 
   it('a single reading is a mark in the middle of a week-wide axis', () => {
     render(<VitalsChart vital={weight} measurements={[weighing('w1', '2026-01-04T09:00:00Z', 141.2)]} />);
-    const chart = screen.getByRole('img', { name: /^Weight chart of 1 measurements; latest Weight 141.2/ });
+    const chart = screen.getByRole('img', { name: /^Weight chart of 1 measurement; latest Weight 141.2/ });
     const mark = chart.querySelector('g[data-series] circle');
     expect(Number(mark?.getAttribute('cx'))).toBeGreaterThan(300);
     expect(Number(mark?.getAttribute('cx'))).toBeLessThan(400);
