@@ -2,5 +2,14 @@
 // strings.es.ts here when it is translated.
 import shell from '../components/strings.es';
 import home from '../features/home/strings.es';
+import messages from '../features/messages/strings.es';
+import getCare from '../features/get-care/strings.es';
+import notices from '../system-notifications/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home };
+export const spanishMessages: Record<string, string> = {
+  ...shell,
+  ...home,
+  ...messages,
+  ...getCare,
+  ...notices,
+};
