@@ -1,8 +1,19 @@
 // Every Spanish catalog in one chunk, loaded only when Spanish is active (i18n.ts). Add a feature's
 // strings.es.ts here when it is translated.
 import shell from '../components/strings.es';
-import home from '../features/home/strings.es';
 import plainWords from '../components/plainWords/strings.es';
+import home from '../features/home/strings.es';
 import record from '../features/health-record/strings.es';
+import messages from '../features/messages/strings.es';
+import getCare from '../features/get-care/strings.es';
+import notices from '../system-notifications/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home, ...plainWords, ...record };
+export const spanishMessages: Record<string, string> = {
+  ...shell,
+  ...plainWords,
+  ...home,
+  ...record,
+  ...messages,
+  ...getCare,
+  ...notices,
+};

@@ -2,7 +2,9 @@
 // elsewhere: the screen itself shows what changed when she looks), only when she opted in and the
 // browser granted the permission; a message only when someone else wrote it, new (not yet received)
 // and in a thread; an appointment when its status or answers change (booked, confirmed, declined,
-// cancelled). Each notice names where a click takes her.
+// cancelled). Each notice names where a click takes her, and speaks the app's active language.
+import { translate } from '../i18n/i18n';
+import { noticeStrings as s } from './strings';
 
 export type NoticePermission = NotificationPermission | 'unsupported';
 
@@ -52,9 +54,11 @@ export function messageNotice(message: NoticeMessage, viewer: string): SystemNot
   const parts = (message.payload ?? []).flatMap((part) => (part ? [part] : []));
   const text = parts.map((part) => part.contentString ?? '').find(Boolean);
   const files = parts.filter((part) => part.contentAttachment).length;
-  const body = text ? shortened(text) : files > 0 ? `${files} attachment${files > 1 ? 's' : ''}` : '';
+  const body = text ? shortened(text) : files > 0 ? translate(s.attachments, { count: files }) : '';
   return {
-    title: `New message from ${message.sender.display || 'your care team'}`,
+    title: message.sender.display
+      ? translate(s.messageFrom, { name: message.sender.display })
+      : translate(s.messageFromTeam),
     body,
     tag: `message-${message.id}`,
     url: '/messages',
@@ -85,13 +89,11 @@ function headline(appointment: NoticeAppointment, viewer: string): string | unde
   const others = (appointment.participant ?? []).filter((p) => p?.actor?.reference !== viewer);
   switch (appointment.status) {
     case 'cancelled':
-      return others.some((p) => p?.status === 'declined')
-        ? 'Your appointment request was declined'
-        : 'Your appointment was cancelled';
+      return others.some((p) => p?.status === 'declined') ? translate(s.declined) : translate(s.cancelled);
     case 'booked':
       return others.length > 0 && others.every((p) => p?.status === 'accepted')
-        ? 'Your appointment is confirmed'
-        : 'Your appointment is booked';
+        ? translate(s.confirmed)
+        : translate(s.booked);
     default:
       return undefined;
   }

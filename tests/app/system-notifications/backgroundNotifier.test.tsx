@@ -225,14 +225,14 @@ describe('notifications while the page is hidden', () => {
 
 describe('the opt-in on the Messages screen', () => {
   function toggle(): HTMLElement {
-    return screen.getByRole('switch', { name: NOTIFY_ME_LABEL });
+    return screen.getByRole('switch', { name: NOTIFY_ME_LABEL.message });
   }
 
   it('asks the permission only when turned on; granted: on and remembered', async () => {
     FakeNotification.permission = 'default';
     render(<NotifyMeControl patient={MARIA} />);
     expect(toggle()).not.toBeChecked();
-    expect(screen.getByText(NOTIFY_ME_HELP.off)).toBeInTheDocument();
+    expect(screen.getByText(NOTIFY_ME_HELP.off.message)).toBeInTheDocument();
     expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
 
     FakeNotification.answer = 'granted';
@@ -240,7 +240,7 @@ describe('the opt-in on the Messages screen', () => {
     await waitFor(() => expect(toggle()).toBeChecked());
     expect(FakeNotification.requestPermission).toHaveBeenCalledTimes(1);
     expect(notificationChosen(MARIA)).toBe(true);
-    expect(toggle()).toHaveAccessibleDescription(NOTIFY_ME_HELP.on);
+    expect(toggle()).toHaveAccessibleDescription(NOTIFY_ME_HELP.on.message);
 
     // Remembered: the screen opened again shows it on, without asking again.
     cleanup();
@@ -259,7 +259,7 @@ describe('the opt-in on the Messages screen', () => {
     FakeNotification.answer = 'denied';
     render(<NotifyMeControl patient={MARIA} />);
     fireEvent.click(toggle());
-    expect(await screen.findByText(NOTIFY_ME_HELP.denied)).toBeInTheDocument();
+    expect(await screen.findByText(NOTIFY_ME_HELP.denied.message)).toBeInTheDocument();
     expect(toggle()).not.toBeChecked();
     expect(notificationChosen(MARIA)).toBe(false);
   });
@@ -267,7 +267,7 @@ describe('the opt-in on the Messages screen', () => {
   it('already blocked: not asked again, stays off; no Notification API: the switch is disabled', async () => {
     FakeNotification.permission = 'denied';
     render(<NotifyMeControl patient={MARIA} />);
-    expect(screen.getByText(NOTIFY_ME_HELP.denied)).toBeInTheDocument();
+    expect(screen.getByText(NOTIFY_ME_HELP.denied.message)).toBeInTheDocument();
     fireEvent.click(toggle());
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
@@ -277,6 +277,6 @@ describe('the opt-in on the Messages screen', () => {
     delete (window as { Notification?: unknown }).Notification;
     render(<NotifyMeControl patient={MARIA} />);
     expect(toggle()).toBeDisabled();
-    expect(screen.getByText(NOTIFY_ME_HELP.unsupported)).toBeInTheDocument();
+    expect(screen.getByText(NOTIFY_ME_HELP.unsupported.message)).toBeInTheDocument();
   });
 });

@@ -9,6 +9,8 @@ import Typography from '@mui/material/Typography';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState } from '../../components/ListStates';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT } from '../../i18n/LocaleProvider';
+import { getCareStrings as s } from './strings';
 
 export interface AppointmentItem {
   readonly id: string | null;
@@ -36,11 +38,9 @@ function withWhom(appointment: AppointmentItem): string {
     .join(', ');
 }
 
-function title(appointment: AppointmentItem): string {
+function title(appointment: AppointmentItem): string | undefined {
   return (
-    appointment.description ||
-    appointment.serviceType?.find((concept) => concept?.text)?.text ||
-    'Appointment'
+    appointment.description || appointment.serviceType?.find((concept) => concept?.text)?.text || undefined
   );
 }
 
@@ -51,6 +51,7 @@ export function AppointmentList({
   label: string;
   appointments: readonly AppointmentItem[];
 }) {
+  const t = useT();
   return (
     <List aria-label={label}>
       {appointments.map((appointment, index) => {
@@ -64,10 +65,10 @@ export function AppointmentList({
               sx={{ width: '100%', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
             >
               <div>
-                <Typography>{title(appointment)}</Typography>
+                <Typography>{title(appointment) ?? t(s.appointment)}</Typography>
                 {people && (
                   <Typography variant="body2" color="text.secondary">
-                    with {people}
+                    {t(s.with, { people })}
                   </Typography>
                 )}
               </div>
@@ -87,20 +88,25 @@ export function AppointmentList({
 
 /** A titled section of appointments ("Upcoming appointments"), or its empty text ("No upcoming appointments"). */
 export function AppointmentSection({
+  id,
   title,
+  empty,
   appointments,
 }: {
+  /** Unique on the page: the heading's id is made of it. */
+  id: string;
   title: string;
+  empty: string;
   appointments: readonly AppointmentItem[];
 }) {
-  const headingId = `${title.toLowerCase().replace(/\W+/g, '-')}-heading`;
+  const headingId = `${id}-heading`;
   return (
     <Box component="section" aria-labelledby={headingId} sx={{ mt: 4 }}>
       <Typography id={headingId} variant="h2" sx={{ fontSize: '1.3rem' }}>
         {title}
       </Typography>
       {appointments.length === 0 ? (
-        <EmptyState text={`No ${title.toLowerCase()}`} />
+        <EmptyState text={empty} />
       ) : (
         <AppointmentList label={title} appointments={appointments} />
       )}

@@ -20,6 +20,9 @@ import { EmptyState, LoadError, LoadingState } from '../../components/ListStates
 import { useNotify } from '../../components/Notifications';
 import { findOrOpenThread, touchThread } from '../../components/patientThread';
 import { useBloomClient, useSession } from '../../session/BloomClientContext';
+import type { Message } from '../../i18n/catalog';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
+import { getCareStrings as s } from './strings';
 import { AppointmentSection } from './AppointmentList';
 import { appointmentRequest, formatSlotStart } from './appointmentRequest';
 import { splitAppointments } from './appointmentSplit';
@@ -32,14 +35,10 @@ import { useFreeSlots, type FreeSlot } from './useFreeSlots';
 const SERVICE_TYPE_REFERENCE = 'https://medplum.com/fhir/service-type-reference';
 
 export const MESSAGES = {
-  noSlot: 'Please select a slot first.',
-  sent: 'Appointment request sent.',
-  failed: 'Failed to send request.',
+  noSlot: s.noSlot,
+  sent: s.sent,
+  failed: s.failed,
 } as const;
-
-function monthText(month: Date): string {
-  return month.toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
-}
 
 export function GetCarePage({ now: givenNow }: { now?: Date }) {
   const [now] = useState(() => givenNow ?? new Date());
@@ -48,6 +47,8 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
   const client = useBloomClient();
   const notify = useNotify();
   const navigate = useNavigate();
+  const t = useT();
+  const locale = useLocale();
   const [month, setMonth] = useState(() => firstOfMonth(now));
   const [day, setDay] = useState<Date | null>(null);
   const [slot, setSlot] = useState<FreeSlot | undefined>();
@@ -62,9 +63,9 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
     dismissError.current = undefined;
   }
 
-  function showError(message: string) {
+  function showError(message: Message) {
     clearError();
-    dismissError.current = notify(message, 'error');
+    dismissError.current = notify(t(message), 'error');
   }
 
   function chooseSlot(chosen: FreeSlot) {
@@ -97,7 +98,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
   const showingThisMonth = monthPrefix === localDayKey(now).slice(0, 7);
   const todayNote =
     showingThisMonth && free.slots
-      ? sameDayNote(now, byDay.get(localDayKey(now))?.length ?? 0, schedule?.planningHorizon?.start)
+      ? sameDayNote(now, byDay.get(localDayKey(now))?.length ?? 0, schedule?.planningHorizon?.start, locale)
       : undefined;
   const appointments = (shown?.AppointmentList ?? []).flatMap((a) => (a ? [a] : []));
   const { upcoming, past } = splitAppointments(appointments, now);
@@ -131,7 +132,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
       );
       await touchThread(client, thread.id ?? '', sent.toISOString());
       clearError();
-      notify(MESSAGES.sent, 'success');
+      notify(t(MESSAGES.sent), 'success');
       void navigate('/messages');
     } catch {
       showError(MESSAGES.failed);
@@ -146,13 +147,13 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
 
   return (
     <Box sx={{ maxWidth: 1000, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <title>Get Care · Bloom</title>
+      <title>{t(s.title)}</title>
       <Typography variant="h1" sx={{ fontSize: { xs: '1.6rem', sm: '2rem' }, mb: 2 }}>
-        Get Care
+        {t(s.heading)}
       </Typography>
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
       {free.error && <LoadError error={free.error} onRetry={free.reload} />}
-      {(loading || sessionLoading) && !shown && <LoadingState label="Loading appointments" />}
+      {(loading || sessionLoading) && !shown && <LoadingState label={t(s.loading)} />}
       {shown && (
         <>
           <Paper
@@ -162,7 +163,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
             sx={{ p: { xs: 1.5, sm: 3 } }}
           >
             <Typography id="request-heading" variant="h2" sx={{ fontSize: '1.3rem', mb: 1 }}>
-              Request an appointment
+              {t(s.request)}
             </Typography>
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 3, alignItems: 'flex-start' }}>
               <Box sx={{ flex: '0 1 360px', minWidth: 0 }}>
@@ -178,15 +179,17 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
                   }}
                   onDayChange={setDay}
                 />
-                {data && !schedule && (
-                  <EmptyState text="The clinic offers no appointment times at the moment." />
-                )}
+                {data && !schedule && <EmptyState text={t(s.noSchedule)} />}
                 {data && schedule && free.slots && freeTimesByDay.size === 0 && (
-                  <EmptyState text={`No free times in ${monthText(month)}. Try the next month.`} />
+                  <EmptyState
+                    text={t(s.noneInMonth, {
+                      month: month.toLocaleDateString(locale, { month: 'long', year: 'numeric' }),
+                    })}
+                  />
                 )}
                 {data && schedule && free.slots && freeTimesByDay.size > 0 && (
                   <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-                    Days you cannot choose have no free times.
+                    {t(s.disabledDays)}
                   </Typography>
                 )}
                 {data && schedule && todayNote && (
@@ -196,7 +199,7 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
                     sx={{ mt: 1 }}
                     data-testid="same-day-note"
                   >
-                    {todayNote}
+                    {t(todayNote.message, todayNote.values)}
                   </Typography>
                 )}
               </Box>
@@ -205,28 +208,38 @@ export function GetCarePage({ now: givenNow }: { now?: Date }) {
                   <SlotTimes day={day} slots={daySlots} selectedId={slot?.id} onSelect={chooseSlot} />
                 ) : day ? (
                   <Typography color="text.secondary">
-                    No free times on{' '}
-                    {day.toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' })}.
-                    Choose another day.
+                    {t(s.noneOnDay, {
+                      day: day.toLocaleDateString(locale, { weekday: 'long', month: 'long', day: 'numeric' }),
+                    })}
                   </Typography>
                 ) : (
-                  <Typography color="text.secondary">Choose a day to see its free times.</Typography>
+                  <Typography color="text.secondary">{t(s.chooseDay)}</Typography>
                 )}
                 <Typography variant="h3" sx={{ fontSize: '1.1rem', mt: 3 }}>
-                  Selected Slot
+                  {t(s.selected)}
                 </Typography>
                 <Typography aria-live="polite" sx={{ mb: 2 }}>
-                  {slot ? formatSlotStart(slot.start) : 'None yet'}
+                  {slot ? formatSlotStart(slot.start, locale) : t(s.noneYet)}
                 </Typography>
                 <Button variant="contained" onClick={() => void sendRequest()} disabled={sending}>
-                  Send Request
+                  {t(s.send)}
                 </Button>
               </Box>
             </Box>
           </Paper>
 
-          <AppointmentSection title="Upcoming appointments" appointments={upcoming} />
-          <AppointmentSection title="Past appointments" appointments={past} />
+          <AppointmentSection
+            id="upcoming-appointments"
+            title={t(s.upcoming)}
+            empty={t(s.noUpcoming)}
+            appointments={upcoming}
+          />
+          <AppointmentSection
+            id="past-appointments"
+            title={t(s.past)}
+            empty={t(s.noPast)}
+            appointments={past}
+          />
         </>
       )}
     </Box>

@@ -9,7 +9,9 @@ import IconButton from '@mui/material/IconButton';
 import SvgIcon from '@mui/material/SvgIcon';
 import Typography from '@mui/material/Typography';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { WEEKDAYS, monthWeeks, moveFocus } from './monthGrid';
+import { useLocale, useT, type Translate } from '../../i18n/LocaleProvider';
+import { monthWeeks, moveFocus, weekdays } from './monthGrid';
+import { getCareStrings as s } from './strings';
 import { localDayKey } from './slotWindow';
 
 export interface SlotCalendarProps {
@@ -26,15 +28,14 @@ export interface SlotCalendarProps {
   readonly onDayChange: (day: Date) => void;
 }
 
-function dayLabel(day: Date, freeTimes: number): string {
-  const date = day.toLocaleDateString(undefined, {
+function dayLabel(day: Date, freeTimes: number, locale: string, t: Translate): string {
+  const date = day.toLocaleDateString(locale, {
     weekday: 'long',
     year: 'numeric',
     month: 'long',
     day: 'numeric',
   });
-  if (freeTimes === 0) return `${date}, no free times`;
-  return `${date}, ${freeTimes} free ${freeTimes === 1 ? 'time' : 'times'}`;
+  return t(s.dayFree, { date, count: freeTimes });
 }
 
 const addMonths = (month: Date, count: number) => new Date(month.getFullYear(), month.getMonth() + count, 1);
@@ -51,6 +52,8 @@ export function SlotCalendar({
   onDayChange,
 }: SlotCalendarProps) {
   const labelId = useId();
+  const t = useT();
+  const locale = useLocale();
   const gridRef = useRef<HTMLDivElement>(null);
   const [focused, setFocused] = useState<string | null>(null);
   const [moved, setMoved] = useState(0);
@@ -97,14 +100,14 @@ export function SlotCalendar({
     <Box sx={{ width: '100%', maxWidth: 7 * CELL + 32, px: 2, py: 1, boxSizing: 'border-box' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
         <Typography id={labelId} aria-live="polite" sx={{ flex: 1, fontWeight: 500, pl: 1 }}>
-          {month.toLocaleDateString(undefined, { month: 'long', year: 'numeric' })}
+          {month.toLocaleDateString(locale, { month: 'long', year: 'numeric' })}
         </Typography>
-        <IconButton aria-label="Previous month" disabled={!canGoBack} onClick={() => changeMonth(-1)}>
+        <IconButton aria-label={t(s.previousMonth)} disabled={!canGoBack} onClick={() => changeMonth(-1)}>
           <SvgIcon>
             <path d="M15.41 16.59 10.83 12l4.58-4.59L14 6l-6 6 6 6z" />
           </SvgIcon>
         </IconButton>
-        <IconButton aria-label="Next month" onClick={() => changeMonth(1)}>
+        <IconButton aria-label={t(s.nextMonth)} onClick={() => changeMonth(1)}>
           <SvgIcon>
             <path d="M8.59 16.59 13.17 12 8.59 7.41 10 6l6 6-6 6z" />
           </SvgIcon>
@@ -112,7 +115,7 @@ export function SlotCalendar({
       </Box>
       <Box role="grid" aria-labelledby={labelId} ref={gridRef}>
         <Box role="row" sx={{ display: 'flex' }}>
-          {WEEKDAYS.map(({ short, long }) => (
+          {weekdays(locale).map(({ short, long }) => (
             <Typography
               key={short}
               component="span"
@@ -127,7 +130,7 @@ export function SlotCalendar({
         </Box>
         {loading ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-            <CircularProgress aria-label="Loading free times" />
+            <CircularProgress aria-label={t(s.loadingTimes)} />
           </Box>
         ) : (
           weeks.map((week) => (
@@ -144,7 +147,7 @@ export function SlotCalendar({
                     role="gridcell"
                     key={key}
                     data-day={key}
-                    aria-label={dayLabel(date, count)}
+                    aria-label={dayLabel(date, count, locale, t)}
                     aria-selected={selected}
                     disabled={count === 0}
                     tabIndex={key === tabStop ? 0 : -1}

@@ -4,10 +4,12 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
 import type { SlotTime } from './slotWindow';
+import { getCareStrings as s } from './strings';
 
-export function formatSlotTime(start: string): string {
-  return new Date(start).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+export function formatSlotTime(start: string, locale: string): string {
+  return new Date(start).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
 }
 
 export function SlotTimes<S extends SlotTime>({
@@ -21,11 +23,13 @@ export function SlotTimes<S extends SlotTime>({
   selectedId: string | undefined;
   onSelect: (slot: S) => void;
 }) {
-  const dayText = day.toLocaleDateString(undefined, { weekday: 'long', month: 'long', day: 'numeric' });
+  const t = useT();
+  const locale = useLocale();
+  const dayText = day.toLocaleDateString(locale, { weekday: 'long', month: 'long', day: 'numeric' });
   return (
     <>
       <Typography id="slot-times-heading" variant="h3" sx={{ fontSize: '1.1rem', mb: 1 }}>
-        Times on {dayText}
+        {t(s.timesOn, { day: dayText })}
       </Typography>
       <Box
         role="group"
@@ -42,7 +46,7 @@ export function SlotTimes<S extends SlotTime>({
               onClick={() => onSelect(slot)}
               sx={{ minWidth: 96 }}
             >
-              {formatSlotTime(slot.start)}
+              {formatSlotTime(slot.start, locale)}
             </Button>
           );
         })}

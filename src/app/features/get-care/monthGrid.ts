@@ -2,16 +2,24 @@
 // headers SUN to SAT), and where the keyboard moves among the days that can be chosen. Dates are the
 // viewer's local midnights, as ./slotWindow groups free times.
 
-/** SPEC §2: the weekday headers, Sunday first, as shown and as read out. */
-export const WEEKDAYS: readonly { readonly short: string; readonly long: string }[] = [
-  { short: 'SUN', long: 'Sunday' },
-  { short: 'MON', long: 'Monday' },
-  { short: 'TUE', long: 'Tuesday' },
-  { short: 'WED', long: 'Wednesday' },
-  { short: 'THU', long: 'Thursday' },
-  { short: 'FRI', long: 'Friday' },
-  { short: 'SAT', long: 'Saturday' },
-];
+export interface Weekday {
+  readonly short: string;
+  readonly long: string;
+}
+
+/**
+ * SPEC §2: the weekday headers, Sunday first, as shown (upper case: SUN, or DOM in Spanish) and as
+ * read out, in `locale`.
+ */
+export function weekdays(locale: string): readonly Weekday[] {
+  const short = new Intl.DateTimeFormat(locale, { weekday: 'short' });
+  const long = new Intl.DateTimeFormat(locale, { weekday: 'long' });
+  // 2026-11-01 is a Sunday.
+  return Array.from({ length: 7 }, (_, index) => {
+    const day = new Date(2026, 10, 1 + index);
+    return { short: short.format(day).replace('.', '').toLocaleUpperCase(locale), long: long.format(day) };
+  });
+}
 
 /** The weeks of `month`'s month: seven cells each, null before the 1st and after the last day. */
 export function monthWeeks(month: Date): (Date | null)[][] {

@@ -2,16 +2,25 @@
 // horizon) starts on a later day, or every time today is taken or past. Undefined when today has
 // free times.
 import { formatFhirDate } from '../../components/DateTimeDisplay';
+import type { Message } from '../../i18n/catalog';
+import { getCareStrings as s } from './strings';
 
-export function sameDayNote(now: Date, freeToday: number, horizonStart?: string | null): string | undefined {
+export interface Note {
+  readonly message: Message;
+  readonly values?: Record<string, string>;
+}
+
+/** `locale`: the language the clinic's first day is written in. */
+export function sameDayNote(
+  now: Date,
+  freeToday: number,
+  horizonStart: string | null | undefined,
+  locale: string,
+): Note | undefined {
   if (freeToday > 0) return undefined;
   const start = horizonStart ? Date.parse(horizonStart) : NaN;
   if (!Number.isNaN(start) && start > now.getTime()) {
-    const first = formatFhirDate(new Date(start).toISOString());
-    return (
-      `Same-day appointments can't be booked online: the clinic takes requests from ${first}. ` +
-      'If you need care today, send your care team a message.'
-    );
+    return { message: s.horizon, values: { date: formatFhirDate(new Date(start).toISOString(), locale) } };
   }
-  return 'There are no free times left today. If you need care today, send your care team a message.';
+  return { message: s.noneToday };
 }

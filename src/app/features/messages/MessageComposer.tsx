@@ -10,7 +10,10 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { PlainTextField } from '../../components/PlainTextField';
-import { draftProblem, MAX_MESSAGE_LENGTH, type MessageDraft } from './newMessage';
+import type { Message } from '../../i18n/catalog';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
+import { DRAFT_LIMITS, draftProblem, type MessageDraft } from './newMessage';
+import { messagesStrings as s } from './strings';
 import type { SendState } from './useSendMessage';
 
 /** What the attach button accepts: what the attachment viewer shows inline. */
@@ -21,16 +24,20 @@ export interface MessageComposerProps {
   readonly onSend: (draft: MessageDraft) => Promise<boolean>;
 }
 
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+function sizeText(bytes: number, locale: string): string {
+  const number = (value: number, digits: number) =>
+    value.toLocaleString(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  if (bytes < 1024) return `${number(bytes, 0)} B`;
+  if (bytes < 1024 * 1024) return `${number(Math.round(bytes / 1024), 0)} KB`;
+  return `${number(bytes / (1024 * 1024), 1)} MB`;
 }
 
 export function MessageComposer({ state, onSend }: MessageComposerProps) {
   const [text, setText] = useState('');
   const [file, setFile] = useState<File | undefined>();
-  const [problem, setProblem] = useState<string | undefined>();
+  const [problem, setProblem] = useState<Message | undefined>();
+  const t = useT();
+  const locale = useLocale();
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
   const busy = state.phase === 'uploading' || state.phase === 'sending';
@@ -69,13 +76,13 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
     <Box
       component="form"
       noValidate
-      aria-label="Write a message"
+      aria-label={t(s.form)}
       onSubmit={(event) => void submit(event)}
       sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}
     >
       <PlainTextField
         inputRef={textInput}
-        label="Message to your care team"
+        label={t(s.field)}
         multiline
         minRows={2}
         maxRows={6}
@@ -87,19 +94,22 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
         }}
         onKeyDown={onKeyDown}
         error={problem !== undefined}
-        helperText={
-          problem ?? `Enter sends, Shift+Enter starts a new line. Up to ${MAX_MESSAGE_LENGTH} characters.`
-        }
+        helperText={problem ? t(problem, DRAFT_LIMITS) : t(s.help, DRAFT_LIMITS)}
         readOnly={busy}
         helperRole={problem ? 'alert' : undefined}
       />
       {file && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', minWidth: 0 }}>
           <Typography variant="body2" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-            Attached: {file.name} ({sizeText(file.size)})
+            {t(s.attached, { name: file.name, size: sizeText(file.size, locale) })}
           </Typography>
-          <Button size="small" onClick={removeFile} disabled={busy} aria-label={`Remove ${file.name}`}>
-            Remove
+          <Button
+            size="small"
+            onClick={removeFile}
+            disabled={busy}
+            aria-label={t(s.removeFile, { name: file.name })}
+          >
+            {t(s.remove)}
           </Button>
         </Box>
       )}
@@ -108,12 +118,12 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
           <LinearProgress
             variant={state.percent === undefined ? 'indeterminate' : 'determinate'}
             value={state.percent}
-            aria-label={`Uploading ${state.fileName}`}
+            aria-label={t(s.uploadingLabel, { name: state.fileName })}
           />
           <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
             {state.percent === undefined
-              ? `Uploading ${state.fileName}…`
-              : `Uploading ${state.fileName}: ${state.percent}%`}
+              ? t(s.uploading, { name: state.fileName })
+              : t(s.uploadingPercent, { name: state.fileName, percent: state.percent })}
           </Typography>
         </Box>
       )}
@@ -122,11 +132,11 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
           severity="error"
           action={
             <Button color="inherit" size="small" onClick={() => void submit()}>
-              Try again
+              {t(s.tryAgain)}
             </Button>
           }
         >
-          Your message was not sent: {state.reason}. Your draft is kept.
+          {t(s.notSentDraft, { reason: typeof state.reason === 'string' ? state.reason : t(state.reason) })}
         </Alert>
       )}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
@@ -135,17 +145,17 @@ export function MessageComposer({ state, onSend }: MessageComposerProps) {
           type="file"
           accept={ACCEPTED_FILES}
           hidden
-          aria-label="File to attach"
+          aria-label={t(s.fileInput)}
           onChange={(event) => {
             setFile(event.target.files?.[0] ?? undefined);
             if (problem) setProblem(undefined);
           }}
         />
         <Button variant="outlined" onClick={() => fileInput.current?.click()} disabled={busy}>
-          {file ? 'Choose another file' : 'Attach a file'}
+          {t(file ? s.attachOther : s.attach)}
         </Button>
         <Button type="submit" variant="contained" disabled={busy}>
-          {state.phase === 'sending' ? 'Sending…' : 'Send'}
+          {t(state.phase === 'sending' ? s.sending : s.send)}
         </Button>
       </Box>
     </Box>

@@ -8,6 +8,8 @@ import { AttachmentViewer } from '../../components/AttachmentViewer';
 import { APPOINTMENT_REQUEST_CATEGORY } from '../../../fhir/message-threads';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { messageSender } from './messageSender';
+import { useT } from '../../i18n/LocaleProvider';
+import { messagesStrings as s } from './strings';
 import { messageTime, type ThreadMessage } from './threadMessages';
 
 /** The background of her own messages, also while they wait to be sent. */
@@ -24,7 +26,8 @@ function isAppointmentRequest(message: ThreadMessage): boolean {
 }
 
 export function MessageItem({ message, own }: { message: ThreadMessage; own: boolean }) {
-  const sender = messageSender(message);
+  const t = useT();
+  const sender = messageSender(message, t(s.careTeam));
   const payload = (message.payload ?? []).flatMap((part) => (part ? [part] : []));
   return (
     <Box
@@ -54,7 +57,7 @@ export function MessageItem({ message, own }: { message: ThreadMessage; own: boo
           }}
         >
           <Typography component="span" variant="subtitle2">
-            {own ? `${sender.name} (you)` : sender.name}
+            {own ? t(s.you, { name: sender.name }) : sender.name}
           </Typography>
           <Typography component="span" variant="caption" color="text.secondary">
             <DateTimeDisplay value={messageTime(message)} />
@@ -75,7 +78,7 @@ export function MessageItem({ message, own }: { message: ThreadMessage; own: boo
         >
           {isAppointmentRequest(message) && (
             <Typography variant="caption" component="p" sx={{ fontWeight: 600, color: 'secondary.main' }}>
-              {APPOINTMENT_REQUEST_CATEGORY.display}
+              {t(s.appointmentRequest)}
             </Typography>
           )}
           {payload.map((part, index) =>

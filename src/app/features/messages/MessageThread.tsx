@@ -11,6 +11,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { EmptyState } from '../../components/ListStates';
+import { useT, type Translate } from '../../i18n/LocaleProvider';
+import { messagesStrings as s } from './strings';
 import { MessageItem } from './MessageItem';
 import { messageSender } from './messageSender';
 import type { ThreadMessage } from './threadMessages';
@@ -38,11 +40,12 @@ export interface MessageThreadProps {
   readonly onDismissWaiting?: (key: string) => void;
 }
 
-function announcementOf(message: ThreadMessage): string {
+function announcementOf(message: ThreadMessage, t: Translate): string {
   const text = (message.payload ?? []).map((part) => part?.contentString ?? '').find(Boolean);
-  const attachments = (message.payload ?? []).filter((part) => part?.contentAttachment).length;
-  const body = text ?? (attachments > 0 ? `${attachments} attachment${attachments > 1 ? 's' : ''}` : '');
-  return `New message from ${messageSender(message).name}${body ? `: ${body}` : ''}`;
+  const count = (message.payload ?? []).filter((part) => part?.contentAttachment).length;
+  const body = text ?? (count > 0 ? t(s.attachments, { count }) : '');
+  const { name } = messageSender(message, t(s.careTeam));
+  return body ? t(s.newFromWith, { name, body }) : t(s.newFrom, { name });
 }
 
 export function MessageThread({
@@ -62,6 +65,7 @@ export function MessageThread({
   const atBottom = useRef(true);
   const shown = useRef<{ first?: string; last?: string; height: number } | undefined>(undefined);
   const [unseen, setUnseen] = useState(false);
+  const t = useT();
 
   const scrollToNewest = useCallback(() => {
     const element = scroller.current;
@@ -89,11 +93,11 @@ export function MessageThread({
       const own = last.sender?.reference === ownReference;
       if (own || atBottom.current) scrollToNewest();
       else setUnseen(true);
-      if (!own) onNewMessage(announcementOf(last));
+      if (!own) onNewMessage(announcementOf(last, t));
     } else if (first !== before.first) {
       element.scrollTop += element.scrollHeight - before.height;
     }
-  }, [first, last, lastId, ownReference, onNewMessage, scrollToNewest]);
+  }, [first, last, lastId, ownReference, onNewMessage, scrollToNewest, t]);
 
   // A message she just wrote offline shows at the end: bring it into view.
   const waitingCount = waiting.length;
@@ -139,7 +143,7 @@ export function MessageThread({
       <Box
         ref={scroller}
         role="region"
-        aria-label="Conversation with your care team"
+        aria-label={t(s.thread)}
         tabIndex={0}
         onScroll={(event) => {
           const element = event.currentTarget;
@@ -169,12 +173,12 @@ export function MessageThread({
               disabled={loadingOlder}
               startIcon={loadingOlder ? <CircularProgress size={14} aria-hidden="true" /> : undefined}
             >
-              {loadingOlder ? 'Loading older messages…' : 'Load older messages'}
+              {t(loadingOlder ? s.loadingOlder : s.loadOlder)}
             </Button>
           )}
           {!hasOlder && messages.length > 0 && (
             <Typography variant="caption" color="text.secondary">
-              Start of your conversation
+              {t(s.start)}
             </Typography>
           )}
         </Box>
@@ -183,17 +187,15 @@ export function MessageThread({
             severity="error"
             action={
               <Button color="inherit" size="small" onClick={onLoadOlder}>
-                Try again
+                {t(s.tryAgain)}
               </Button>
             }
           >
-            Older messages could not be loaded: {olderError.message}
+            {t(s.olderFailed, { reason: olderError.message })}
           </Alert>
         )}
-        {messages.length === 0 && waiting.length === 0 && (
-          <EmptyState text="No messages yet. Write to your care team below; they will answer here." />
-        )}
-        <Box ref={list} component="ol" aria-label="Messages" sx={{ listStyle: 'none', m: 0, p: 0, pb: 1 }}>
+        {messages.length === 0 && waiting.length === 0 && <EmptyState text={t(s.empty)} />}
+        <Box ref={list} component="ol" aria-label={t(s.list)} sx={{ listStyle: 'none', m: 0, p: 0, pb: 1 }}>
           {messages.map((message) => (
             <MessageItem
               key={message.id}
@@ -211,7 +213,7 @@ export function MessageThread({
           onClick={scrollToNewest}
           sx={{ position: 'absolute', bottom: 12, left: '50%', transform: 'translateX(-50%)' }}
         >
-          Jump to newest message
+          {t(s.jump)}
         </Button>
       )}
     </Box>

@@ -12,6 +12,8 @@ import { useParams } from 'react-router-dom';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { useSession } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { messagesStrings as s } from './strings';
 import { MessageComposer } from './MessageComposer';
 import { MessageThread } from './MessageThread';
 import { NotifyMeControl } from './NotifyMeControl';
@@ -32,8 +34,6 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
   border: 0,
 } as const;
-
-export const QUEUED_ANNOUNCEMENT = "Message kept on this device: it is sent when you're back online.";
 
 const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 
@@ -76,19 +76,20 @@ export function MessagesPage() {
   const [announcement, setAnnouncement] = useState('');
   const announce = useCallback((text: string) => setAnnouncement(text), []);
   const { refreshNewest } = thread;
+  const t = useT();
 
   const send = useCallback(
     async (draft: MessageDraft) => {
       const outcome = await sender.send(draft);
       if (outcome === 'sent') {
-        announce('Message sent');
+        announce(t(s.sent));
         // The new message with its sender and a viewable attachment URL, even if the live socket is down.
         void refreshNewest().catch(() => undefined);
       }
-      if (outcome === 'queued') announce(QUEUED_ANNOUNCEMENT);
+      if (outcome === 'queued') announce(t(s.queued));
       return outcome !== 'failed';
     },
-    [sender, announce, refreshNewest],
+    [sender, announce, refreshNewest, t],
   );
 
   // A message written offline reached the server: the thread fetches it (the socket may still be
@@ -102,20 +103,18 @@ export function MessagesPage() {
 
   return (
     <Box sx={{ maxWidth: 860, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 2, sm: 4 } }}>
-      <PageHeading title="Messages" />
+      <PageHeading title={t(s.title)} />
       <Typography color="text.secondary" sx={{ mt: -1, mb: 2 }}>
-        {author ? 'Your conversation with this patient.' : 'Your conversation with your care team.'}
+        {t(author ? s.introStaff : s.introPatient)}
       </Typography>
       <Box role="status" aria-live="polite" sx={visuallyHidden}>
         {announcement}
       </Box>
       {patient && !author && <NotifyMeControl patient={`Patient/${patient.id ?? ''}`} />}
-      {!patient && !sessionLoading && (
-        <EmptyState text="Messages are for patients: sign in with a patient account to write to your care team." />
-      )}
+      {!patient && !sessionLoading && <EmptyState text={t(s.notPatient)} />}
       {thread.error && <LoadError error={thread.error} onRetry={thread.retry} />}
       {((thread.loading && !thread.loaded) || (sessionLoading && !patient)) && (
-        <LoadingState label="Loading messages" />
+        <LoadingState label={t(s.loading)} />
       )}
       {patient && subject && thread.loaded && (
         <MessageThread
@@ -132,7 +131,7 @@ export function MessagesPage() {
       )}
       {thread.liveError && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          New messages do not arrive by themselves right now; reload the page to see the latest.
+          {t(s.notLive)}
         </Typography>
       )}
       {patient && thread.loaded && <MessageComposer state={sender.state} onSend={send} />}

@@ -10,14 +10,16 @@ import { useId, useState } from 'react';
 import type { NoticePermission } from '../../system-notifications/noticeRules';
 import { setNotificationChoice, useNotificationChoice } from '../../system-notifications/notificationChoice';
 
-export const NOTIFY_ME_LABEL = 'Notify me of new messages';
+import { useT } from '../../i18n/LocaleProvider';
+import { messagesStrings as s } from './strings';
+
+export const NOTIFY_ME_LABEL = s.notifyLabel;
 
 export const NOTIFY_ME_HELP = {
-  on: 'You get a notification of a new message or a change to your appointments while Bloom is open in the background.',
-  off: 'Get a notification of a new message or a change to your appointments while Bloom is open in the background.',
-  denied:
-    "Your browser blocks notifications from Bloom. Allow them in the browser's site settings, then turn this on.",
-  unsupported: 'This browser cannot show notifications.',
+  on: s.notifyOn,
+  off: s.notifyOff,
+  denied: s.notifyDenied,
+  unsupported: s.notifyUnsupported,
 } as const;
 
 function browserPermission(): NoticePermission {
@@ -29,6 +31,7 @@ export function NotifyMeControl({ patient }: { patient: string }) {
   const [permission, setPermission] = useState<NoticePermission>(browserPermission);
   const [asking, setAsking] = useState(false);
   const helpId = useId();
+  const t = useT();
   const on = chosen && permission === 'granted';
 
   async function change(next: boolean) {
@@ -69,10 +72,10 @@ export function NotifyMeControl({ patient }: { patient: string }) {
             slotProps={{ input: { 'aria-describedby': helpId } }}
           />
         }
-        label={NOTIFY_ME_LABEL}
+        label={t(NOTIFY_ME_LABEL)}
       />
       <Typography id={helpId} variant="body2" color="text.secondary" aria-live="polite">
-        {help}
+        {t(help)}
       </Typography>
     </Box>
   );

@@ -7,11 +7,14 @@ import Typography from '@mui/material/Typography';
 import type { Communication } from '@medplum/fhirtypes';
 import type { QueuedWrite } from '../../../client/offline-writes';
 import { OWN_BUBBLE } from './MessageItem';
+import { useT } from '../../i18n/LocaleProvider';
+import type { Message } from '../../i18n/catalog';
+import { messagesStrings as s } from './strings';
 
-const STATE_WORDS: Record<QueuedWrite['state'], string> = {
-  waiting: 'Waiting to send',
-  sending: 'Sending…',
-  failed: 'Not sent',
+const STATE_WORDS: Record<QueuedWrite['state'], Message> = {
+  waiting: s.waiting,
+  sending: s.sending,
+  failed: s.notSent,
 };
 
 function textOf(write: QueuedWrite): string {
@@ -26,9 +29,10 @@ export function WaitingMessages({
   writes: readonly QueuedWrite[];
   onDismiss: (key: string) => void;
 }) {
+  const t = useT();
   if (writes.length === 0) return null;
   return (
-    <Box component="ol" aria-label="Messages waiting to send" sx={{ listStyle: 'none', m: 0, p: 0, pb: 1 }}>
+    <Box component="ol" aria-label={t(s.waitingList)} sx={{ listStyle: 'none', m: 0, p: 0, pb: 1 }}>
       {writes.map((write) => (
         <Box
           component="li"
@@ -49,12 +53,12 @@ export function WaitingMessages({
             <Typography sx={{ whiteSpace: 'pre-wrap' }}>{textOf(write)}</Typography>
           </Box>
           <Typography variant="caption" color="text.secondary" sx={{ mt: 0.5 }}>
-            {STATE_WORDS[write.state]}
+            {t(STATE_WORDS[write.state])}
             {write.error ? `: ${write.error}` : ''}
           </Typography>
           {write.state === 'failed' && (
             <Button size="small" onClick={() => onDismiss(write.key)}>
-              Dismiss
+              {t(s.dismiss)}
             </Button>
           )}
         </Box>

@@ -39,10 +39,11 @@ function initialsOf(name: string): string {
   return letters.length > 1 ? `${letters[0]}${letters[letters.length - 1]}` : (letters[0] ?? '?');
 }
 
-export function messageSender(message: ThreadMessage): MessageSender {
+/** `unnamed`: what to call a sender without a name, in the active language. */
+export function messageSender(message: ThreadMessage, unnamed: string): MessageSender {
   const sender = message.sender;
   // The reference's display is how the sender chose to be named ("Dr. Lily Chen"); else the resource's name.
-  const name = sender?.display || resourceName(sender?.resource) || 'Care team';
+  const name = sender?.display || resourceName(sender?.resource) || unnamed;
   return {
     reference: sender?.reference ?? undefined,
     name,

@@ -7,6 +7,8 @@
 // the thread (src/fhir/message-threads.ts).
 import type { Attachment, Communication, Patient, Reference } from '@medplum/fhirtypes';
 import { MESSAGE_CATEGORY, recipientsOf } from '../../../fhir/message-threads';
+import type { Message } from '../../i18n/catalog';
+import { messagesStrings as s } from './strings';
 
 /** Longest text a message may carry; longer ones are refused in the form. */
 export const MAX_MESSAGE_LENGTH = 5000;
@@ -14,11 +16,14 @@ export const MAX_MESSAGE_LENGTH = 5000;
 export const MAX_ATTACHMENT_BYTES = 32 * 1024 * 1024;
 
 export const DRAFT_ERRORS = {
-  empty: 'Write a message or attach a file.',
-  tooLong: `A message can be at most ${MAX_MESSAGE_LENGTH} characters.`,
-  fileTooLarge: `A file can be at most ${MAX_ATTACHMENT_BYTES / (1024 * 1024)} MB.`,
-  emptyFile: 'This file is empty.',
+  empty: s.emptyDraft,
+  tooLong: s.tooLong,
+  fileTooLarge: s.fileTooLarge,
+  emptyFile: s.emptyFile,
 } as const;
+
+/** The values DRAFT_ERRORS' messages name. */
+export const DRAFT_LIMITS = { max: MAX_MESSAGE_LENGTH, mb: MAX_ATTACHMENT_BYTES / (1024 * 1024) } as const;
 
 export interface MessageDraft {
   readonly text: string;
@@ -26,7 +31,7 @@ export interface MessageDraft {
 }
 
 /** Why this draft cannot be sent, or undefined when it can. */
-export function draftProblem({ text, file }: MessageDraft): string | undefined {
+export function draftProblem({ text, file }: MessageDraft): Message | undefined {
   if (file && file.size === 0) return DRAFT_ERRORS.emptyFile;
   if (file && file.size > MAX_ATTACHMENT_BYTES) return DRAFT_ERRORS.fileTooLarge;
   if (text.length > MAX_MESSAGE_LENGTH) return DRAFT_ERRORS.tooLong;

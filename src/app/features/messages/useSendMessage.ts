@@ -18,20 +18,23 @@ import { useBloomClient } from '../../session/BloomClientContext';
 import { findOrOpenThread, touchThread } from '../../components/patientThread';
 import { recipientsOf, type ThreadTarget } from '../../../fhir/message-threads';
 import { newMessage, type MessageDraft } from './newMessage';
+import type { Message } from '../../i18n/catalog';
+import { messagesStrings as s } from './strings';
 
 export type SendState =
   | { readonly phase: 'idle' }
   /** `percent` is undefined while the size is unknown. */
   | { readonly phase: 'uploading'; readonly fileName: string; readonly percent: number | undefined }
   | { readonly phase: 'sending' }
-  | { readonly phase: 'failed'; readonly reason: string };
+  /** `reason`: the server's words, or one of ours to translate. */
+  | { readonly phase: 'failed'; readonly reason: string | Message };
 
 /** 'sent': the Communication exists; 'queued': kept on the device until the network returns. */
 export type SendOutcome = 'sent' | 'queued' | 'failed';
 
 export const OFFLINE_REASONS = {
-  file: "You're offline: a file can be sent only when you're back online",
-  firstMessage: "You're offline: your first message can be sent only when you're back online",
+  file: s.offlineFile,
+  firstMessage: s.offlineFirst,
 } as const;
 
 export interface SendMessage {
@@ -43,8 +46,8 @@ export interface SendMessage {
   dismiss(key: string): void;
 }
 
-function reasonOf(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : 'Something went wrong';
+function reasonOf(error: unknown): string | Message {
+  return error instanceof Error && error.message ? error.message : s.somethingWrong;
 }
 
 /**

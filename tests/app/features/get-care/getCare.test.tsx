@@ -347,8 +347,8 @@ describe('SPEC §2 Get Care screen', () => {
   it('SPEC §5/§8: Send Request without a slot alerts "Please select a slot first." and sends nothing', async () => {
     const { api, router } = renderGetCare([getCareMock()]);
     fireEvent.click(await screen.findByRole('button', { name: 'Send Request' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot);
-    expect(MESSAGES.noSlot).toBe('Please select a slot first.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot.message);
+    expect(MESSAGES.noSlot.message).toBe('Please select a slot first.');
     expect(api.sent.filter((r) => r.method === 'POST')).toEqual([]);
     expect(router.state.location.pathname).toBe('/get-care');
   });
@@ -362,16 +362,16 @@ describe('SPEC §2 Get Care screen', () => {
     });
     api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'c-1' });
     fireEvent.click(await screen.findByRole('button', { name: 'Send Request' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.noSlot.message);
     fireEvent.click(await screen.findByRole('gridcell', { name: /November 12, 2026, 2 free times$/ }));
     const times = await screen.findByRole('group', { name: /^Times on / });
     fireEvent.click(within(times).getAllByRole('button')[0]);
-    await waitFor(() => expect(screen.queryByText(MESSAGES.noSlot)).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByText(MESSAGES.noSlot.message)).not.toBeInTheDocument());
     fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
     // Counted as found: the screen moves on to /messages right after, taking its alerts with it.
     const alerts = await screen.findAllByRole('alert');
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toHaveTextContent(MESSAGES.sent);
+    expect(alerts[0]).toHaveTextContent(MESSAGES.sent.message);
   });
 
   it('days without free times say so, and the calendar says why today cannot be booked', async () => {
@@ -456,8 +456,8 @@ describe('SPEC §2 Get Care screen', () => {
       NOVEMBER_SLOTS.filter((start) => start !== local(10, 20, 14)),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed);
-    expect(MESSAGES.failed).toBe('Failed to send request.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed.message);
+    expect(MESSAGES.failed.message).toBe('Failed to send request.');
     expect(router.state.location.pathname).toBe('/get-care');
     expect(api.bodiesOf('POST fhir/R4/Communication')).toEqual([]);
     expect(await screen.findByRole('gridcell', { name: /November 20, 2026, no free times$/ })).toBeDisabled();
@@ -481,7 +481,7 @@ describe('SPEC §2 Get Care screen', () => {
     fireEvent.click(await screen.findByRole('gridcell', { name: /November 20, 2026, 1 free time$/ }));
     fireEvent.click(within(await screen.findByRole('group', { name: /^Times on / })).getByRole('button'));
     fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.failed.message);
     expect(router.state.location.pathname).toBe('/get-care');
     fireEvent.click(screen.getByRole('button', { name: 'Send Request' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/messages'));

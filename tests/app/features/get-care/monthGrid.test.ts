@@ -1,12 +1,18 @@
 // The month calendar's layout and keyboard moves (SPEC §2 "Appointment request screen": weekday
 // headers SUN to SAT, a day enabled only when a free slot starts on it).
-import { WEEKDAYS, monthWeeks, moveFocus } from '../../../../src/app/features/get-care/monthGrid';
+import { monthWeeks, moveFocus, weekdays } from '../../../../src/app/features/get-care/monthGrid';
 
 const nov = (day: number) => new Date(2026, 10, day);
 
 describe('SPEC §2 month calendar grid', () => {
+  it('names the weekdays in the given language, Sunday first', () => {
+    expect(weekdays('es').map((d) => d.short)).toEqual(['DOM', 'LUN', 'MAR', 'MIÉ', 'JUE', 'VIE', 'SÁB']);
+    expect(weekdays('es')[0].long).toBe('domingo');
+  });
+
   it('lays a month out in weeks from Sunday, empty cells before the 1st and after the last day', () => {
-    expect(WEEKDAYS.map((d) => d.short)).toEqual(['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT']);
+    expect(weekdays('en').map((d) => d.short)).toEqual(['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT']);
+    expect(weekdays('en')[0].long).toBe('Sunday');
     // November 2026 starts on a Sunday and has 30 days: 5 weeks, the last one ending on Monday the 30th.
     const weeks = monthWeeks(nov(1));
     expect(weeks).toHaveLength(5);

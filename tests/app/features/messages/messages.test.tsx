@@ -21,7 +21,8 @@ import {
 } from '../../../../src/graphql';
 import { BloomClientProvider } from '../../../../src/app/session/BloomClientContext';
 import { createAppClient } from '../../../../src/app/session/createAppClient';
-import { MessagesPage, QUEUED_ANNOUNCEMENT } from '../../../../src/app/features/messages/MessagesPage';
+import { MessagesPage } from '../../../../src/app/features/messages/MessagesPage';
+import { messagesStrings } from '../../../../src/app/features/messages/strings';
 import { OFFLINE_REASONS } from '../../../../src/app/features/messages/useSendMessage';
 import { OFFLINE_WRITES_STORAGE_KEY } from '../../../../src/client/offline-writes';
 import { DRAFT_ERRORS, newMessage, draftProblem } from '../../../../src/app/features/messages/newMessage';
@@ -504,7 +505,7 @@ describe('sending a message', () => {
     await screen.findByText('Hello Maria, how are you feeling this week?');
     fireEvent.change(composer(), { target: { value: '   \n ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
-    expect(await screen.findByText(DRAFT_ERRORS.empty)).toBeInTheDocument();
+    expect(await screen.findByText(DRAFT_ERRORS.empty.message)).toBeInTheDocument();
     expect(composer()).toHaveAttribute('aria-invalid', 'true');
     expect(composer()).toHaveFocus();
     expect(api.sent.filter((request) => request.method === 'POST')).toHaveLength(0);
@@ -613,7 +614,7 @@ describe('messages written offline', () => {
     const waiting = await screen.findByRole('list', { name: 'Messages waiting to send' });
     expect(waiting).toHaveTextContent(/Written on the bus\s*Waiting to send/);
     await waitFor(() => expect(composer()).toHaveValue(''));
-    expect(screen.getByRole('status')).toHaveTextContent(QUEUED_ANNOUNCEMENT);
+    expect(screen.getByRole('status')).toHaveTextContent(messagesStrings.queued.message);
     expect(api.sent.filter((request) => request.method !== 'GET')).toEqual([]);
 
     api.once('POST fhir/R4/Communication', 201, { resourceType: 'Communication', id: 'm-4' });
@@ -663,7 +664,7 @@ describe('messages written offline', () => {
     setBrowserOnline(false);
     fireEvent.change(composer(), { target: { value: 'My first message' } });
     fireEvent.keyDown(composer(), { key: 'Enter' });
-    expect(await screen.findByRole('alert')).toHaveTextContent(OFFLINE_REASONS.firstMessage);
+    expect(await screen.findByRole('alert')).toHaveTextContent(OFFLINE_REASONS.firstMessage.message);
     expect(composer()).toHaveValue('My first message');
     expect(screen.queryByRole('list', { name: 'Messages waiting to send' })).toBeNull();
     expect(api.sent.filter((request) => request.method !== 'GET')).toEqual([]);

@@ -1,0 +1,66 @@
+// Messages' strings in Spanish (neutral Latin-American, "usted").
+import type { Translations } from '../../i18n/catalog';
+import type { messagesStrings } from './strings';
+
+export default {
+  'msg.title': 'Mensajes',
+  'msg.intro': 'Su conversación con su equipo de atención.',
+  'msg.intro.staff': 'Su conversación con esta paciente.',
+  'msg.notPatient':
+    'Los mensajes son para pacientes: inicie sesión con una cuenta de paciente para escribir a su equipo de atención.',
+  'msg.loading': 'Cargando mensajes',
+  'msg.notLive':
+    'Los mensajes nuevos no llegan solos en este momento; recargue la página para ver los últimos.',
+  'msg.sent': 'Mensaje enviado',
+  'msg.queued': 'Mensaje guardado en este dispositivo: se enviará cuando vuelva a tener conexión.',
+  'msg.thread': 'Conversación con su equipo de atención',
+  'msg.list': 'Lista de mensajes',
+  'msg.older': 'Cargar mensajes anteriores',
+  'msg.older.loading': 'Cargando mensajes anteriores…',
+  'msg.older.failed': 'No se pudieron cargar los mensajes anteriores: {reason}',
+  'msg.tryAgain': 'Reintentar',
+  'msg.start': 'Inicio de su conversación',
+  'msg.empty': 'Aún no hay mensajes. Escriba a su equipo de atención abajo; le responderán aquí.',
+  'msg.jump': 'Ir al mensaje más reciente',
+  'msg.new': 'Nuevo mensaje de {name}',
+  'msg.new.body': 'Nuevo mensaje de {name}: {body}',
+  'msg.files': '{count, plural, one {# archivo adjunto} other {# archivos adjuntos}}',
+  'msg.careTeam': 'Equipo de atención',
+  'msg.you': '{name} (usted)',
+  'msg.apptRequest': 'Solicitud de cita',
+  'msg.waiting': 'Mensajes por enviar',
+  'msg.state.waiting': 'En espera de envío',
+  'msg.state.sending': 'Enviando…',
+  'msg.state.failed': 'No enviado',
+  'msg.dismiss': 'Descartar',
+  'msg.form': 'Escribir un mensaje',
+  'msg.field': 'Mensaje para su equipo de atención',
+  'msg.help': 'Enter envía, Mayús+Enter inicia una línea nueva. Hasta {max} caracteres.',
+  'msg.attached': 'Adjunto: {name} ({size})',
+  'msg.remove': 'Quitar',
+  'msg.removeFile': 'Quitar {name}',
+  'msg.uploading': 'Subiendo {name}…',
+  'msg.uploading.label': 'Subiendo {name}',
+  'msg.uploading.percent': 'Subiendo {name}: {percent} %',
+  'msg.failed': 'Su mensaje no se envió: {reason}. Se conserva su borrador.',
+  'msg.file': 'Archivo para adjuntar',
+  'msg.attach': 'Adjuntar un archivo',
+  'msg.attach.other': 'Elegir otro archivo',
+  'msg.send': 'Enviar',
+  'msg.draft.empty': 'Escriba un mensaje o adjunte un archivo.',
+  'msg.draft.tooLong': 'Un mensaje puede tener como máximo {max} caracteres.',
+  'msg.draft.fileTooLarge': 'Un archivo puede pesar como máximo {mb} MB.',
+  'msg.draft.emptyFile': 'Este archivo está vacío.',
+  'msg.error': 'Algo salió mal',
+  'msg.offline.file': 'No tiene conexión: un archivo solo se puede enviar cuando vuelva a tener conexión',
+  'msg.offline.first':
+    'No tiene conexión: su primer mensaje solo se puede enviar cuando vuelva a tener conexión',
+  'msg.notify': 'Avisarme de mensajes nuevos',
+  'msg.notify.on':
+    'Recibe un aviso de cada mensaje nuevo o cambio en sus citas mientras Bloom está abierto en segundo plano.',
+  'msg.notify.off':
+    'Reciba un aviso de cada mensaje nuevo o cambio en sus citas mientras Bloom está abierto en segundo plano.',
+  'msg.notify.denied':
+    'Su navegador bloquea los avisos de Bloom. Permítalos en la configuración del sitio del navegador y luego active esta opción.',
+  'msg.notify.unsupported': 'Este navegador no puede mostrar avisos.',
+} satisfies Translations<typeof messagesStrings>;

@@ -1,0 +1,90 @@
+// Messages' strings (thread, composer, waiting messages, the notifications opt-in): ids under "msg.",
+// English here, Spanish in strings.es.ts. Short on purpose: they ride in the screen's chunk.
+import type { Messages } from '../../i18n/catalog';
+
+export const messagesStrings = {
+  title: { id: 'msg.title', message: 'Messages' },
+  introPatient: { id: 'msg.intro', message: 'Your conversation with your care team.' },
+  introStaff: { id: 'msg.intro.staff', message: 'Your conversation with this patient.' },
+  notPatient: {
+    id: 'msg.notPatient',
+    message: 'Messages are for patients: sign in with a patient account to write to your care team.',
+  },
+  loading: { id: 'msg.loading', message: 'Loading messages' },
+  notLive: {
+    id: 'msg.notLive',
+    message: 'New messages do not arrive by themselves right now; reload the page to see the latest.',
+  },
+  sent: { id: 'msg.sent', message: 'Message sent' },
+  queued: { id: 'msg.queued', message: "Message kept on this device: it is sent when you're back online." },
+  thread: { id: 'msg.thread', message: 'Conversation with your care team' },
+  list: { id: 'msg.list', message: 'Messages' },
+  loadOlder: { id: 'msg.older', message: 'Load older messages' },
+  loadingOlder: { id: 'msg.older.loading', message: 'Loading older messages…' },
+  olderFailed: { id: 'msg.older.failed', message: 'Older messages could not be loaded: {reason}' },
+  tryAgain: { id: 'msg.tryAgain', message: 'Try again' },
+  start: { id: 'msg.start', message: 'Start of your conversation' },
+  empty: {
+    id: 'msg.empty',
+    message: 'No messages yet. Write to your care team below; they will answer here.',
+  },
+  jump: { id: 'msg.jump', message: 'Jump to newest message' },
+  newFrom: { id: 'msg.new', message: 'New message from {name}' },
+  newFromWith: { id: 'msg.new.body', message: 'New message from {name}: {body}' },
+  attachments: { id: 'msg.files', message: '{count, plural, one {# attachment} other {# attachments}}' },
+  careTeam: { id: 'msg.careTeam', message: 'Care team' },
+  you: { id: 'msg.you', message: '{name} (you)' },
+  appointmentRequest: { id: 'msg.apptRequest', message: 'Appointment request' },
+  waitingList: { id: 'msg.waiting', message: 'Messages waiting to send' },
+  waiting: { id: 'msg.state.waiting', message: 'Waiting to send' },
+  sending: { id: 'msg.state.sending', message: 'Sending…' },
+  notSent: { id: 'msg.state.failed', message: 'Not sent' },
+  dismiss: { id: 'msg.dismiss', message: 'Dismiss' },
+  form: { id: 'msg.form', message: 'Write a message' },
+  field: { id: 'msg.field', message: 'Message to your care team' },
+  help: {
+    id: 'msg.help',
+    message: 'Enter sends, Shift+Enter starts a new line. Up to {max} characters.',
+  },
+  attached: { id: 'msg.attached', message: 'Attached: {name} ({size})' },
+  remove: { id: 'msg.remove', message: 'Remove' },
+  removeFile: { id: 'msg.removeFile', message: 'Remove {name}' },
+  uploading: { id: 'msg.uploading', message: 'Uploading {name}…' },
+  uploadingLabel: { id: 'msg.uploading.label', message: 'Uploading {name}' },
+  uploadingPercent: { id: 'msg.uploading.percent', message: 'Uploading {name}: {percent}%' },
+  notSentDraft: { id: 'msg.failed', message: 'Your message was not sent: {reason}. Your draft is kept.' },
+  fileInput: { id: 'msg.file', message: 'File to attach' },
+  attach: { id: 'msg.attach', message: 'Attach a file' },
+  attachOther: { id: 'msg.attach.other', message: 'Choose another file' },
+  send: { id: 'msg.send', message: 'Send' },
+  emptyDraft: { id: 'msg.draft.empty', message: 'Write a message or attach a file.' },
+  tooLong: { id: 'msg.draft.tooLong', message: 'A message can be at most {max} characters.' },
+  fileTooLarge: { id: 'msg.draft.fileTooLarge', message: 'A file can be at most {mb} MB.' },
+  emptyFile: { id: 'msg.draft.emptyFile', message: 'This file is empty.' },
+  somethingWrong: { id: 'msg.error', message: 'Something went wrong' },
+  offlineFile: {
+    id: 'msg.offline.file',
+    message: "You're offline: a file can be sent only when you're back online",
+  },
+  offlineFirst: {
+    id: 'msg.offline.first',
+    message: "You're offline: your first message can be sent only when you're back online",
+  },
+  notifyLabel: { id: 'msg.notify', message: 'Notify me of new messages' },
+  notifyOn: {
+    id: 'msg.notify.on',
+    message:
+      'You get a notification of a new message or a change to your appointments while Bloom is open in the background.',
+  },
+  notifyOff: {
+    id: 'msg.notify.off',
+    message:
+      'Get a notification of a new message or a change to your appointments while Bloom is open in the background.',
+  },
+  notifyDenied: {
+    id: 'msg.notify.denied',
+    message:
+      "Your browser blocks notifications from Bloom. Allow them in the browser's site settings, then turn this on.",
+  },
+  notifyUnsupported: { id: 'msg.notify.unsupported', message: 'This browser cannot show notifications.' },
+} as const satisfies Messages;
