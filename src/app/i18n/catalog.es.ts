@@ -2,5 +2,18 @@
 // strings.es.ts here when it is translated.
 import shell from '../components/strings.es';
 import home from '../features/home/strings.es';
+import landing from '../features/landing/strings.es';
+import signin from '../features/signin/strings.es';
+import register from '../features/register/strings.es';
+import password from '../features/password/strings.es';
+import signout from '../features/signout/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home };
+export const spanishMessages: Record<string, string> = {
+  ...shell,
+  ...home,
+  ...landing,
+  ...signin,
+  ...register,
+  ...password,
+  ...signout,
+};
