@@ -7,6 +7,7 @@ import signin from '../features/signin/strings.es';
 import register from '../features/register/strings.es';
 import password from '../features/password/strings.es';
 import signout from '../features/signout/strings.es';
+import account from '../features/account/strings.es';
 
 export const spanishMessages: Record<string, string> = {
   ...shell,
@@ -16,4 +17,5 @@ export const spanishMessages: Record<string, string> = {
   ...register,
   ...password,
   ...signout,
+  ...account,
 };
