@@ -47,8 +47,9 @@ export function validateRegistration(values: Values): Partial<Record<Field, stri
   for (const field of fields) {
     if (values[field].trim() === '') errors[field] = translate(required[field]);
   }
+  // An empty email keeps this form's own 'required' text; a malformed one gets the shared check's.
   const emailProblem = validateEmail(values.email);
-  if (emailProblem) errors.email = emailProblem;
+  if (emailProblem && !errors.email) errors.email = emailProblem;
   return errors;
 }
 
