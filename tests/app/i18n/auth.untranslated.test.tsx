@@ -1,13 +1,13 @@
 // The signed-out screens (landing, sign-in steps, register, password reset) and the account screens
 // show no English in Spanish (the scan: ../support/untranslated.ts). Signed-out screens start in the
 // device's last choice (i18n.ts initialLocale), so each rendering stores the language it is scanned in.
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { ProviderPage } from '../../../src/app/features/account/ProviderPage';
 import { accountStrings } from '../../../src/app/features/account/strings';
 import { passwordStrings } from '../../../src/app/features/password/strings';
 import { signinStrings } from '../../../src/app/features/signin/strings';
 import { signoutStrings } from '../../../src/app/features/signout/strings';
-import { activeLocale, LOCALE_STORAGE_KEY, translate } from '../../../src/app/i18n/i18n';
+import { activateLocale, activeLocale, LOCALE_STORAGE_KEY, translate } from '../../../src/app/i18n/i18n';
 import { AccountProviderDocument } from '../../../src/graphql';
 import { installMariaAccountApi, MFA_ENROLL_URI, MFA_SECRET } from '../features/account/mariaAccountApi';
 import { installFakeApi, outcome, type FakeApi } from '../support/fakeApi';
@@ -389,3 +389,38 @@ const ACCOUNT: readonly ScreenCase[] = [
 
 describeUntranslated('signed-out screens show no English in Spanish', SIGNED_OUT, SAME_IN_BOTH);
 describeUntranslated('account screens show no English in Spanish', ACCOUNT, SAME_IN_BOTH);
+
+describe('the language switch of the signed-out screens', () => {
+  afterEach(() => activateLocale('en'));
+
+  it.each(['/', '/signin'])(
+    '%s: Español switches the screen at once and is remembered on this device',
+    async (path) => {
+      await act(() => activateLocale('en'));
+      signedOutApi();
+      renderApp(path);
+      const group = await screen.findByRole('group', { name: 'Language' });
+      const english = within(group).getByRole('button', { name: 'English' });
+      const spanish = within(group).getByRole('button', { name: 'Español' });
+      expect(english).toHaveAttribute('aria-pressed', 'true');
+      expect(spanish).toHaveAttribute('aria-pressed', 'false');
+      expect(spanish).toHaveAttribute('lang', 'es');
+
+      fireEvent.click(spanish);
+      expect(await screen.findByRole('group', { name: 'Idioma' })).toBeInTheDocument();
+      expect(spanish).toHaveAttribute('aria-pressed', 'true');
+      expect(document.documentElement.lang).toBe('es');
+      expect(localStorage.getItem(LOCALE_STORAGE_KEY)).toBe('es');
+    },
+  );
+
+  it('the next visit on this device starts in the remembered language', async () => {
+    await act(() => activateLocale('en'));
+    signedOutApi();
+    localStorage.setItem(LOCALE_STORAGE_KEY, 'es');
+    renderApp('/');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Una atención que crece con usted' }),
+    ).toBeInTheDocument();
+  });
+});
