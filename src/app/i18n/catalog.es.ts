@@ -7,6 +7,12 @@ import record from '../features/health-record/strings.es';
 import messages from '../features/messages/strings.es';
 import getCare from '../features/get-care/strings.es';
 import notices from '../system-notifications/strings.es';
+import landing from '../features/landing/strings.es';
+import signin from '../features/signin/strings.es';
+import register from '../features/register/strings.es';
+import password from '../features/password/strings.es';
+import signout from '../features/signout/strings.es';
+import account from '../features/account/strings.es';
 
 export const spanishMessages: Record<string, string> = {
   ...shell,
@@ -16,4 +22,10 @@ export const spanishMessages: Record<string, string> = {
   ...messages,
   ...getCare,
   ...notices,
+  ...landing,
+  ...signin,
+  ...register,
+  ...password,
+  ...signout,
+  ...account,
 };

@@ -16,6 +16,8 @@ import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { PlainSelectField } from '../../components/PlainSelectField';
 import { PlainTextField, type PlainTextFieldProps } from '../../components/PlainTextField';
+import { translate } from '../../i18n/i18n';
+import { useT, type Translate } from '../../i18n/LocaleProvider';
 import { useBloomClient } from '../../session/BloomClientContext';
 import {
   draftFromPatient,
@@ -26,6 +28,7 @@ import {
   type ProfileDraft,
   type ProfileServerField,
 } from './profileDraft';
+import { accountStrings as s } from './strings';
 
 type DraftField = Exclude<keyof ProfileDraft, 'gender'>;
 type ExtraFieldProps = Pick<PlainTextFieldProps, 'autoComplete' | 'placeholder' | 'type' | 'inputMode'>;
@@ -41,12 +44,17 @@ function genderValue(value: string): GenderValue {
   return GENDER_OPTIONS.find((option) => option.value === value)?.value ?? '';
 }
 
+function genderOptions(t: Translate) {
+  return GENDER_OPTIONS.map((option) => ({ value: option.value, label: t(option.label) }));
+}
+
 function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Patient']> }) {
   const client = useBloomClient();
   const form = useOutcomeForm(PROFILE_SERVER_FIELDS);
   const [draft, setDraft] = useState<ProfileDraft>(() => draftFromPatient(patient));
   const [saved, setSaved] = useState(false);
   const errors = form.fieldErrors;
+  const t = useT();
 
   function field(name: DraftField, label: string, error?: string, extra: ExtraFieldProps = {}) {
     return (
@@ -79,27 +87,27 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
 
   return (
     <OutcomeForm
-      label="Your details"
+      label={t(s.details)}
       form={form}
-      submitLabel="Save changes"
+      submitLabel={t(s.save)}
       validate={() => validateProfileDraft(draft)}
       action={save}
     >
       {saved && (
         <Alert severity="success" role="status">
-          Your profile is saved.
+          {t(s.saved)}
         </Alert>
       )}
       <FieldGrid>
-        <Box>{field('given', 'First name', errors['Patient.name'], { autoComplete: 'given-name' })}</Box>
-        <Box>{field('family', 'Last name', undefined, { autoComplete: 'family-name' })}</Box>
+        <Box>{field('given', t(s.firstName), errors['Patient.name'], { autoComplete: 'given-name' })}</Box>
+        <Box>{field('family', t(s.lastName), undefined, { autoComplete: 'family-name' })}</Box>
         <Box>
           <PlainSelectField
             id="profile-gender"
             name="gender"
-            label="Gender"
+            label={t(s.gender)}
             fullWidth
-            options={GENDER_OPTIONS}
+            options={genderOptions(t)}
             value={draft.gender}
             onChange={(value) => {
               setSaved(false);
@@ -109,29 +117,27 @@ function DetailsForm({ patient }: { patient: NonNullable<AccountProfileQuery['Pa
           />
         </Box>
         <Box>
-          {field('birthDate', 'Birth date', errors['Patient.birthDate'], {
-            placeholder: 'YYYY-MM-DD',
+          {field('birthDate', t(s.birthDate), errors['Patient.birthDate'], {
+            placeholder: t(s.birthDateFormat),
             autoComplete: 'bday',
             inputMode: 'numeric',
           })}
         </Box>
         <Wide>
-          {field('email', 'Email', errors['Patient.telecom'], { type: 'email', autoComplete: 'email' })}
+          {field('email', t(s.email), errors['Patient.telecom'], { type: 'email', autoComplete: 'email' })}
         </Wide>
       </FieldGrid>
       <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
         <Typography component="legend" sx={{ fontWeight: 600, mb: 1.5 }}>
-          Address
+          {t(s.address)}
         </Typography>
         <FieldGrid>
-          <Wide>{field('line1', 'Street address', undefined, { autoComplete: 'address-line1' })}</Wide>
-          <Wide>
-            {field('line2', 'Apartment, suite (optional)', undefined, { autoComplete: 'address-line2' })}
-          </Wide>
-          <Box>{field('city', 'City', undefined, { autoComplete: 'address-level2' })}</Box>
-          <Box>{field('state', 'State', undefined, { autoComplete: 'address-level1' })}</Box>
-          <Box>{field('postalCode', 'Postal code', undefined, { autoComplete: 'postal-code' })}</Box>
-          <Box>{field('country', 'Country', undefined, { autoComplete: 'country' })}</Box>
+          <Wide>{field('line1', t(s.street), undefined, { autoComplete: 'address-line1' })}</Wide>
+          <Wide>{field('line2', t(s.apartment), undefined, { autoComplete: 'address-line2' })}</Wide>
+          <Box>{field('city', t(s.city), undefined, { autoComplete: 'address-level2' })}</Box>
+          <Box>{field('state', t(s.state), undefined, { autoComplete: 'address-level1' })}</Box>
+          <Box>{field('postalCode', t(s.postalCode), undefined, { autoComplete: 'postal-code' })}</Box>
+          <Box>{field('country', t(s.country), undefined, { autoComplete: 'country' })}</Box>
         </FieldGrid>
         {errors['Patient.address'] && (
           <FormHelperText error id="profile-address-error">
@@ -167,9 +173,10 @@ export function ProfileForm({ patientId }: { patientId: string }) {
   const { data, loading, error, refetch } = useQuery(AccountProfileDocument, {
     variables: { id: patientId },
   });
+  const t = useT();
   if (error) return <LoadError error={error} onRetry={() => void refetch()} />;
-  if (loading && !data) return <LoadingState label="Loading your profile" />;
+  if (loading && !data) return <LoadingState label={t(s.loadingProfile)} />;
   const patient = data?.Patient;
-  if (!patient) return <LoadError error={new Error('Your profile was not found')} />;
+  if (!patient) return <LoadError error={new Error(translate(s.profileNotFound))} />;
   return <DetailsForm patient={patient} />;
 }

@@ -10,8 +10,10 @@ import type { ProfileResource, SessionDetails } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageHeading } from '../../components/PageHeading';
+import { useT } from '../../i18n/LocaleProvider';
 import { useBloomClient, useSession } from '../../session/BloomClientContext';
 import { ProfileForm } from './ProfileForm';
+import { accountStrings as s } from './strings';
 import { TwoFactorCard } from './TwoFactorCard';
 
 /** The full name of a person profile ('Maria Garcia'), or a client's name. */
@@ -49,6 +51,7 @@ function SessionDetailsList() {
   const client = useBloomClient();
   const [me, setMe] = useState<SessionDetails>();
   const load = useOutcomeForm([] as const);
+  const t = useT();
 
   useEffect(() => {
     void load.run(async () => setMe(await client.getMe()));
@@ -61,11 +64,11 @@ function SessionDetailsList() {
       <ErrorAlert message={load.message} />
       {me ? (
         <Stack component="dl" spacing={1.5} sx={{ m: 0 }}>
-          <Detail term="Name" value={displayName(me.profile)} />
-          <Detail term="Email" value={profileEmail(me)} />
+          <Detail term={t(s.name)} value={displayName(me.profile)} />
+          <Detail term={t(s.email)} value={profileEmail(me)} />
         </Stack>
       ) : (
-        !load.message && <CircularProgress aria-label="Loading your profile" size={28} />
+        !load.message && <CircularProgress aria-label={t(s.loadingProfile)} size={28} />
       )}
     </>
   );
@@ -73,10 +76,11 @@ function SessionDetailsList() {
 
 export function ProfilePage() {
   const { profile } = useSession();
+  const t = useT();
   const patientId = profile?.resourceType === 'Patient' ? profile.id : undefined;
   return (
     <Box sx={{ maxWidth: 720 }}>
-      <PageHeading title="Profile" />
+      <PageHeading title={t(s.profileTitle)} />
       <Stack spacing={3}>
         <Paper
           component="section"
@@ -85,7 +89,7 @@ export function ProfilePage() {
           sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
         >
           <Typography id="profile-details-title" variant="h2" sx={{ fontSize: '1.25rem', mb: 2 }}>
-            Your details
+            {t(s.details)}
           </Typography>
           {patientId ? <ProfileForm patientId={patientId} /> : <SessionDetailsList />}
         </Paper>

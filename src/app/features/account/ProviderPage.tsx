@@ -12,7 +12,9 @@ import { AccountProviderDocument, type AccountProviderQuery } from '../../../gra
 import { attachmentUrl } from '../../components/AttachmentViewer';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
+import { useT } from '../../i18n/LocaleProvider';
 import { useSession } from '../../session/BloomClientContext';
+import { accountStrings as s } from './strings';
 
 /** SPEC §2: shown when the patient has no general practitioner. */
 export const PLACEHOLDER_PROVIDER = {
@@ -63,7 +65,8 @@ export function providerView(patient: QueriedPatient): ProviderView {
   const photo = practitioner?.photo?.find((attachment) => attachment && attachmentUrl(attachment));
   const address = clinic?.address?.[0];
   return {
-    doctor: (resource && practitionerName(resource)) ?? gp.display ?? 'Your doctor',
+    // Empty when the record names no one: the card says 'Your doctor' in the active language.
+    doctor: (resource && practitionerName(resource)) ?? gp.display ?? '',
     qualification: practitioner?.qualification?.find((q) => q?.code?.text)?.code?.text ?? undefined,
     photoUrl: photo ? attachmentUrl(photo) : undefined,
     phone: phoneOf(resource?.telecom),
@@ -87,6 +90,8 @@ function Phone({ label, number }: { label: string; number: string }) {
 }
 
 function ProviderCard({ view }: { view: ProviderView }) {
+  const t = useT();
+  const doctor = view.doctor || t(s.yourDoctor);
   return (
     <Paper
       component="section"
@@ -97,31 +102,30 @@ function ProviderCard({ view }: { view: ProviderView }) {
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={3} sx={{ alignItems: { sm: 'center' } }}>
         <Avatar
           src={view.photoUrl}
-          alt={view.photoUrl ? `Photo of ${view.doctor}` : undefined}
+          alt={view.photoUrl ? t(s.photoOf, { name: doctor }) : undefined}
           sx={{ width: 96, height: 96, fontSize: '2rem' }}
         >
-          {view.doctor.replace(/^Dr\.?\s*/, '').charAt(0)}
+          {doctor.replace(/^Dr\.?\s*/, '').charAt(0)}
         </Avatar>
         <Box>
           <Typography variant="body2" color="text.secondary">
-            Your general practitioner
+            {t(s.yourGp)}
           </Typography>
           <Typography id="provider-doctor" variant="h2" sx={{ fontSize: '1.4rem', mb: 0.5 }}>
-            {view.doctor}
+            {doctor}
           </Typography>
           {view.qualification && <Typography color="text.secondary">{view.qualification}</Typography>}
-          {view.phone && <Phone label="Phone" number={view.phone} />}
+          {view.phone && <Phone label={t(s.phone)} number={view.phone} />}
           {view.clinic && <Typography sx={{ mt: 1.5, fontWeight: 600 }}>{view.clinic}</Typography>}
           {view.clinicAddress && <Typography>{view.clinicAddress}</Typography>}
           {view.clinicPhone && view.clinicPhone !== view.phone && (
-            <Phone label="Clinic phone" number={view.clinicPhone} />
+            <Phone label={t(s.clinicPhone)} number={view.clinicPhone} />
           )}
         </Box>
       </Stack>
       {view.placeholder && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-          No general practitioner is on your record yet; until the clinic assigns one, please contact this
-          doctor.
+          {t(s.placeholderNote)}
         </Typography>
       )}
     </Paper>
@@ -130,6 +134,7 @@ function ProviderCard({ view }: { view: ProviderView }) {
 
 export function ProviderPage() {
   const { profile, loading: sessionLoading } = useSession();
+  const t = useT();
   const patientId = profile?.resourceType === 'Patient' ? (profile.id ?? '') : '';
   const { data, loading, error, refetch } = useQuery(AccountProviderDocument, {
     variables: { id: patientId },
@@ -138,10 +143,10 @@ export function ProviderPage() {
   const patient = data?.Patient;
   return (
     <Box sx={{ maxWidth: 720 }}>
-      <PageHeading title="Provider" />
-      {!patientId && !sessionLoading && <EmptyState text="Only patients have a general practitioner." />}
+      <PageHeading title={t(s.providerTitle)} />
+      {!patientId && !sessionLoading && <EmptyState text={t(s.onlyPatients)} />}
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {(sessionLoading || (loading && !data)) && <LoadingState label="Loading your provider" />}
+      {(sessionLoading || (loading && !data)) && <LoadingState label={t(s.loadingProvider)} />}
       {patient && <ProviderCard view={providerView(patient)} />}
     </Box>
   );

@@ -11,13 +11,17 @@ import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { OneTimeCodeField, PasswordField } from '../../components/CredentialFields';
 import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { translate } from '../../i18n/i18n';
+import { useT } from '../../i18n/LocaleProvider';
 import { validateMfaCode } from './mfaCode';
+import { accountStrings as s } from './strings';
 
-export const TURN_OFF_LABEL = 'Turn off two-step sign-in';
+/** The English label of the button and form. */
+export const TURN_OFF_LABEL = s.turnOff.message;
 
 export function validateTurnOff(password: string, code: string): { password?: string; token?: string } {
   return {
-    ...(password === '' ? { password: 'Password is required' } : {}),
+    ...(password === '' ? { password: translate(s.passwordRequired) } : {}),
     ...validateMfaCode(code),
   };
 }
@@ -29,6 +33,7 @@ export interface TurnOffTwoFactorProps {
 
 export function TurnOffTwoFactor({ onTurnedOff }: TurnOffTwoFactorProps) {
   const client = useBloomClient();
+  const t = useT();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -37,7 +42,7 @@ export function TurnOffTwoFactor({ onTurnedOff }: TurnOffTwoFactorProps) {
   if (!open) {
     return (
       <Button variant="outlined" color="error" sx={{ alignSelf: 'flex-start' }} onClick={() => setOpen(true)}>
-        {TURN_OFF_LABEL}
+        {t(s.turnOff)}
       </Button>
     );
   }
@@ -56,24 +61,22 @@ export function TurnOffTwoFactor({ onTurnedOff }: TurnOffTwoFactorProps) {
 
   return (
     <OutcomeForm
-      label={TURN_OFF_LABEL}
+      label={t(s.turnOff)}
       form={form}
-      submitLabel={TURN_OFF_LABEL}
+      submitLabel={t(s.turnOff)}
       validate={() => validateTurnOff(password, code)}
       action={turnOff}
       spacing={2}
       footer={
         <Button variant="text" fullWidth onClick={cancel} disabled={form.submitting}>
-          Cancel
+          {t(s.cancel)}
         </Button>
       }
     >
-      <Typography>
-        To turn it off, confirm it is you: enter your current password and a code from your authenticator app.
-      </Typography>
+      <Typography>{t(s.turnOffIntro)}</Typography>
       <PasswordField
         id="mfa-disable-password"
-        label="Current password"
+        label={t(s.currentPassword)}
         autoComplete="current-password"
         // The button that opened the form is gone: keyboard focus moves on to the first field.
         autoFocus
@@ -83,7 +86,7 @@ export function TurnOffTwoFactor({ onTurnedOff }: TurnOffTwoFactorProps) {
       />
       <OneTimeCodeField
         id="mfa-disable-code"
-        label="Code from your app"
+        label={t(s.codeFromApp)}
         value={code}
         onValueChange={setCode}
         errorText={form.fieldErrors.token}

@@ -20,6 +20,9 @@ import { OneTimeCodeField } from '../../components/CredentialFields';
 import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { validateMfaCode } from './mfaCode';
+import { translate } from '../../i18n/i18n';
+import { useT } from '../../i18n/LocaleProvider';
+import { accountStrings as s } from './strings';
 import { TurnOffTwoFactor } from './TurnOffTwoFactor';
 
 // The QR encoder (~9 KB gzip) loads only when an enrolment shows its code.
@@ -47,6 +50,7 @@ export { validateMfaCode };
 export function TwoFactorCard() {
   const client = useBloomClient();
   const titleId = useId();
+  const t = useT();
   const [enrolled, setEnrolled] = useState<boolean>();
   const [pending, setPending] = useState<PendingEnrolment>();
   const [justEnrolled, setJustEnrolled] = useState(false);
@@ -78,14 +82,14 @@ export function TwoFactorCard() {
       } else if (status.secret && status.enrollUri) {
         setPending({ secret: status.secret, enrollUri: status.enrollUri });
       } else {
-        throw new Error('The server sent no two-factor secret');
+        throw new Error(translate(s.noSecret));
       }
     });
   }
 
   async function confirmCode() {
     const status = await client.post<MfaStatus>('auth/mfa/enroll', { token: code.trim() }, JSON_CONTENT_TYPE);
-    if (!status.enrolled) throw new Error('The code was not accepted');
+    if (!status.enrolled) throw new Error(translate(s.codeRejected));
     setPending(undefined);
     setEnrolled(true);
     setJustEnrolled(true);
@@ -104,19 +108,18 @@ export function TwoFactorCard() {
         <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
           <ErrorAlert message={load.message} />
           <Button variant="outlined" onClick={() => void loadStatus()}>
-            Try again
+            {t(s.tryAgain)}
           </Button>
         </Stack>
       ) : (
-        <CircularProgress aria-label="Loading two-factor status" size={28} />
+        <CircularProgress aria-label={t(s.loadingMfa)} size={28} />
       );
     }
     if (enrolled) {
       return (
         <Stack spacing={2} sx={{ alignItems: 'stretch' }}>
           <Alert severity="success" role="status">
-            {justEnrolled ? 'Two-factor authentication is now on. ' : 'Two-factor authentication is on. '}
-            Each sign-in asks for a code from your authenticator app.
+            {t(justEnrolled ? s.mfaNowOn : s.mfaOn)} {t(s.mfaEachSignIn)}
           </Alert>
           <TurnOffTwoFactor onTurnedOff={turnedOff} />
         </Stack>
@@ -128,15 +131,12 @@ export function TwoFactorCard() {
           <ErrorAlert message={load.message} />
           {justTurnedOff && (
             <Alert severity="info" role="status">
-              Two-factor authentication is now off. Signing in needs only your password.
+              {t(s.mfaNowOff)}
             </Alert>
           )}
-          <Typography>
-            Two-factor authentication is off. Turn it on to protect your account with a code from an
-            authenticator app each time you sign in.
-          </Typography>
+          <Typography>{t(s.mfaOff)}</Typography>
           <Button variant="contained" onClick={() => void startEnrolment()} loading={load.submitting}>
-            Enable two-factor authentication
+            {t(s.enable)}
           </Button>
         </Stack>
       );
@@ -144,17 +144,17 @@ export function TwoFactorCard() {
     return (
       <Stack spacing={2.5}>
         <Typography component="ol" sx={{ pl: 2.5, m: 0, '& li + li': { mt: 1 } }}>
-          <li>Scan this QR code with your authenticator app.</li>
-          <li>Enter the 6-digit code the app shows.</li>
+          <li>{t(s.scan)}</li>
+          <li>{t(s.enterCode)}</li>
         </Typography>
         <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-          <Suspense fallback={<CircularProgress aria-label="Loading the QR code" size={28} />}>
-            <QrCode text={pending.enrollUri} label="QR code for your authenticator app" />
+          <Suspense fallback={<CircularProgress aria-label={t(s.loadingQr)} size={28} />}>
+            <QrCode text={pending.enrollUri} label={t(s.qrLabel)} />
           </Suspense>
         </Box>
         <Box>
           <Typography variant="body2" color="text.secondary" id={`${titleId}-secret`}>
-            Can&apos;t scan it? Enter this key in the app instead:
+            {t(s.cantScan)}
           </Typography>
           <Typography
             component="code"
@@ -165,15 +165,15 @@ export function TwoFactorCard() {
           </Typography>
         </Box>
         <OutcomeForm
-          label="Verify two-factor code"
+          label={t(s.verifyForm)}
           form={verify}
-          submitLabel="Verify"
+          submitLabel={t(s.verify)}
           validate={() => validateMfaCode(code)}
           action={confirmCode}
         >
           <OneTimeCodeField
             id="mfa-enrol-code"
-            label="Code from your app"
+            label={t(s.codeFromApp)}
             // The Enable button is gone once the secret shows: keyboard focus moves on to the code.
             autoFocus
             value={code}
@@ -193,7 +193,7 @@ export function TwoFactorCard() {
       sx={{ p: { xs: 2, sm: 3 }, borderRadius: 3 }}
     >
       <Typography id={titleId} variant="h2" sx={{ fontSize: '1.25rem', mb: 2 }}>
-        Two-factor authentication
+        {t(s.mfaTitle)}
       </Typography>
       {body()}
     </Paper>

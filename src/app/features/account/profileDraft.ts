@@ -3,14 +3,15 @@
 // change: other names, phones, address parts and every other element of the Patient stay as they were.
 import type { Address, ContactPoint, HumanName, Patient } from '@medplum/fhirtypes';
 import type { AccountProfileQuery } from '../../../graphql';
+import { accountStrings } from './strings';
 
-/** SPEC §3: gender options empty, female, male, other, unknown. */
+/** SPEC §3: gender options empty, female, male, other, unknown (labels are messages to translate). */
 export const GENDER_OPTIONS = [
-  { value: '', label: '—' },
-  { value: 'female', label: 'Female' },
-  { value: 'male', label: 'Male' },
-  { value: 'other', label: 'Other' },
-  { value: 'unknown', label: 'Unknown' },
+  { value: '', label: accountStrings.noGender },
+  { value: 'female', label: accountStrings.female },
+  { value: 'male', label: accountStrings.male },
+  { value: 'other', label: accountStrings.other },
+  { value: 'unknown', label: accountStrings.unknown },
 ] as const;
 
 export type GenderValue = (typeof GENDER_OPTIONS)[number]['value'];

@@ -3,23 +3,17 @@ import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { useT } from '../../i18n/LocaleProvider';
+import { landingStrings } from './strings';
 
 const features = [
-  {
-    title: 'Your health record',
-    text: 'Lab results with reference ranges, medications, vaccines and vitals, explained in plain words.',
-  },
-  {
-    title: 'Messages with your care team',
-    text: 'Ask a question between visits and keep the whole conversation in one thread.',
-  },
-  {
-    title: 'Appointments that fit',
-    text: 'Pick a day and time that works for you and send a request in a few taps.',
-  },
+  { title: landingStrings.recordTitle, text: landingStrings.recordText },
+  { title: landingStrings.messagesTitle, text: landingStrings.messagesText },
+  { title: landingStrings.appointmentsTitle, text: landingStrings.appointmentsText },
 ] as const;
 
 export function FeatureList() {
+  const t = useT();
   return (
     <Container
       component="section"
@@ -28,7 +22,7 @@ export function FeatureList() {
       sx={{ py: { xs: 5, md: 8 } }}
     >
       <Typography id="features-title" variant="h2" align="center" sx={{ mb: 4 }}>
-        Everything for the months ahead
+        {t(landingStrings.featuresTitle)}
       </Typography>
       <Box
         component="ul"
@@ -42,12 +36,12 @@ export function FeatureList() {
         }}
       >
         {features.map((feature) => (
-          <Paper component="li" key={feature.title} variant="outlined" sx={{ p: 3, borderRadius: 3 }}>
+          <Paper component="li" key={feature.title.id} variant="outlined" sx={{ p: 3, borderRadius: 3 }}>
             <Typography variant="h3" component="h3" sx={{ mb: 1, color: 'primary.main' }}>
-              {feature.title}
+              {t(feature.title)}
             </Typography>
             <Typography variant="body1" color="text.secondary">
-              {feature.text}
+              {t(feature.text)}
             </Typography>
           </Paper>
         ))}

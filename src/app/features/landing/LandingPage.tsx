@@ -5,17 +5,21 @@ import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { LinkButton } from '../../components/LinkButton';
+import { useT } from '../../i18n/LocaleProvider';
 import { blush } from '../../theme';
 import { FeatureList } from './FeatureList';
+import { LanguageChoice } from './LanguageChoice';
+import { landingStrings } from './strings';
 
-export const heroImageAlt =
-  'Illustration of a pink flower in full bloom beside a young sprout and a bud, under a warm sun';
+/** The hero image's English alt text. */
+export const heroImageAlt = landingStrings.heroAlt.message;
 
 export function LandingPage() {
+  const t = useT();
   return (
     <>
       {/* React 19 hoists <title> into the document head. */}
-      <title>Bloom · Pregnancy care in one place</title>
+      <title>{t(landingStrings.title)}</title>
       <Box component="section" aria-labelledby="landing-title" sx={{ bgcolor: blush }}>
         <Container
           maxWidth="lg"
@@ -33,14 +37,14 @@ export function LandingPage() {
               component="p"
               sx={{ color: 'secondary.main', fontWeight: 700, letterSpacing: '0.12em' }}
             >
-              Pregnancy care
+              {t(landingStrings.overline)}
             </Typography>
             <Typography
               id="landing-title"
               variant="h1"
               sx={{ fontSize: { xs: '2.1rem', md: '2.75rem' }, mb: 2 }}
             >
-              Care that grows with you
+              {t(landingStrings.heading)}
             </Typography>
             <Typography
               variant="body1"
@@ -52,8 +56,7 @@ export function LandingPage() {
                 mb: 4,
               }}
             >
-              Bloom keeps your pregnancy in one calm place: lab results, vitals, vaccines and appointments,
-              with your care team one message away.
+              {t(landingStrings.intro)}
             </Typography>
             <Stack
               direction={{ xs: 'column', sm: 'row' }}
@@ -61,18 +64,19 @@ export function LandingPage() {
               sx={{ justifyContent: { xs: 'center', md: 'flex-start' } }}
             >
               <LinkButton to="/register" variant="contained" size="large">
-                Sign up
+                {t(landingStrings.signUp)}
               </LinkButton>
               <LinkButton to="/signin" variant="outlined" size="large" sx={{ bgcolor: 'background.paper' }}>
-                Log in
+                {t(landingStrings.logIn)}
               </LinkButton>
             </Stack>
+            <LanguageChoice />
           </Box>
           <Box sx={{ flex: 1, display: 'flex', justifyContent: 'center', width: '100%' }}>
             <Box
               component="img"
               src="/bloom-hero.svg"
-              alt={heroImageAlt}
+              alt={t(landingStrings.heroAlt)}
               width={480}
               height={400}
               sx={{ width: '100%', maxWidth: { xs: 320, md: 480 }, height: 'auto' }}

@@ -12,9 +12,12 @@ import { AuthFormCard } from '../../components/AuthFormCard';
 import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { passwordStrings as s } from './strings';
 
 export function ResetPasswordPage() {
   const client = useBloomClient();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const form = useOutcomeForm(['email'] as const);
@@ -30,21 +33,15 @@ export function ResetPasswordPage() {
   }
 
   return (
-    <AuthFormCard
-      title="Reset your password"
-      subtitle="We will email you a link to set a new one."
-      width={400}
-    >
-      <title>Reset password · Bloom</title>
+    <AuthFormCard title={t(s.resetTitle)} subtitle={t(s.resetSubtitle)} width={400}>
+      <title>{t(s.resetPageTitle)}</title>
       {sent ? (
-        <Alert severity="success">
-          If an account uses that email, a reset link is on its way. Check your email.
-        </Alert>
+        <Alert severity="success">{t(s.resetSent)}</Alert>
       ) : (
         <OutcomeForm
-          label="Reset password"
+          label={t(s.resetSubmit)}
           form={form}
-          submitLabel="Reset password"
+          submitLabel={t(s.resetSubmit)}
           validate={validate}
           action={requestReset}
         >
@@ -52,7 +49,7 @@ export function ResetPasswordPage() {
             id="reset-email"
             name="email"
             type="email"
-            label="Email"
+            label={t(s.email)}
             autoComplete="email"
             required
             fullWidth
@@ -65,7 +62,7 @@ export function ResetPasswordPage() {
       )}
       <Typography variant="body2" align="center" sx={{ mt: 2 }}>
         <Link component={RouterLink} to="/signin">
-          Back to sign in
+          {t(s.backToSignIn)}
         </Link>
       </Typography>
     </AuthFormCard>

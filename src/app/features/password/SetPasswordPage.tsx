@@ -13,9 +13,12 @@ import { AuthFormCard } from '../../components/AuthFormCard';
 import { PasswordField } from '../../components/CredentialFields';
 import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { passwordStrings as s } from './strings';
 
 export function SetPasswordPage() {
   const client = useBloomClient();
+  const t = useT();
   const { id = '', secret = '' } = useParams();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -23,8 +26,8 @@ export function SetPasswordPage() {
   const form = useOutcomeForm(['password', 'confirmPassword'] as const);
 
   function validate() {
-    if (password === '') return { password: 'Password is required' };
-    if (confirm !== password) return { confirmPassword: 'Passwords do not match' };
+    if (password === '') return { password: t(s.passwordRequired) };
+    if (confirm !== password) return { confirmPassword: t(s.mismatch) };
     return {};
   }
 
@@ -34,31 +37,31 @@ export function SetPasswordPage() {
   }
 
   return (
-    <AuthFormCard title="Set a new password" width={400}>
-      <title>Set password · Bloom</title>
+    <AuthFormCard title={t(s.setTitle)} width={400}>
+      <title>{t(s.setPageTitle)}</title>
       {done ? (
         <Stack spacing={2}>
-          <Alert severity="success">Your password has been set.</Alert>
+          <Alert severity="success">{t(s.setDone)}</Alert>
           <Button component={RouterLink} to="/signin" variant="contained" size="large" fullWidth>
-            Sign in
+            {t(s.signIn)}
           </Button>
         </Stack>
       ) : (
         <OutcomeForm
-          label="Set password"
+          label={t(s.setSubmit)}
           form={form}
-          submitLabel="Set password"
+          submitLabel={t(s.setSubmit)}
           validate={validate}
           action={setNewPassword}
           footer={
             <Link component={RouterLink} to="/signin" variant="body2" align="center">
-              Back to sign in
+              {t(s.backToSignIn)}
             </Link>
           }
         >
           <PasswordField
             id="setpassword-password"
-            label="New password"
+            label={t(s.newPassword)}
             autoComplete="new-password"
             autoFocus
             value={password}
@@ -68,7 +71,7 @@ export function SetPasswordPage() {
           <PasswordField
             id="setpassword-confirm"
             name="confirmPassword"
-            label="Confirm new password"
+            label={t(s.confirmPassword)}
             autoComplete="new-password"
             value={confirm}
             onValueChange={setConfirm}

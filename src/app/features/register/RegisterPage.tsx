@@ -17,32 +17,44 @@ import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { signInRedirectUri } from '../../components/signInRedirectUri';
+import type { Message } from '../../i18n/catalog';
+import { translate } from '../../i18n/i18n';
+import { useT } from '../../i18n/LocaleProvider';
 import { getRecaptchaToken } from './recaptcha';
+import { registerStrings as s } from './strings';
 
 const fields = ['firstName', 'lastName', 'email', 'password'] as const;
 type Field = (typeof fields)[number];
 type Values = Record<Field, string>;
 
-const labels: Record<Field, string> = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  password: 'Password',
+const labels: Record<Field, Message> = {
+  firstName: s.firstName,
+  lastName: s.lastName,
+  email: s.email,
+  password: s.password,
+};
+
+const required: Record<Field, Message> = {
+  firstName: s.firstNameRequired,
+  lastName: s.lastNameRequired,
+  email: s.emailRequired,
+  password: s.passwordRequired,
 };
 
 /** Required-field and email checks before anything is sent. */
 export function validateRegistration(values: Values): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
   for (const field of fields) {
-    if (values[field].trim() === '') errors[field] = `${labels[field]} is required`;
+    if (values[field].trim() === '') errors[field] = translate(required[field]);
   }
+  // An empty email keeps this form's own 'required' text; a malformed one gets the shared check's.
   const emailProblem = validateEmail(values.email);
-  if (emailProblem) errors.email = emailProblem;
+  if (emailProblem && !errors.email) errors.email = emailProblem;
   return errors;
 }
 
 function requireCode(response: LoginAuthenticationResponse): string {
-  if (!response.code) throw new Error('Registration did not finish: the server sent no sign-in code');
+  if (!response.code) throw new Error(translate(s.noCode));
   return response.code;
 }
 
@@ -50,6 +62,7 @@ export function RegisterPage() {
   const config = useAppConfig();
   const client = useBloomClient();
   const navigate = useNavigate();
+  const t = useT();
   const [values, setValues] = useState<Values>({ firstName: '', lastName: '', email: '', password: '' });
   const form = useOutcomeForm([...fields, 'projectId'] as const);
   const errors = form.fieldErrors;
@@ -82,7 +95,7 @@ export function RegisterPage() {
       <TextField
         id={`register-${name}`}
         name={name}
-        label={labels[name]}
+        label={t(labels[name])}
         required
         fullWidth
         type={extra.type ?? 'text'}
@@ -96,24 +109,20 @@ export function RegisterPage() {
   }
 
   return (
-    <AuthFormCard
-      title="Register with Bloom"
-      subtitle="Create your account to follow your pregnancy care."
-      width={450}
-    >
-      <title>Register · Bloom</title>
+    <AuthFormCard title={t(s.title)} subtitle={t(s.subtitle)} width={450}>
+      <title>{t(s.pageTitle)}</title>
       <OutcomeForm
-        label="Register"
+        label={t(s.form)}
         form={form}
         alertFields={['projectId']}
-        submitLabel="Create account"
+        submitLabel={t(s.submit)}
         validate={() => validateRegistration(values)}
         action={register}
         footer={
           <Typography variant="body2" align="center">
-            Already have an account?{' '}
+            {t(s.haveAccount)}{' '}
             <Link component={RouterLink} to="/signin">
-              Log in
+              {t(s.logIn)}
             </Link>
           </Typography>
         }

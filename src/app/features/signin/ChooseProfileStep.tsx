@@ -11,13 +11,17 @@ import { useState } from 'react';
 import { JSON_CONTENT_TYPE, type LoginAuthenticationResponse } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { translate } from '../../i18n/i18n';
+import { useT } from '../../i18n/LocaleProvider';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { signinStrings } from './strings';
 
 export const MAX_PROFILES_SHOWN = 10;
 
 function label(membership: ProjectMembership): { primary: string; secondary: string } {
   return {
-    primary: membership.profile?.display ?? membership.profile?.reference ?? 'Unnamed profile',
+    primary:
+      membership.profile?.display ?? membership.profile?.reference ?? translate(signinStrings.unnamedProfile),
     secondary: membership.project?.display ?? membership.project?.reference ?? '',
   };
 }
@@ -46,6 +50,7 @@ export function ChooseProfileStep({
   readonly onResponse: (response: LoginAuthenticationResponse) => void;
 }) {
   const client = useBloomClient();
+  const t = useT();
   const [search, setSearch] = useState('');
   const form = useOutcomeForm([] as const);
   const shown = filterMemberships(memberships, search);
@@ -68,8 +73,8 @@ export function ChooseProfileStep({
       <TextField
         id="signin-profile-search"
         type="search"
-        placeholder="Search"
-        slotProps={{ htmlInput: { 'aria-label': 'Search' } }}
+        placeholder={t(signinStrings.search)}
+        slotProps={{ htmlInput: { 'aria-label': t(signinStrings.search) } }}
         fullWidth
         autoFocus
         value={search}
@@ -77,11 +82,11 @@ export function ChooseProfileStep({
       />
       {shown.length === 0 ? (
         <Typography color="text.secondary" align="center" sx={{ py: 2 }}>
-          Nothing found...
+          {t(signinStrings.nothingFound)}
         </Typography>
       ) : (
         <List
-          aria-label="Profiles"
+          aria-label={t(signinStrings.profiles)}
           disablePadding
           sx={{ border: 1, borderColor: 'divider', borderRadius: 2 }}
         >

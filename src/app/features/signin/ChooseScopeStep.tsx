@@ -8,6 +8,8 @@ import { JSON_CONTENT_TYPE, type LoginAuthenticationResponse } from '../../../cl
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { signinStrings } from './strings';
 
 export function ChooseScopeStep({
   login,
@@ -19,6 +21,7 @@ export function ChooseScopeStep({
   readonly onResponse: (response: LoginAuthenticationResponse) => void;
 }) {
   const client = useBloomClient();
+  const t = useT();
   const [checked, setChecked] = useState<ReadonlySet<string>>(() => new Set(scopes));
   const form = useOutcomeForm(['scope'] as const);
 
@@ -40,10 +43,10 @@ export function ChooseScopeStep({
 
   return (
     <OutcomeForm
-      label="Choose scope"
+      label={t(signinStrings.scopeTitle)}
       form={form}
       alertFields={['scope']}
-      submitLabel="Set scope"
+      submitLabel={t(signinStrings.setScope)}
       spacing={2}
       action={setScope}
     >

@@ -7,6 +7,8 @@ import type { LoginAuthenticationResponse } from '../../../client';
 import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { signinStrings } from './strings';
 
 export function CreateProjectStep({
   login,
@@ -16,10 +18,12 @@ export function CreateProjectStep({
   readonly onResponse: (response: LoginAuthenticationResponse) => void;
 }) {
   const client = useBloomClient();
+  const t = useT();
   const [projectName, setProjectName] = useState('');
   const form = useOutcomeForm(['firstName'] as const);
 
-  const validate = () => (projectName.trim() === '' ? { firstName: 'Project name is required' } : {});
+  const validate = () =>
+    projectName.trim() === '' ? { firstName: t(signinStrings.projectNameRequired) } : {};
 
   async function createProject() {
     onResponse(await client.startNewProject({ login, projectName: projectName.trim() }));
@@ -27,16 +31,16 @@ export function CreateProjectStep({
 
   return (
     <OutcomeForm
-      label="Create project"
+      label={t(signinStrings.projectTitle)}
       form={form}
-      submitLabel="Create project"
+      submitLabel={t(signinStrings.projectTitle)}
       validate={validate}
       action={createProject}
     >
       <TextField
         id="signin-project-name"
         name="projectName"
-        label="Project Name"
+        label={t(signinStrings.projectName)}
         required
         fullWidth
         autoFocus

@@ -14,6 +14,8 @@ import { useAppConfig } from '../../components/AppConfigContext';
 import { validateEmail } from '../../components/emailValidation';
 import { fieldErrorProps, OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { signinStrings } from './strings';
 import { signInRedirectUri } from '../../components/signInRedirectUri';
 
 interface AuthMethod {
@@ -29,6 +31,7 @@ export interface EmailStepProps {
 export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
   const client = useBloomClient();
   const { clientId } = useAppConfig();
+  const t = useT();
   const [email, setEmail] = useState('');
   const [external, setExternal] = useState<Required<AuthMethod>>();
   const form = useOutcomeForm(['email'] as const);
@@ -63,17 +66,17 @@ export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
 
   return (
     <OutcomeForm
-      label="Sign in"
+      label={t(signinStrings.signIn)}
       form={form}
-      submitLabel={external ? null : 'Next'}
+      submitLabel={external ? null : t(signinStrings.next)}
       validate={validate}
       action={lookUpMethod}
       footer={
         showRegister && (
           <Typography variant="body2" align="center">
-            New to Bloom?{' '}
+            {t(signinStrings.newToBloom)}{' '}
             <Link component={RouterLink} to="/register">
-              Register
+              {t(signinStrings.register)}
             </Link>
           </Typography>
         )
@@ -83,7 +86,7 @@ export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
         id="signin-email"
         name="email"
         type="email"
-        label="Email"
+        label={t(signinStrings.email)}
         autoComplete="email"
         required
         fullWidth
@@ -98,11 +101,11 @@ export function EmailStep({ showRegister, onPassword }: EmailStepProps) {
       {external && (
         <>
           <Button variant="contained" size="large" fullWidth onClick={() => signInExternally(external)}>
-            Sign in with {external.domain}
+            {t(signinStrings.signInWith, { domain: external.domain })}
           </Button>
-          <Divider>or</Divider>
+          <Divider>{t(signinStrings.or)}</Divider>
           <Button variant="outlined" size="large" fullWidth onClick={() => onPassword(email.trim())}>
-            Sign in with a password
+            {t(signinStrings.signInWithPassword)}
           </Button>
         </>
       )}

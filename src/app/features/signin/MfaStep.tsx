@@ -6,6 +6,8 @@ import { useOutcomeForm } from '../../api/useOutcomeForm';
 import { OneTimeCodeField } from '../../components/CredentialFields';
 import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { signinStrings } from './strings';
 
 export function MfaStep({
   login,
@@ -15,12 +17,13 @@ export function MfaStep({
   readonly onResponse: (response: LoginAuthenticationResponse) => void;
 }) {
   const client = useBloomClient();
+  const t = useT();
   const [token, setToken] = useState('');
   // 'code' is this form's own slot for the required check: the server's issues name 'token' and so
   // land in the red 'Error' box, as SPEC §8 shows MFA errors.
   const form = useOutcomeForm(['code'] as const);
 
-  const validate = () => (token.trim() === '' ? { code: 'MFA code is required' } : {});
+  const validate = () => (token.trim() === '' ? { code: t(signinStrings.mfaRequired) } : {});
 
   async function verify() {
     onResponse(
@@ -34,15 +37,15 @@ export function MfaStep({
 
   return (
     <OutcomeForm
-      label="Enter MFA code"
+      label={t(signinStrings.mfaTitle)}
       form={form}
-      submitLabel="Submit code"
+      submitLabel={t(signinStrings.submitCode)}
       validate={validate}
       action={verify}
     >
       <OneTimeCodeField
         id="signin-mfa"
-        label="MFA code"
+        label={t(signinStrings.mfaCode)}
         autoFocus
         value={token}
         onValueChange={setToken}

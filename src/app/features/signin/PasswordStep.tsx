@@ -13,6 +13,8 @@ import { useAppConfig } from '../../components/AppConfigContext';
 import { PasswordField } from '../../components/CredentialFields';
 import { OutcomeForm } from '../../components/OutcomeForm';
 import { useBloomClient } from '../../session/BloomClientContext';
+import { useT } from '../../i18n/LocaleProvider';
+import { signinStrings } from './strings';
 
 export interface PasswordStepProps {
   readonly email: string;
@@ -24,11 +26,12 @@ export interface PasswordStepProps {
 export function PasswordStep({ email, scope, onResponse, onChangeEmail }: PasswordStepProps) {
   const client = useBloomClient();
   const { clientId } = useAppConfig();
+  const t = useT();
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const form = useOutcomeForm(['email', 'password'] as const);
 
-  const validate = () => (password === '' ? { password: 'Password is required' } : {});
+  const validate = () => (password === '' ? { password: t(signinStrings.passwordRequired) } : {});
 
   async function signIn() {
     onResponse(await client.startLogin({ email, password, remember, clientId, scope }));
@@ -36,22 +39,22 @@ export function PasswordStep({ email, scope, onResponse, onChangeEmail }: Passwo
 
   return (
     <OutcomeForm
-      label="Sign in"
+      label={t(signinStrings.signIn)}
       form={form}
       alertFields={['email']}
-      submitLabel="Sign in"
+      submitLabel={t(signinStrings.signIn)}
       validate={validate}
       action={signIn}
     >
       <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-        Signing in as <strong>{email}</strong>.{' '}
+        {t(signinStrings.signingInAs)} <strong>{email}</strong>.{' '}
         <Link component="button" type="button" onClick={onChangeEmail}>
-          Change
+          {t(signinStrings.change)}
         </Link>
       </Typography>
       <PasswordField
         id="signin-password"
-        label="Password"
+        label={t(signinStrings.password)}
         autoComplete="current-password"
         autoFocus
         value={password}
@@ -61,10 +64,10 @@ export function PasswordStep({ email, scope, onResponse, onChangeEmail }: Passwo
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
         <FormControlLabel
           control={<Checkbox checked={remember} onChange={(event) => setRemember(event.target.checked)} />}
-          label="Remember me"
+          label={t(signinStrings.rememberMe)}
         />
         <Link component={RouterLink} to="/resetpassword" variant="body2">
-          Forgot password
+          {t(signinStrings.forgotPassword)}
         </Link>
       </Stack>
     </OutcomeForm>

@@ -6,6 +6,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { LoginAuthenticationResponse } from '../../../client';
 import { AuthFormCard } from '../../components/AuthFormCard';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import type { Message } from '../../i18n/catalog';
+import { useT } from '../../i18n/LocaleProvider';
 import { ChooseProfileStep } from './ChooseProfileStep';
 import { ChooseScopeStep } from './ChooseScopeStep';
 import { CreateProjectStep } from './CreateProjectStep';
@@ -14,21 +16,24 @@ import { readExternalReturn, useExternalLoginStep } from './externalReturn';
 import { nextStep, type SignInStep } from './loginSteps';
 import { MfaStep } from './MfaStep';
 import { PasswordStep } from './PasswordStep';
+import { LanguageChoice } from './LanguageChoice';
+import { signinStrings as s } from './strings';
 import { SuccessStep } from './SuccessStep';
 
-const titles: Record<SignInStep['kind'], { title: string; subtitle?: string; width: 400 | 450 }> = {
-  email: { title: 'Sign in to Bloom', subtitle: 'Enter your email to continue.', width: 400 },
-  password: { title: 'Sign in to Bloom', subtitle: 'Enter your password.', width: 400 },
-  mfa: { title: 'Enter MFA code', subtitle: 'Open your authenticator app.', width: 400 },
-  profile: { title: 'Choose profile', width: 450 },
-  scope: { title: 'Choose scope', width: 450 },
-  project: { title: 'Create project', width: 450 },
-  success: { title: 'Success', width: 400 },
+const titles: Record<SignInStep['kind'], { title: Message; subtitle?: Message; width: 400 | 450 }> = {
+  email: { title: s.title, subtitle: s.emailSubtitle, width: 400 },
+  password: { title: s.title, subtitle: s.passwordSubtitle, width: 400 },
+  mfa: { title: s.mfaTitle, subtitle: s.mfaSubtitle, width: 400 },
+  profile: { title: s.profileTitle, width: 450 },
+  scope: { title: s.scopeTitle, width: 450 },
+  project: { title: s.projectTitle, width: 450 },
+  success: { title: s.successTitle, width: 400 },
 };
 
 export function SignInPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const t = useT();
   const scope = params.get('scope')?.trim() || undefined;
   const scopes = scope ? scope.split(/\s+/) : [];
   // Back from an external identity provider: its code, its pending login or its error.
@@ -51,8 +56,8 @@ export function SignInPage() {
 
   const { title, subtitle, width } = titles[step.kind];
   return (
-    <AuthFormCard title={title} subtitle={subtitle} width={width}>
-      <title>Sign in · Bloom</title>
+    <AuthFormCard title={t(title)} subtitle={subtitle && t(subtitle)} width={width}>
+      <title>{t(s.pageTitle)}</title>
       {step.kind === 'email' && <ErrorAlert message={externalError} />}
       {step.kind === 'email' && (
         <EmailStep showRegister onPassword={(email) => setStep({ kind: 'password', email })} />
@@ -91,6 +96,7 @@ export function SignInPage() {
       {step.kind === 'success' && (
         <SuccessStep code={step.code} onDone={() => navigate('/', { replace: true })} />
       )}
+      {step.kind === 'email' && <LanguageChoice />}
     </AuthFormCard>
   );
 }

@@ -9,9 +9,12 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { operationOutcomeToString } from '../../../fhir/outcomes';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { signInRedirectUri } from '../../components/signInRedirectUri';
+import { useT } from '../../i18n/LocaleProvider';
+import { signinStrings } from './strings';
 
 export function SuccessStep({ code, onDone }: { readonly code: string; readonly onDone: () => void }) {
   const client = useBloomClient();
+  const t = useT();
   const [error, setError] = useState<string>();
   const started = useRef(false);
 
@@ -30,8 +33,8 @@ export function SuccessStep({ code, onDone }: { readonly code: string; readonly 
         <ErrorAlert message={error} />
       ) : (
         <>
-          <CircularProgress aria-label="Signing in" />
-          <Typography color="text.secondary">You are signed in. Opening Bloom…</Typography>
+          <CircularProgress aria-label={t(signinStrings.signingIn)} />
+          <Typography color="text.secondary">{t(signinStrings.opening)}</Typography>
         </>
       )}
     </Stack>

@@ -3,9 +3,11 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useNotify } from '../../components/Notifications';
+import { translate } from '../../i18n/i18n';
 import { useBloomClient } from '../../session/BloomClientContext';
 import { SessionLoading } from '../../session/RequireSession';
 import { useShareContext } from '../../session/share/ShareContextProvider';
+import { signoutStrings } from './strings';
 
 export function SignOutPage() {
   const client = useBloomClient();
@@ -25,8 +27,9 @@ export function SignOutPage() {
       .then(() => leave())
       .then(() => client.signOut())
       .then(
-        () => notify('You have signed out.', 'success'),
-        () => notify('You are signed out on this device; the server could not be reached.', 'warning'),
+        // translate, not useT: the notice is in the language active when the sign-out ends.
+        () => notify(translate(signoutStrings.signedOut), 'success'),
+        () => notify(translate(signoutStrings.offline), 'warning'),
       )
       .finally(() => navigate('/', { replace: true }));
   }, [client, leave, navigate, notify]);
