@@ -2,5 +2,6 @@
 // strings.es.ts here when it is translated.
 import shell from '../components/strings.es';
 import home from '../features/home/strings.es';
+import forms from '../features/forms/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home };
+export const spanishMessages: Record<string, string> = { ...shell, ...home, ...forms };
