@@ -3,5 +3,6 @@
 import shell from '../components/strings.es';
 import home from '../features/home/strings.es';
 import forms from '../features/forms/strings.es';
+import journey from '../features/journey/strings.es';
 
-export const spanishMessages: Record<string, string> = { ...shell, ...home, ...forms };
+export const spanishMessages: Record<string, string> = { ...shell, ...home, ...forms, ...journey };
