@@ -13,6 +13,10 @@ import register from '../features/register/strings.es';
 import password from '../features/password/strings.es';
 import signout from '../features/signout/strings.es';
 import account from '../features/account/strings.es';
+import forms from '../features/forms/strings.es';
+import journey from '../features/journey/strings.es';
+import kickCount from '../features/kick-count/strings.es';
+import screening from '../features/screening/strings.es';
 
 export const spanishMessages: Record<string, string> = {
   ...shell,
@@ -28,4 +32,8 @@ export const spanishMessages: Record<string, string> = {
   ...password,
   ...signout,
   ...account,
+  ...forms,
+  ...journey,
+  ...kickCount,
+  ...screening,
 };

@@ -15,7 +15,9 @@ import { EmptyState, LoadError, LoadingState } from '../../components/ListStates
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT } from '../../i18n/LocaleProvider';
 import { useSession } from '../../session/BloomClientContext';
+import { formsStrings } from './strings';
 
 interface SentState {
   sent?: string;
@@ -28,6 +30,7 @@ function withoutVersion(canonical: string): string {
 }
 
 export function FormsPage() {
+  const t = useT();
   const { profile } = useSession();
   const location = useLocation();
   const sent = (location.state as SentState | null)?.sent;
@@ -43,31 +46,33 @@ export function FormsPage() {
   const titleOf = (canonical: string | null | undefined): string => {
     const url = withoutVersion(canonical ?? '');
     const form = forms.find((candidate) => candidate.url === url || `Questionnaire/${candidate.id}` === url);
-    return form?.title ?? form?.name ?? 'Form';
+    return form?.title ?? form?.name ?? t(formsStrings.form);
   };
   return (
     <Box sx={{ maxWidth: 1000, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <PageHeading title="Forms" />
+      <PageHeading title={t(formsStrings.title)} />
       {sent && (
         <Alert severity="success" sx={{ mb: 2 }}>
-          {`Thank you. Your answers to ${sent} were sent to your care team.`}
+          {t(formsStrings.sent, { form: sent })}
         </Alert>
       )}
-      {!patient && <EmptyState text="Forms are for patients: sign in as a patient to answer them." />}
+      {!patient && <EmptyState text={t(formsStrings.notPatient)} />}
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label="Loading forms" />}
+      {loading && !data && <LoadingState label={t(formsStrings.loadingList)} />}
       {data && (
         <>
           <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 2 }}>
-            Forms to fill in
+            {t(formsStrings.toFill)}
           </Typography>
           {forms.length === 0 ? (
-            <EmptyState text="No forms available" />
+            <EmptyState text={t(formsStrings.noForms)} />
           ) : (
-            <List aria-label="Forms to fill in">
+            <List aria-label={t(formsStrings.toFill)}>
               {forms.map((form) => (
                 <ListItem key={form.id} divider sx={{ px: 0, display: 'block' }}>
-                  <ResourceLink to={`/forms/${form.id}`}>{form.title ?? form.name ?? 'Form'}</ResourceLink>
+                  <ResourceLink to={`/forms/${form.id}`}>
+                    {form.title ?? form.name ?? t(formsStrings.form)}
+                  </ResourceLink>
                   {form.description && (
                     <Typography variant="body2" color="text.secondary">
                       {form.description}
@@ -78,12 +83,12 @@ export function FormsPage() {
             </List>
           )}
           <Typography variant="h2" sx={{ fontSize: '1.3rem', mt: 3 }}>
-            Your answers
+            {t(formsStrings.yourAnswers)}
           </Typography>
           {responses.length === 0 ? (
-            <EmptyState text="You have not answered any forms yet" />
+            <EmptyState text={t(formsStrings.noAnswers)} />
           ) : (
-            <List aria-label="Your answers">
+            <List aria-label={t(formsStrings.yourAnswers)}>
               {responses.map((response) => (
                 <ListItem key={response.id} divider sx={{ px: 0 }}>
                   <Stack

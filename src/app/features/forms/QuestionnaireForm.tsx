@@ -6,10 +6,14 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { Message } from '../../i18n/catalog';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
+import { extensionSibling, translatedText } from '../../i18n/translatedText';
 import { buildResponseItems, choiceOptions } from './answerState';
 import type { GroupInstances, RawAnswers } from './answerState';
 import { QuestionnaireItemView } from './QuestionnaireItemView';
 import type { ItemContext } from './QuestionnaireItemView';
+import { formsStrings } from './strings';
 
 /** An answerValueSet's codes once expanded, or the reason they could not be. */
 export type ExpandedValueSets = ReadonlyMap<string, readonly Coding[] | { problem: string }>;
@@ -31,9 +35,11 @@ export function QuestionnaireForm({
   expanded = NO_VALUE_SETS,
   submitting = false,
   message,
-  submitLabel = 'Send answers',
+  submitLabel,
   onSubmit,
 }: QuestionnaireFormProps) {
+  const t = useT();
+  const locale = useLocale();
   const [raw, setRawAnswers] = useState<RawAnswers>({});
   const [instances, setInstanceIds] = useState<GroupInstances>({});
   const [tried, setTried] = useState(false);
@@ -43,20 +49,20 @@ export function QuestionnaireForm({
   const optionsOf = useCallback(
     (item: QuestionnaireItem) => {
       const codes = item.answerValueSet ? expanded.get(item.answerValueSet) : undefined;
-      return choiceOptions(item, Array.isArray(codes) ? codes : []);
+      return choiceOptions(item, Array.isArray(codes) ? codes : [], locale);
     },
-    [expanded],
+    [expanded, locale],
   );
   const optionsProblem = useCallback(
-    (item: QuestionnaireItem) => {
+    (item: QuestionnaireItem): Message | undefined => {
       if (item.answerOption?.length || !item.answerValueSet) {
         return undefined;
       }
       const codes = expanded.get(item.answerValueSet);
       if (codes === undefined) {
-        return 'Loading the choices…';
+        return formsStrings.loadingChoices;
       }
-      return Array.isArray(codes) ? undefined : 'The choices for this question could not be loaded.';
+      return Array.isArray(codes) ? undefined : formsStrings.choicesFailed;
     },
     [expanded],
   );
@@ -66,6 +72,7 @@ export function QuestionnaireForm({
     [items, raw, optionsOf, instances],
   );
   const context: ItemContext = {
+    locale,
     raw,
     instances,
     // Messages appear once the patient has tried to send, then follow her corrections live.
@@ -89,16 +96,22 @@ export function QuestionnaireForm({
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label={questionnaire.title ?? 'Questionnaire'}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={submit}
+      aria-label={
+        translatedText(extensionSibling(questionnaire, 'title'), questionnaire.title, locale) ??
+        t(formsStrings.questionnaire)
+      }
+    >
       {items.map((item) => (
         <QuestionnaireItemView key={item.linkId} item={item} scope="" context={context} />
       ))}
       <div ref={summary} tabIndex={-1}>
         {tried && problems > 0 && (
           <Alert severity="error" sx={{ mb: 2 }}>
-            {problems === 1
-              ? 'One answer needs your attention before you can send the form.'
-              : `${problems} answers need your attention before you can send the form.`}
+            {t(formsStrings.problems, { count: problems })}
           </Alert>
         )}
         {message && (
@@ -113,7 +126,7 @@ export function QuestionnaireForm({
         disabled={submitting}
         sx={{ width: { xs: '100%', sm: 'auto' } }}
       >
-        {submitting ? 'Sending…' : submitLabel}
+        {submitting ? t(formsStrings.sending) : (submitLabel ?? t(formsStrings.send))}
       </Button>
     </Box>
   );

@@ -21,19 +21,26 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { isEnabled } from '../../../fhir/questionnaire/enable-when';
 import type { AnswersByLinkId } from '../../../fhir/questionnaire/enable-when';
+import type { Message } from '../../i18n/catalog';
+import { useT } from '../../i18n/LocaleProvider';
+import type { Locale } from '../../i18n/locale';
+import { extensionSibling, translatedText } from '../../i18n/translatedText';
 import { instanceScope, instancesOf, itemKey } from './answerState';
 import type { ChoiceOption, GroupInstances, RawAnswers } from './answerState';
+import { formsStrings } from './strings';
 
 export interface ItemContext {
+  /** The language the item texts are shown in (the data's translations). */
+  locale: Locale;
   raw: RawAnswers;
   instances: GroupInstances;
   /** Messages by item key. */
-  errors: Readonly<Record<string, string>>;
+  errors: Readonly<Record<string, Message>>;
   /** The answers enableWhen reads in a scope. */
   shownAt: (scope: string) => AnswersByLinkId;
   optionsOf: (item: QuestionnaireItem) => readonly ChoiceOption[];
   /** A message when the item's answerValueSet could not be expanded. */
-  optionsProblem: (item: QuestionnaireItem) => string | undefined;
+  optionsProblem: (item: QuestionnaireItem) => Message | undefined;
   setRaw: (key: string, values: string[]) => void;
   setInstances: (key: string, ids: string[]) => void;
 }
@@ -45,8 +52,11 @@ interface ViewProps {
   context: ItemContext;
 }
 
-function labelOf(item: QuestionnaireItem): string {
-  return [item.prefix, item.text ?? item.linkId].filter(Boolean).join(' ');
+/** The item's prefix and text, in the active language when the data translates them. */
+function labelOf(item: QuestionnaireItem, locale: Locale): string {
+  const prefix = translatedText(extensionSibling(item, 'prefix'), item.prefix, locale);
+  const text = translatedText(extensionSibling(item, 'text'), item.text, locale);
+  return [prefix, text ?? item.linkId].filter(Boolean).join(' ');
 }
 
 const INPUT_TYPES: Partial<
@@ -60,11 +70,12 @@ const INPUT_TYPES: Partial<
 };
 
 function TextAnswers({ item, itemKey: key, context }: ViewProps) {
+  const t = useT();
   const baseId = useId();
   const values = context.raw[key]?.length ? (context.raw[key] as string[]) : [''];
   const error = context.errors[key];
   const input = INPUT_TYPES[item.type] ?? { type: 'text' };
-  const label = labelOf(item);
+  const label = labelOf(item, context.locale);
   const update = (index: number, value: string) =>
     context.setRaw(
       key,
@@ -75,7 +86,7 @@ function TextAnswers({ item, itemKey: key, context }: ViewProps) {
       {values.map((value, index) => {
         const id = `${baseId}-${index}`;
         const helperId = error && index === values.length - 1 ? `${id}-error` : undefined;
-        const name = values.length > 1 ? `${label} (answer ${index + 1})` : label;
+        const name = values.length > 1 ? t(formsStrings.nthAnswer, { label, n: index + 1 }) : label;
         return (
           <Stack key={id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
             <FormControl fullWidth required={item.required} error={Boolean(error)}>
@@ -98,7 +109,7 @@ function TextAnswers({ item, itemKey: key, context }: ViewProps) {
                   'aria-describedby': helperId,
                 }}
               />
-              {helperId && <FormHelperText id={helperId}>{error}</FormHelperText>}
+              {helperId && error && <FormHelperText id={helperId}>{t(error)}</FormHelperText>}
             </FormControl>
             {index > 0 && (
               <Button
@@ -108,10 +119,10 @@ function TextAnswers({ item, itemKey: key, context }: ViewProps) {
                     values.filter((_, at) => at !== index),
                   )
                 }
-                aria-label={`Remove answer ${index + 1} of ${label}`}
+                aria-label={t(formsStrings.removeNthAnswer, { n: index + 1, label })}
                 sx={{ mt: 1 }}
               >
-                Remove
+                {t(formsStrings.remove)}
               </Button>
             )}
           </Stack>
@@ -121,9 +132,9 @@ function TextAnswers({ item, itemKey: key, context }: ViewProps) {
         <Box>
           <Button
             onClick={() => context.setRaw(key, [...values, ''])}
-            aria-label={`Add another answer to ${label}`}
+            aria-label={t(formsStrings.addAnswerTo, { label })}
           >
-            Add another answer
+            {t(formsStrings.addAnswer)}
           </Button>
         </Box>
       )}
@@ -137,6 +148,7 @@ function ChoiceAnswers({
   context,
   options,
 }: ViewProps & { options: readonly ChoiceOption[] }) {
+  const t = useT();
   const labelId = useId();
   const errorId = useId();
   const error = context.errors[key] ?? context.optionsProblem(item);
@@ -149,7 +161,7 @@ function ChoiceAnswers({
       sx={{ mb: 2, display: 'flex' }}
     >
       <FormLabel component="legend" id={labelId}>
-        {labelOf(item)}
+        {labelOf(item, context.locale)}
       </FormLabel>
       {item.type === 'choice' && item.repeats ? (
         <FormGroup aria-describedby={error ? errorId : undefined}>
@@ -185,15 +197,17 @@ function ChoiceAnswers({
           ))}
         </RadioGroup>
       )}
-      {error && <FormHelperText id={errorId}>{error}</FormHelperText>}
+      {error && <FormHelperText id={errorId}>{t(error)}</FormHelperText>}
     </FormControl>
   );
 }
 
-const YES_NO: readonly ChoiceOption[] = [
-  { key: 'true', label: 'Yes', answer: { valueBoolean: true } },
-  { key: 'false', label: 'No', answer: { valueBoolean: false } },
-];
+function yesNo(t: (message: Message) => string): readonly ChoiceOption[] {
+  return [
+    { key: 'true', label: t(formsStrings.yes), answer: { valueBoolean: true } },
+    { key: 'false', label: t(formsStrings.no), answer: { valueBoolean: false } },
+  ];
+}
 
 const FIELDSET_SX = {
   border: 1,
@@ -209,8 +223,9 @@ const FIELDSET_SX = {
 
 /** A group: one fieldset per instance; a repeating one adds and removes instances by labelled buttons. */
 function GroupView({ item, itemKey: key, context }: ViewProps) {
+  const t = useT();
   const error = context.errors[key];
-  const label = labelOf(item);
+  const label = labelOf(item, context.locale);
   const ids = instancesOf(item, key, context.instances);
   const add = () => {
     const next = String(Math.max(-1, ...ids.map(Number)) + 1);
@@ -228,7 +243,7 @@ function GroupView({ item, itemKey: key, context }: ViewProps) {
             </Typography>
             {error && index === 0 && (
               <Typography color="error" variant="body2" sx={{ mb: 1 }}>
-                {error}
+                {t(error)}
               </Typography>
             )}
             {(item.item ?? []).map((child) => (
@@ -243,9 +258,9 @@ function GroupView({ item, itemKey: key, context }: ViewProps) {
                       ids.filter((other) => other !== id),
                     )
                   }
-                  aria-label={`Remove ${name}`}
+                  aria-label={t(formsStrings.removeGroup, { name })}
                 >
-                  Remove
+                  {t(formsStrings.remove)}
                 </Button>
               </Box>
             )}
@@ -254,8 +269,8 @@ function GroupView({ item, itemKey: key, context }: ViewProps) {
       })}
       {item.repeats && (
         <Box sx={{ mb: 2 }}>
-          <Button variant="outlined" onClick={add} aria-label={`Add another ${label}`}>
-            Add another
+          <Button variant="outlined" onClick={add} aria-label={t(formsStrings.addGroupOf, { label })}>
+            {t(formsStrings.addGroup)}
           </Button>
         </Box>
       )}
@@ -273,6 +288,7 @@ export function QuestionnaireItemView({
   scope: string;
   context: ItemContext;
 }) {
+  const t = useT();
   if (!isEnabled(item, context.shownAt(scope))) {
     return null;
   }
@@ -281,9 +297,9 @@ export function QuestionnaireItemView({
     case 'group':
       return <GroupView {...props} />;
     case 'display':
-      return <Typography sx={{ mb: 2 }}>{labelOf(item)}</Typography>;
+      return <Typography sx={{ mb: 2 }}>{labelOf(item, context.locale)}</Typography>;
     case 'boolean':
-      return <ChoiceAnswers {...props} options={YES_NO} />;
+      return <ChoiceAnswers {...props} options={yesNo(t)} />;
     case 'choice':
       return <ChoiceAnswers {...props} options={context.optionsOf(item)} />;
     case 'integer':
@@ -295,7 +311,7 @@ export function QuestionnaireItemView({
     default:
       return (
         <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {`${labelOf(item)}: this kind of question cannot be answered here yet.`}
+          {t(formsStrings.unsupported, { label: labelOf(item, context.locale) })}
         </Typography>
       );
   }

@@ -1,6 +1,7 @@
 // forms/{questionnaireId}: one of the clinic's questionnaires to answer. Saving creates
 // a completed QuestionnaireResponse about the patient, written by her, naming the form by its
-// canonical URL; the server checks it against the form, and the patient returns to her list.
+// canonical URL; the server checks it against the form, and the patient returns to her list. The
+// form's texts show in the active language where the Questionnaire carries translations.
 import { useQuery } from '@apollo/client/react';
 import type { Questionnaire, QuestionnaireResponse, QuestionnaireResponseItem } from '@medplum/fhirtypes';
 import Box from '@mui/material/Box';
@@ -14,10 +15,22 @@ import { LoadError, LoadingState } from '../../components/ListStates';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
+import { extensionSibling, translatedText } from '../../i18n/translatedText';
 import { useBloomClient, useSession } from '../../session/BloomClientContext';
-import { fromGraphql } from './graphqlResource';
 import { QuestionnaireForm } from './QuestionnaireForm';
+import { formsStrings } from './strings';
 import { useExpandedValueSets } from './useExpandedValueSets';
+
+/** The Questionnaire ResourceSearch answered (JSON), checked before the renderer reads it. */
+export function questionnaireOf(resources: readonly unknown[] | undefined): Questionnaire | undefined {
+  const [resource] = resources ?? [];
+  const isQuestionnaire =
+    typeof resource === 'object' &&
+    resource !== null &&
+    (resource as { resourceType?: unknown }).resourceType === 'Questionnaire';
+  return isQuestionnaire ? (resource as Questionnaire) : undefined;
+}
 
 /** The canonical a response names: the form's URL, or its reference when it has none. */
 export function questionnaireCanonical(questionnaire: Questionnaire): string {
@@ -29,19 +42,18 @@ export function QuestionnairePage() {
   const client = useBloomClient();
   const { profile } = useSession();
   const navigate = useNavigate();
+  const t = useT();
+  const locale = useLocale();
   const [sending, setSending] = useState(false);
   const [message, setMessage] = useState<string>();
   const { data, loading, error, refetch } = useQuery(QuestionnaireFormDocument, {
-    variables: { id: questionnaireId },
+    variables: { search: `_id=${encodeURIComponent(questionnaireId)}` },
   });
-  const questionnaire = useMemo(
-    () => (data?.Questionnaire ? fromGraphql<Questionnaire>(data.Questionnaire) : undefined),
-    [data],
-  );
+  const questionnaire = useMemo(() => questionnaireOf(data?.ResourceSearch.resources), [data]);
   const expanded = useExpandedValueSets(questionnaire);
 
   if (loading && !data) {
-    return <LoadingState label="Loading the form" />;
+    return <LoadingState label={t(formsStrings.loadingForm)} />;
   }
   if (error && !data) {
     return error.message === 'Not found' ? (
@@ -53,11 +65,18 @@ export function QuestionnairePage() {
   if (!questionnaire) {
     return <NotFoundPanel />;
   }
-  const title = questionnaire.title ?? questionnaire.name ?? 'Form';
+  // The response keeps the form's own title; the screen shows it in her language.
+  const title = questionnaire.title ?? questionnaire.name ?? t(formsStrings.form);
+  const shownTitle = translatedText(extensionSibling(questionnaire, 'title'), title, locale) ?? title;
+  const description = translatedText(
+    extensionSibling(questionnaire, 'description'),
+    questionnaire.description,
+    locale,
+  );
 
   async function save(items: QuestionnaireResponseItem[]) {
     if (!questionnaire || profile?.resourceType !== 'Patient' || !profile.id) {
-      setMessage('Only a patient can answer this form.');
+      setMessage(t(formsStrings.onlyPatient));
       return;
     }
     const patient = { reference: `Patient/${profile.id}` };
@@ -76,14 +95,14 @@ export function QuestionnairePage() {
       });
       // A screening the clinic scores (the EPDS) ends on the screening's message (features/screening).
       const next = questionnaire.url === EPDS_QUESTIONNAIRE_URL ? `/screening/${created.id ?? ''}` : '/forms';
-      void navigate(next, { state: { sent: title, responseId: created.id } });
+      void navigate(next, { state: { sent: shownTitle, responseId: created.id } });
     } catch (err) {
       const issues = errorOutcome(err).issue ?? [];
       setMessage(
         issues
           .map((issue) => issue.details?.text ?? issue.diagnostics ?? '')
           .filter(Boolean)
-          .join(' ') || 'The form could not be sent.',
+          .join(' ') || t(formsStrings.notSent),
       );
       setSending(false);
     }
@@ -92,12 +111,12 @@ export function QuestionnairePage() {
   return (
     <Box sx={{ maxWidth: 760, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
       <Typography sx={{ mb: 1 }}>
-        <ResourceLink to="/forms">Back to forms</ResourceLink>
+        <ResourceLink to="/forms">{t(formsStrings.back)}</ResourceLink>
       </Typography>
-      <PageHeading title={title} />
-      {questionnaire.description && (
+      <PageHeading title={shownTitle} />
+      {description && (
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          {questionnaire.description}
+          {description}
         </Typography>
       )}
       <QuestionnaireForm

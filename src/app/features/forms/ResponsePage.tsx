@@ -18,11 +18,13 @@ import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useT, type Translate } from '../../i18n/LocaleProvider';
 import { fromGraphql } from './graphqlResource';
+import { formsStrings } from './strings';
 
 /** An answer as words: Yes/No, a coding's display, a quantity with its unit. */
-export function answerText(answer: QuestionnaireResponseItemAnswer): string {
-  if (answer.valueBoolean !== undefined) return answer.valueBoolean ? 'Yes' : 'No';
+export function answerText(answer: QuestionnaireResponseItemAnswer, t: Translate): string {
+  if (answer.valueBoolean !== undefined) return t(answer.valueBoolean ? formsStrings.yes : formsStrings.no);
   if (answer.valueCoding) return answer.valueCoding.display ?? answer.valueCoding.code ?? '';
   if (answer.valueQuantity)
     return [answer.valueQuantity.value, answer.valueQuantity.unit].filter((v) => v !== undefined).join(' ');
@@ -39,6 +41,7 @@ export function answerText(answer: QuestionnaireResponseItemAnswer): string {
 }
 
 function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] }) {
+  const t = useT();
   return (
     <Box component="dl" sx={{ m: 0 }}>
       {items.map((item, index) =>
@@ -57,7 +60,8 @@ function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] 
               {item.text ?? item.linkId}
             </Typography>
             <Typography component="dd" sx={{ ml: 0, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-              {(item.answer ?? []).map(answerText).join(', ') || 'No answer'}
+              {(item.answer ?? []).map((answer) => answerText(answer, t)).join(', ') ||
+                t(formsStrings.noAnswer)}
             </Typography>
           </Box>
         ),
@@ -67,6 +71,7 @@ function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] 
 }
 
 export function ResponsePage() {
+  const t = useT();
   const { responseId = '' } = useParams();
   const { data, loading, error, refetch } = useQuery(QuestionnaireResponseDetailDocument, {
     variables: { id: responseId },
@@ -79,7 +84,7 @@ export function ResponsePage() {
     [data],
   );
   if (loading && !data) {
-    return <LoadingState label="Loading your answers" />;
+    return <LoadingState label={t(formsStrings.loadingResponse)} />;
   }
   if (error && !data) {
     return error.message === 'Not found' ? (
@@ -94,12 +99,12 @@ export function ResponsePage() {
   return (
     <Box sx={{ maxWidth: 760, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
       <Typography sx={{ mb: 1 }}>
-        <ResourceLink to="/forms">Back to forms</ResourceLink>
+        <ResourceLink to="/forms">{t(formsStrings.back)}</ResourceLink>
       </Typography>
-      <PageHeading title="Your answers" />
+      <PageHeading title={t(formsStrings.yourAnswers)} />
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 3, flexWrap: 'wrap' }}>
         <Typography color="text.secondary">
-          Sent <DateTimeDisplay value={response.authored} />
+          {t(formsStrings.sentOn)} <DateTimeDisplay value={response.authored} />
         </Typography>
         {response.status && <StatusBadge status={response.status} kind="form" />}
       </Stack>

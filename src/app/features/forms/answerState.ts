@@ -12,6 +12,10 @@ import type {
 } from '@medplum/fhirtypes';
 import { collectAnswers, isEnabled, scopedAnswers } from '../../../fhir/questionnaire/enable-when';
 import type { AnswersByLinkId } from '../../../fhir/questionnaire/enable-when';
+import type { Message } from '../../i18n/catalog';
+import type { Locale } from '../../i18n/locale';
+import { extensionSibling, translatedText } from '../../i18n/translatedText';
+import { formsStrings } from './strings';
 
 /** What the patient has typed or picked, by item key: one string per input (or per picked option). */
 export type RawAnswers = Readonly<Record<string, readonly string[]>>;
@@ -45,31 +49,36 @@ export interface ChoiceOption {
   answer: QuestionnaireResponseItemAnswer;
 }
 
-export const NEEDS_ANSWER = 'Please answer this question.';
-export const NEEDS_SECTION = 'Please answer at least one question in this section.';
+export const NEEDS_ANSWER = formsStrings.needsAnswer;
+export const NEEDS_SECTION = formsStrings.needsSection;
 
-function codingOption(coding: Coding): ChoiceOption {
+/** A coding as a choice, labelled in the active language when the data translates its display. */
+function codingOption(coding: Coding, locale: Locale): ChoiceOption {
   return {
     key: `coding:${coding.system ?? ''}|${coding.code ?? ''}`,
-    label: coding.display ?? coding.code ?? '',
+    label: translatedText(extensionSibling(coding, 'display'), coding.display, locale) ?? coding.code ?? '',
     answer: { valueCoding: coding },
   };
 }
 
 /** The choices of an item: its answerOptions, or the codes of its expanded answerValueSet. */
-export function choiceOptions(item: QuestionnaireItem, expanded: readonly Coding[] = []): ChoiceOption[] {
+export function choiceOptions(
+  item: QuestionnaireItem,
+  expanded: readonly Coding[] = [],
+  locale: Locale = 'en',
+): ChoiceOption[] {
   if (!item.answerOption?.length) {
-    return expanded.map(codingOption);
+    return expanded.map((coding) => codingOption(coding, locale));
   }
   return item.answerOption.flatMap((option: QuestionnaireItemAnswerOption): ChoiceOption[] => {
     if (option.valueCoding) {
-      return [codingOption(option.valueCoding)];
+      return [codingOption(option.valueCoding, locale)];
     }
     if (option.valueString !== undefined) {
       return [
         {
           key: `string:${option.valueString}`,
-          label: option.valueString,
+          label: translatedText(extensionSibling(option, 'valueString'), option.valueString, locale) ?? '',
           answer: { valueString: option.valueString },
         },
       ];
@@ -102,7 +111,7 @@ export function choiceOptions(item: QuestionnaireItem, expanded: readonly Coding
   });
 }
 
-type Parsed = { answer: QuestionnaireResponseItemAnswer } | { error: string } | undefined;
+type Parsed = { answer: QuestionnaireResponseItemAnswer } | { error: Message } | undefined;
 
 /** One typed value as an answer of the item's type; undefined when empty. */
 export function parseAnswer(item: QuestionnaireItem, raw: string, options: readonly ChoiceOption[]): Parsed {
@@ -116,20 +125,20 @@ export function parseAnswer(item: QuestionnaireItem, raw: string, options: reado
     case 'integer':
       return /^-?\d{1,15}$/.test(text)
         ? { answer: { valueInteger: Number(text) } }
-        : { error: 'Enter a whole number, like 3.' };
+        : { error: formsStrings.wholeNumber };
     case 'decimal': {
       const normal = text.replace(',', '.');
       return /^-?\d{1,15}(\.\d{1,10})?$/.test(normal)
         ? { answer: { valueDecimal: Number(normal) } }
-        : { error: 'Enter a number, like 2.5.' };
+        : { error: formsStrings.number };
     }
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
         ? { answer: { valueDate: text } }
-        : { error: 'Enter a date, like 2027-03-01.' };
+        : { error: formsStrings.date };
     case 'choice': {
       const option = options.find((candidate) => candidate.key === raw);
-      return option ? { answer: option.answer } : { error: 'Pick one of the options.' };
+      return option ? { answer: option.answer } : { error: formsStrings.pickOption };
     }
     case 'string':
     case 'text':
@@ -142,7 +151,7 @@ export function parseAnswer(item: QuestionnaireItem, raw: string, options: reado
 export interface BuiltResponse {
   items: QuestionnaireResponseItem[];
   /** A message by item key for each answer that cannot be read and each required item left empty. */
-  errors: Record<string, string>;
+  errors: Record<string, Message>;
   /** The answers enableWhen was judged with, by scope (the items of a group instance see its own). */
   shown: ReadonlyMap<string, AnswersByLinkId>;
 }
@@ -164,11 +173,11 @@ function buildGroup(
   key: string,
   pass: Pass,
   answers: AnswersByLinkId,
-  errors: Record<string, string>,
+  errors: Record<string, Message>,
 ): QuestionnaireResponseItem[] {
   const instances = instancesOf(definition, key, pass.instances).map((instance) => {
     const scope = instanceScope(definition, key, instance);
-    const inner: Record<string, string> = {};
+    const inner: Record<string, Message> = {};
     const children = build(
       definition.item ?? [],
       pass,
@@ -198,7 +207,7 @@ function build(
   pass: Pass,
   scope: string,
   answers: AnswersByLinkId,
-  errors: Record<string, string>,
+  errors: Record<string, Message>,
 ): QuestionnaireResponseItem[] {
   pass.shown.set(scope, answers);
   const items: QuestionnaireResponseItem[] = [];
@@ -244,7 +253,7 @@ export function buildResponseItems(
   let previous: ReadonlyMap<string, readonly QuestionnaireResponseItem[]> = new Map();
   for (let round = 0; ; round++) {
     const pass: Pass = { raw, instances, optionsOf, previous, held: new Map(), shown: new Map() };
-    const errors: Record<string, string> = {};
+    const errors: Record<string, Message> = {};
     const next = build(definitions, pass, '', collectAnswers(items), errors);
     // Each round shows what the previous round's answers enable; a form settles within a few.
     if (JSON.stringify(next) === JSON.stringify(items) || round === 5) {

@@ -8,8 +8,11 @@ import { Navigate, Link as RouterLink, useSearchParams } from 'react-router-dom'
 import { QuestionnaireByUrlDocument } from '../../../graphql';
 import { EmptyState, LoadError, LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
+import { useT } from '../../i18n/LocaleProvider';
+import { journeyStrings } from './strings';
 
 export function AnswerQuestionnairePage() {
+  const t = useT();
   const [params] = useSearchParams();
   const url = params.get('url') ?? '';
   const { data, loading, error, refetch } = useQuery(QuestionnaireByUrlDocument, {
@@ -20,14 +23,12 @@ export function AnswerQuestionnairePage() {
   if (id) return <Navigate to={`/forms/${id}`} replace />;
   return (
     <Box sx={{ maxWidth: 900, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <PageHeading title="Questionnaire" />
+      <PageHeading title={t(journeyStrings.questionnaire)} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && <LoadingState label="Opening the questionnaire" />}
-      {(!url || (data && !id)) && (
-        <EmptyState text="This questionnaire is not available. Please ask your care team." />
-      )}
+      {loading && <LoadingState label={t(journeyStrings.opening)} />}
+      {(!url || (data && !id)) && <EmptyState text={t(journeyStrings.unavailable)} />}
       <Link component={RouterLink} to="/pregnancy">
-        Back to your care plan
+        {t(journeyStrings.backToPlan)}
       </Link>
     </Box>
   );

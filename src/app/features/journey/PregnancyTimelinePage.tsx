@@ -1,13 +1,13 @@
 // /pregnancy: where the pregnancy stands (week, trimester, due date), what happens at this stage in
 // plain words, and the clinic's schedule of care (the CarePlan its PlanDefinition made) with each step
 // done (and what did it), due now, or upcoming; a due step that offers a questionnaire links to it.
-// One PregnancyTimeline query.
+// One PregnancyTimeline query; step names in the active language where the plan translates them.
 import { useQuery } from '@apollo/client/react';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { PregnancyTimelineDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
@@ -26,24 +26,29 @@ import {
   pregnancyProgress,
 } from '../../components/pregnancyProgress';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { useSession } from '../../session/BloomClientContext';
+import { localizedPlans } from './localizedPlan';
 import { outcomeLink } from './outcomeLink';
 import { stageOfPregnancy, trimesterName } from './stageOfPregnancy';
+import { journeyStrings } from './strings';
 
 const BADGE_STATUS = { done: 'completed', due: 'in-progress', upcoming: 'scheduled' } as const;
 
 function StepWindow({ step }: { step: PlanStep }) {
+  const t = useT();
   if (!step.start && !step.end) return null;
   return (
     <Typography variant="body2" color="text.secondary">
       {step.start && <DateTimeDisplay value={step.start} />}
-      {step.start && step.end && ' to '}
+      {step.start && step.end && ` ${t(journeyStrings.to)} `}
       {step.end && <DateTimeDisplay value={step.end} />}
     </Typography>
   );
 }
 
 function StepItem({ step, now }: { step: PlanStep; now: Date }) {
+  const t = useT();
   const state = planStepState(step, now);
   const answer = questionnaireToAnswer(step, now);
   return (
@@ -62,25 +67,21 @@ function StepItem({ step, now }: { step: PlanStep; now: Date }) {
       </Box>
       <StepWindow step={step} />
       {step.description && <Typography variant="body2">{step.description}</Typography>}
-      {state.overdue && !answer && (
-        <Typography variant="body2">
-          Its usual time has passed: ask your care team when to have it.
-        </Typography>
-      )}
+      {state.overdue && !answer && <Typography variant="body2">{t(journeyStrings.overdue)}</Typography>}
       {answer && (
         <Link component={RouterLink} to={answer} variant="body2" sx={{ fontWeight: 600 }}>
-          Answer the questionnaire
+          {t(journeyStrings.answer)}
         </Link>
       )}
       {step.doneBy.map((reference) => {
         const link = outcomeLink(reference);
         return link.to ? (
           <Link key={reference} component={RouterLink} to={link.to} variant="body2">
-            {link.label}
+            {t(link.label)}
           </Link>
         ) : (
           <Typography key={reference} variant="body2">
-            {link.label}
+            {t(link.label)}
           </Typography>
         );
       })}
@@ -90,65 +91,76 @@ function StepItem({ step, now }: { step: PlanStep; now: Date }) {
 
 export function PregnancyTimelinePage({ now: givenNow }: { now?: Date }) {
   const [now] = useState(() => givenNow ?? new Date());
+  const t = useT();
+  const locale = useLocale();
   const { profile } = useSession();
   const patient = profile?.resourceType === 'Patient' && profile.id ? `Patient/${profile.id}` : '';
   const { data, loading, error, refetch } = useQuery(PregnancyTimelineDocument, {
-    variables: { patient },
+    variables: {
+      patient,
+      carePlans: `patient=${encodeURIComponent(patient)}&status=active&_sort=-_lastUpdated&_count=10`,
+    },
     skip: !patient,
   });
+  const plans = useMemo(
+    () => localizedPlans(data?.carePlans.resources, locale, t(journeyStrings.careStep)),
+    [data, locale, t],
+  );
   const { dueDate, fromLastPeriod } = effectiveDueDate(
     data?.dueDate?.edges?.[0]?.resource?.valueDateTime,
     data?.lastPeriod?.edges?.[0]?.resource?.valueDateTime,
   );
   const progress = dueDate ? pregnancyProgress(dueDate, now) : undefined;
-  const steps = planSteps(pregnancyPlan(data?.CarePlanList));
+  const steps = planSteps(pregnancyPlan(plans));
   return (
     <Box sx={{ maxWidth: 900, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <PageHeading title="Your pregnancy" />
+      <PageHeading title={t(journeyStrings.title)} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label="Loading your pregnancy" />}
+      {loading && !data && <LoadingState label={t(journeyStrings.loading)} />}
       {data && (
         <>
-          <Box component="section" aria-label="This week" sx={{ mb: 4 }}>
+          <Box component="section" aria-label={t(journeyStrings.thisWeek)} sx={{ mb: 4 }}>
             {progress && dueDate ? (
               <>
                 <Typography sx={{ fontSize: '1.25rem', fontWeight: 600 }}>
-                  Week {progress.weeks} · {trimesterName(progress.trimester)}
+                  {t(journeyStrings.week, {
+                    week: progress.weeks,
+                    trimester: t(trimesterName(progress.trimester)),
+                  })}
                 </Typography>
                 <Typography color="text.secondary" sx={{ mb: 1 }}>
-                  {progress.weeks} weeks {progress.days} days. Due date:{' '}
+                  {t(journeyStrings.progress, { weeks: progress.weeks, days: progress.days })}{' '}
                   <DateTimeDisplay value={dueDate.slice(0, 10)} />
-                  {fromLastPeriod && ' (from the first day of your last period)'}
+                  {fromLastPeriod && ` ${t(journeyStrings.fromLastPeriod)}`}
                 </Typography>
-                <Typography>{stageOfPregnancy(progress.weeks)}</Typography>
+                <Typography>{t(stageOfPregnancy(progress.weeks))}</Typography>
                 {progress.weeks >= KICK_COUNT_FROM_WEEK && (
                   <Typography sx={{ mt: 1 }}>
                     <Link component={RouterLink} to="/pregnancy/kicks">
-                      Count your baby&apos;s kicks
+                      {t(journeyStrings.countKicks)}
                     </Link>
                   </Typography>
                 )}
               </>
             ) : (
               <Typography>
-                We don&apos;t know your due date yet. Ask your care team, or enter the first day of your last
-                period on your{' '}
+                {t(journeyStrings.noDueDate)}{' '}
                 <Link component={RouterLink} to="/">
-                  home page
+                  {t(journeyStrings.homePage)}
                 </Link>
                 .
               </Typography>
             )}
           </Box>
           <Typography variant="h2" sx={{ fontSize: '1.3rem', mb: 1 }}>
-            Your care plan
+            {t(journeyStrings.carePlan)}
           </Typography>
           {steps.length === 0 ? (
-            <EmptyState text="Your care team has not set up your care plan yet." />
+            <EmptyState text={t(journeyStrings.noCarePlan)} />
           ) : (
             <Box
               component="ol"
-              aria-label="Your care plan"
+              aria-label={t(journeyStrings.carePlan)}
               sx={{ p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: 1.5 }}
             >
               {steps.map((step, index) => (

@@ -1,38 +1,26 @@
 // What happens at each stage of a pregnancy, in plain words for the timeline. General information that
 // every clinic's leaflets share; the clinic's own schedule is the care plan below it on the screen.
+import type { Message } from '../../i18n/catalog';
+import { journeyStrings } from './strings';
+
 interface Stage {
   /** First week of the stage (completed weeks since the last period). */
   readonly from: number;
-  readonly text: string;
+  readonly text: Message;
 }
 
 const STAGES: readonly Stage[] = [
-  {
-    from: 0,
-    text: "Your baby's heart, brain and spine are forming. Tiredness and feeling sick are common now and usually ease by week 14.",
-  },
-  {
-    from: 14,
-    text: 'Many people feel more energy in these weeks. Your bump starts to show, and the anatomy scan checks how your baby is growing.',
-  },
-  {
-    from: 20,
-    text: 'You may start to feel your baby move. Your baby is growing fast and can hear sounds from outside.',
-  },
-  {
-    from: 28,
-    text: "Your baby is gaining weight and moves often; tell your care team at once if the movements slow down or change. It's time for the whooping cough vaccine.",
-  },
-  {
-    from: 37,
-    text: 'Your baby could arrive any day now. Keep your bag packed, and call your care team if your waters break, you bleed, or the movements change.',
-  },
+  { from: 0, text: journeyStrings.stage0 },
+  { from: 14, text: journeyStrings.stage14 },
+  { from: 20, text: journeyStrings.stage20 },
+  { from: 28, text: journeyStrings.stage28 },
+  { from: 37, text: journeyStrings.stage37 },
 ];
 
-export function stageOfPregnancy(weeks: number): string {
+export function stageOfPregnancy(weeks: number): Message {
   return [...STAGES].reverse().find((stage) => weeks >= stage.from)?.text ?? STAGES[0].text;
 }
 
-export function trimesterName(trimester: 1 | 2 | 3): string {
-  return ['first', 'second', 'third'][trimester - 1] + ' trimester';
+export function trimesterName(trimester: 1 | 2 | 3): Message {
+  return [journeyStrings.trimester1, journeyStrings.trimester2, journeyStrings.trimester3][trimester - 1];
 }

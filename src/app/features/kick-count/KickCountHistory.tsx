@@ -4,6 +4,8 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { EmptyState } from '../../components/ListStates';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
+import { kickCountStrings } from './strings';
 import { countSummary, isReduced, KICK_COUNT_WINDOW_MS, minutesBetween } from './kickCount';
 
 export interface KickCountEntry {
@@ -17,13 +19,17 @@ const CHART_HEIGHT = 120;
 const WINDOW_MINUTES = KICK_COUNT_WINDOW_MS / 60_000;
 
 function Chart({ entries }: { entries: readonly KickCountEntry[] }) {
+  const t = useT();
+  const locale = useLocale();
   const oldestFirst = [...entries].reverse();
   const minutes = oldestFirst.map((entry) => minutesBetween(entry.start, entry.end));
   const top = Math.max(...minutes, 30);
   return (
     <Box
       role="img"
-      aria-label={`Minutes to count movements, oldest to newest: ${minutes.join(', ')}`}
+      aria-label={t(kickCountStrings.chart, {
+        minutes: minutes.map((value) => value.toLocaleString(locale)).join(', '),
+      })}
       sx={{
         display: 'flex',
         alignItems: 'flex-end',
@@ -55,19 +61,20 @@ function Chart({ entries }: { entries: readonly KickCountEntry[] }) {
 }
 
 export function KickCountHistory({ entries }: { entries: readonly KickCountEntry[] }) {
+  const t = useT();
   return (
     <Box component="section" aria-labelledby="kick-history-heading" sx={{ mt: 5 }}>
       <Typography id="kick-history-heading" variant="h2" sx={{ fontSize: '1.3rem', mb: 2 }}>
-        Your recent counts
+        {t(kickCountStrings.history)}
       </Typography>
       {entries.length === 0 ? (
-        <EmptyState text="No counts yet. Your counts will show here." />
+        <EmptyState text={t(kickCountStrings.noCounts)} />
       ) : (
         <>
           <Chart entries={entries} />
           <Box
             component="ul"
-            aria-label="Your recent counts"
+            aria-label={t(kickCountStrings.history)}
             sx={{ p: 0, m: 0, listStyle: 'none', display: 'grid', gap: 1 }}
           >
             {entries.map((entry) => {
@@ -75,10 +82,10 @@ export function KickCountHistory({ entries }: { entries: readonly KickCountEntry
               return (
                 <Box component="li" key={entry.id} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
                   <DateTimeDisplay value={entry.start} />
-                  <span>· {countSummary(entry.movements, minutesBetween(entry.start, entry.end))}</span>
+                  <span>· {countSummary(t, entry.movements, minutesBetween(entry.start, entry.end))}</span>
                   {low && (
                     <Typography component="span" sx={{ fontWeight: 600 }}>
-                      · low count
+                      · {t(kickCountStrings.low)}
                     </Typography>
                   )}
                 </Box>

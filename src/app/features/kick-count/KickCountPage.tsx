@@ -15,10 +15,12 @@ import {
   KICK_COUNT_FROM_WEEK,
   pregnancyProgress,
 } from '../../components/pregnancyProgress';
+import { useT } from '../../i18n/LocaleProvider';
 import { useSession } from '../../session/BloomClientContext';
 import { KICK_COUNT_GOAL } from './kickCount';
 import { KickCounter } from './KickCounter';
 import { KickCountHistory, type KickCountEntry } from './KickCountHistory';
+import { kickCountStrings } from './strings';
 
 function entriesOf(data: KickCountsQuery | undefined): KickCountEntry[] {
   const entries: KickCountEntry[] = [];
@@ -35,6 +37,7 @@ function entriesOf(data: KickCountsQuery | undefined): KickCountEntry[] {
 
 export function KickCountPage({ now: givenNow }: { now?: Date }) {
   const [now] = useState(() => givenNow ?? new Date());
+  const t = useT();
   const { profile } = useSession();
   const patientId = profile?.resourceType === 'Patient' ? (profile.id ?? '') : '';
   const { data, loading, error, refetch } = useQuery(KickCountsDocument, {
@@ -49,27 +52,23 @@ export function KickCountPage({ now: givenNow }: { now?: Date }) {
   const entries = entriesOf(data);
   return (
     <Box sx={{ maxWidth: 760, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <PageHeading title="Count your baby's kicks" />
+      <PageHeading title={t(kickCountStrings.title)} />
       {error && <LoadError error={error} onRetry={() => void refetch()} />}
-      {loading && !data && <LoadingState label="Loading your kick counts" />}
+      {loading && !data && <LoadingState label={t(kickCountStrings.loading)} />}
       {data && (
         <>
           {progress && progress.weeks >= KICK_COUNT_FROM_WEEK ? (
             <>
-              <Typography sx={{ mb: 3 }}>
-                Once a day, when your baby is usually active, sit or lie on your side and tap the button each
-                time you feel a movement: a kick, a roll or a flutter. Most babies make {KICK_COUNT_GOAL}{' '}
-                movements well within 2 hours.
-              </Typography>
+              <Typography sx={{ mb: 3 }}>{t(kickCountStrings.howTo, { goal: KICK_COUNT_GOAL })}</Typography>
               <KickCounter patient={`Patient/${patientId}`} clinic={clinicContact(data.Patient)} />
             </>
           ) : (
             <Typography>
               {progress
-                ? `Kick counting starts at ${KICK_COUNT_FROM_WEEK} weeks. You are ${progress.weeks} weeks pregnant.`
-                : `Kick counting starts at ${KICK_COUNT_FROM_WEEK} weeks. We don't know your due date yet: ask your care team.`}{' '}
+                ? t(kickCountStrings.startsAt, { from: KICK_COUNT_FROM_WEEK, weeks: progress.weeks })
+                : t(kickCountStrings.startsAtNoDueDate, { from: KICK_COUNT_FROM_WEEK })}{' '}
               <Link component={RouterLink} to="/pregnancy">
-                See your pregnancy week by week
+                {t(kickCountStrings.weekByWeek)}
               </Link>
             </Typography>
           )}

@@ -7,6 +7,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { CallClinic, EMERGENCY_NUMBER, Phone, type ClinicContact } from '../../components/ClinicContact';
+import { useT } from '../../i18n/LocaleProvider';
 import { useBloomClient } from '../../session/BloomClientContext';
 import {
   countSummary,
@@ -16,6 +17,7 @@ import {
   kickCountObservation,
   minutesBetween,
 } from './kickCount';
+import { kickCountStrings } from './strings';
 
 type Session =
   | { state: 'idle' }
@@ -34,6 +36,7 @@ export interface KickCounterProps {
 
 export function KickCounter({ patient, clinic, now = systemClock }: KickCounterProps) {
   const client = useBloomClient();
+  const t = useT();
   const [session, setSession] = useState<Session>({ state: 'idle' });
   /** When the minutes on screen were last read from the clock. */
   const [shownAt, setShownAt] = useState<Date>(now);
@@ -44,7 +47,7 @@ export function KickCounter({ patient, clinic, now = systemClock }: KickCounterP
       await client.createResource(kickCountObservation(patient, movements, start, end));
       setSession({ state: 'saved', start, end, movements });
     } catch (err) {
-      const error = err instanceof Error ? err.message : 'The count could not be saved.';
+      const error = err instanceof Error ? err.message : t(kickCountStrings.saveFailed);
       setSession({ state: 'failed', start, end, movements, error });
     }
   }
@@ -81,7 +84,7 @@ export function KickCounter({ patient, clinic, now = systemClock }: KickCounterP
         size="large"
         onClick={() => setSession({ state: 'counting', start: now(), movements: 0 })}
       >
-        Start counting
+        {t(kickCountStrings.start)}
       </Button>
     );
   }
@@ -91,39 +94,40 @@ export function KickCounter({ patient, clinic, now = systemClock }: KickCounterP
     return (
       <Box sx={{ display: 'grid', gap: 2, justifyItems: 'start' }}>
         <Typography role="status" aria-live="polite" sx={{ fontSize: '1.25rem', fontWeight: 600 }}>
-          {session.movements} of {KICK_COUNT_GOAL} movements · {minutes} min
+          {t(kickCountStrings.progress, { movements: session.movements, goal: KICK_COUNT_GOAL, minutes })}
         </Typography>
         <Button variant="contained" size="large" onClick={movement} sx={{ minHeight: 72, minWidth: 240 }}>
-          I felt a movement
+          {t(kickCountStrings.movement)}
         </Button>
         <Button variant="outlined" onClick={() => void save(session.start, now(), session.movements)}>
-          Stop and save
+          {t(kickCountStrings.stop)}
         </Button>
       </Box>
     );
   }
 
-  const summary = countSummary(session.movements, minutesBetween(session.start, session.end));
+  const summary = countSummary(t, session.movements, minutesBetween(session.start, session.end));
   const reduced = isReduced(session.movements, session.start, session.end);
   return (
     <Box sx={{ display: 'grid', gap: 2, justifyItems: 'start' }}>
-      {session.state === 'saving' && <Typography role="status">Saving your count…</Typography>}
+      {session.state === 'saving' && <Typography role="status">{t(kickCountStrings.saving)}</Typography>}
       {session.state === 'failed' && (
         <Alert
           severity="error"
           role="alert"
           action={
             <Button color="inherit" onClick={() => void save(session.start, session.end, session.movements)}>
-              Try again
+              {t(kickCountStrings.tryAgain)}
             </Button>
           }
         >
-          {summary}: not saved yet. {session.error}
+          {t(kickCountStrings.notSaved, { summary })} {session.error}
         </Alert>
       )}
       {session.state === 'saved' && (
         <Typography role="status">
-          Saved: {summary}.{!reduced && ' Your baby is moving well.'}
+          {t(kickCountStrings.saved, { summary })}
+          {!reduced && ` ${t(kickCountStrings.movingWell)}`}
         </Typography>
       )}
       {reduced && (
@@ -131,19 +135,18 @@ export function KickCounter({ patient, clinic, now = systemClock }: KickCounterP
           <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
             {session.movements < KICK_COUNT_GOAL &&
             session.end.getTime() - session.start.getTime() < KICK_COUNT_WINDOW_MS
-              ? `You stopped before ${KICK_COUNT_GOAL} movements`
-              : `Fewer than ${KICK_COUNT_GOAL} movements in 2 hours`}
+              ? t(kickCountStrings.stoppedEarly, { goal: KICK_COUNT_GOAL })
+              : t(kickCountStrings.fewer, { goal: KICK_COUNT_GOAL })}
           </Typography>
           <Typography>
-            If your baby is moving less than usual, do not wait until tomorrow: call{' '}
-            <CallClinic clinic={clinic} /> now. If you cannot reach them, or you think something is wrong,
-            call <Phone number={EMERGENCY_NUMBER} />.
+            {t(kickCountStrings.callNow)} <CallClinic clinic={clinic} /> {t(kickCountStrings.now)}{' '}
+            {t(kickCountStrings.cannotReach)} <Phone number={EMERGENCY_NUMBER} />.
           </Typography>
         </Alert>
       )}
       {session.state !== 'saving' && session.state !== 'failed' && (
         <Button variant="outlined" onClick={() => setSession({ state: 'idle' })}>
-          Count again
+          {t(kickCountStrings.again)}
         </Button>
       )}
     </Box>

@@ -4,6 +4,8 @@
 // valueQuantity and the counting time as effectivePeriod, preliminary like every patient entry.
 import type { Observation } from '@medplum/fhirtypes';
 import { observationCategory } from '../../../fhir/observation-category';
+import type { Translate } from '../../i18n/LocaleProvider';
+import { kickCountStrings } from './strings';
 
 export const KICK_COUNT_GOAL = 10;
 export const KICK_COUNT_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -47,7 +49,7 @@ export function isReduced(movements: number, start: string | Date, end: string |
   return movements < KICK_COUNT_GOAL || ms > KICK_COUNT_WINDOW_MS;
 }
 
-export function countSummary(movements: number, minutes: number): string {
-  const moves = movements === 1 ? '1 movement' : `${movements} movements`;
-  return `${moves} in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}`;
+/** "10 movements in 12 minutes", in the active language. */
+export function countSummary(t: Translate, movements: number, minutes: number): string {
+  return t(kickCountStrings.summary, { movements, minutes });
 }

@@ -15,13 +15,16 @@ import { CallClinic, clinicContact, EMERGENCY_NUMBER, Phone } from '../../compon
 import { LoadingState } from '../../components/ListStates';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
+import { useT } from '../../i18n/LocaleProvider';
 import { useSession } from '../../session/BloomClientContext';
 import { CRISIS_LINE, screeningOutcome } from './screeningOutcome';
+import { screeningStrings } from './strings';
 
 const POLL_MS = 1500;
 const GIVE_UP_MS = 60_000;
 
 export function ScreeningResultPage() {
+  const t = useT();
   const { responseId = '' } = useParams();
   const { profile } = useSession();
   const [gaveUp, setGaveUp] = useState(false);
@@ -49,44 +52,40 @@ export function ScreeningResultPage() {
 
   return (
     <Box sx={{ maxWidth: 760, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
-      <PageHeading title="Thank you for your answers" />
+      <PageHeading title={t(screeningStrings.title)} />
       <Box role="status" aria-live="polite">
-        {waiting && <LoadingState label="Saving your answers" />}
+        {waiting && <LoadingState label={t(screeningStrings.saving)} />}
         {outcome.kind === 'alert' && (
           <Box sx={{ display: 'grid', gap: 2 }}>
-            <Typography>
-              Thank you for telling us how you have been feeling. Many people feel this way during pregnancy
-              and after a baby, and help works. Your care team has been told, and someone will contact you.
-            </Typography>
+            <Typography>{t(screeningStrings.alertIntro)}</Typography>
             <Alert severity="info" icon={false}>
               <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
-                Who to contact now
+                {t(screeningStrings.whoToContact)}
               </Typography>
               <Typography>
-                Please call <CallClinic clinic={clinic} /> today to talk with your care team.
+                {t(screeningStrings.callClinic)} <CallClinic clinic={clinic} />{' '}
+                {t(screeningStrings.callClinicAfter)}
               </Typography>
               {outcome.selfHarm && (
                 <Typography sx={{ mt: 1 }}>
-                  If you have thoughts of harming yourself, you do not have to wait: call or text{' '}
-                  <Phone number={CRISIS_LINE} /> (Suicide &amp; Crisis Lifeline) any time.
+                  {t(screeningStrings.selfHarm)} <Phone number={CRISIS_LINE} />{' '}
+                  {t(screeningStrings.crisisLine)}
                 </Typography>
               )}
               <Typography sx={{ mt: 1 }}>
-                If you feel you might harm yourself or are in danger now, call{' '}
-                <Phone number={EMERGENCY_NUMBER} />.
+                {t(screeningStrings.emergency)} <Phone number={EMERGENCY_NUMBER} />.
               </Typography>
             </Alert>
           </Box>
         )}
         {(outcome.kind === 'thanks' || (outcome.kind === 'waiting' && gaveUp)) && (
           <Typography>
-            Your answers are saved and your care team will go through them with you. If you would like to talk
-            sooner, call <CallClinic clinic={clinic} />.
+            {t(screeningStrings.thanks)} <CallClinic clinic={clinic} />.
           </Typography>
         )}
       </Box>
       <Typography sx={{ mt: 3 }}>
-        <ResourceLink to="/forms">Back to forms</ResourceLink>
+        <ResourceLink to="/forms">{t(screeningStrings.back)}</ResourceLink>
       </Typography>
     </Box>
   );

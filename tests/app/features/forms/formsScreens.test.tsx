@@ -45,36 +45,27 @@ const formsList: ScreenMock = {
   },
 };
 
-const nullItem = {
-  __typename: 'QuestionnaireItem',
-  prefix: null,
-  required: null,
-  repeats: null,
-  readOnly: null,
-  maxLength: null,
-  enableBehavior: null,
-  enableWhen: null,
-  answerValueSet: null,
-  answerOption: null,
-  item: null,
-};
-
 const questionnaireForm: ScreenMock = {
-  request: { query: QuestionnaireFormDocument, variables: { id: 'intake' } },
+  request: { query: QuestionnaireFormDocument, variables: { search: '_id=intake' } },
   result: {
     data: {
-      Questionnaire: {
-        __typename: 'Questionnaire',
-        resourceType: 'Questionnaire',
-        id: 'intake',
-        url: URL,
-        version: '1',
-        title: 'Pregnancy intake',
-        name: 'Intake',
-        description: 'Before your first visit.',
-        item: [
-          { ...nullItem, linkId: 'lmp', text: 'Last period', type: 'date', required: true },
-          { ...nullItem, linkId: 'count', text: 'Pregnancies before', type: 'integer' },
+      ResourceSearch: {
+        __typename: 'ResourceSearchResult',
+        resources: [
+          {
+            resourceType: 'Questionnaire',
+            id: 'intake',
+            url: URL,
+            version: '1',
+            status: 'active',
+            title: 'Pregnancy intake',
+            name: 'Intake',
+            description: 'Before your first visit.',
+            item: [
+              { linkId: 'lmp', text: 'Last period', type: 'date', required: true },
+              { linkId: 'count', text: 'Pregnancies before', type: 'integer' },
+            ],
+          },
         ],
       },
     },

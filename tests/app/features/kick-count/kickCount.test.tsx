@@ -11,6 +11,7 @@ import {
   kickCountObservation,
 } from '../../../../src/app/features/kick-count/kickCount';
 import { KickCounter } from '../../../../src/app/features/kick-count/KickCounter';
+import { translate } from '../../../../src/app/i18n/i18n';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
 const today = new Date('2026-06-01T12:00:00Z');
@@ -91,8 +92,8 @@ describe('kick count rules', () => {
   });
 
   it('says counts and minutes in words', () => {
-    expect(countSummary(1, 1)).toBe('1 movement in 1 minute');
-    expect(countSummary(10, 23)).toBe('10 movements in 23 minutes');
+    expect(countSummary(translate, 1, 1)).toBe('1 movement in 1 minute');
+    expect(countSummary(translate, 10, 23)).toBe('10 movements in 23 minutes');
   });
 });
 

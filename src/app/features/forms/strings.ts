@@ -1,0 +1,60 @@
+// The forms area's messages (list, renderer, answers): ids under "forms.", Spanish in strings.es.ts.
+import type { Messages } from '../../i18n/catalog';
+
+export const formsStrings = {
+  title: { id: 'forms.title', message: 'Forms' },
+  form: { id: 'forms.form', message: 'Form' },
+  sent: { id: 'forms.sent', message: 'Thank you. Your answers to {form} were sent to your care team.' },
+  notPatient: {
+    id: 'forms.notPatient',
+    message: 'Forms are for patients: sign in as a patient to answer them.',
+  },
+  loadingList: { id: 'forms.list.loading', message: 'Loading forms' },
+  toFill: { id: 'forms.list.toFill', message: 'Forms to fill in' },
+  noForms: { id: 'forms.list.none', message: 'No forms available' },
+  yourAnswers: { id: 'forms.answers.title', message: 'Your answers' },
+  noAnswers: { id: 'forms.answers.none', message: 'You have not answered any forms yet' },
+  loadingForm: { id: 'forms.form.loading', message: 'Loading the form' },
+  onlyPatient: { id: 'forms.form.onlyPatient', message: 'Only a patient can answer this form.' },
+  notSent: { id: 'forms.form.notSent', message: 'The form could not be sent.' },
+  back: { id: 'forms.back', message: 'Back to forms' },
+  questionnaire: { id: 'forms.questionnaire', message: 'Questionnaire' },
+  loadingChoices: { id: 'forms.choices.loading', message: 'Loading the choices…' },
+  choicesFailed: {
+    id: 'forms.choices.failed',
+    message: 'The choices for this question could not be loaded.',
+  },
+  problems: {
+    id: 'forms.problems',
+    message:
+      '{count, plural, one {One answer needs your attention before you can send the form.} other {# answers need your attention before you can send the form.}}',
+  },
+  sending: { id: 'forms.sending', message: 'Sending…' },
+  send: { id: 'forms.send', message: 'Send answers' },
+  nthAnswer: { id: 'forms.answer.nth', message: '{label} (answer {n})' },
+  removeNthAnswer: { id: 'forms.answer.removeNth', message: 'Remove answer {n} of {label}' },
+  remove: { id: 'forms.remove', message: 'Remove' },
+  addAnswerTo: { id: 'forms.answer.addTo', message: 'Add another answer to {label}' },
+  addAnswer: { id: 'forms.answer.add', message: 'Add another answer' },
+  removeGroup: { id: 'forms.group.remove', message: 'Remove {name}' },
+  addGroupOf: { id: 'forms.group.addOf', message: 'Add another {label}' },
+  addGroup: { id: 'forms.group.add', message: 'Add another' },
+  unsupported: {
+    id: 'forms.unsupported',
+    message: '{label}: this kind of question cannot be answered here yet.',
+  },
+  yes: { id: 'forms.yes', message: 'Yes' },
+  no: { id: 'forms.no', message: 'No' },
+  needsAnswer: { id: 'forms.error.needsAnswer', message: 'Please answer this question.' },
+  needsSection: {
+    id: 'forms.error.needsSection',
+    message: 'Please answer at least one question in this section.',
+  },
+  wholeNumber: { id: 'forms.error.wholeNumber', message: 'Enter a whole number, like 3.' },
+  number: { id: 'forms.error.number', message: 'Enter a number, like 2.5.' },
+  date: { id: 'forms.error.date', message: 'Enter a date, like 2027-03-01.' },
+  pickOption: { id: 'forms.error.pickOption', message: 'Pick one of the options.' },
+  noAnswer: { id: 'forms.response.noAnswer', message: 'No answer' },
+  loadingResponse: { id: 'forms.response.loading', message: 'Loading your answers' },
+  sentOn: { id: 'forms.response.sentOn', message: 'Sent' },
+} as const satisfies Messages;
