@@ -72,7 +72,7 @@ function median(values: readonly number[]): number {
  * Tops the clinic up to `atLeast` Observations with copies of one of its own, in one batch POSTed as
  * the signed-in user (so they are the clinic's, as a user would create them). Returns the total.
  */
-async function ensureObservations(page: Page, bloom: RunningBloom, atLeast: number): Promise<number> {
+export async function ensureObservations(page: Page, bloom: RunningBloom, atLeast: number): Promise<number> {
   const { accessToken } = await storedLogin(page);
   const fhir = new URL('fhir/R4/', bloom.apiBaseUrl);
   const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/fhir+json' };
@@ -135,7 +135,7 @@ async function loadBytes(
 }
 
 /** Real rows: the loading overlay's skeleton rows are '.MuiDataGrid-row' too and must not count. */
-async function rowsShown(page: Page, rows: number): Promise<void> {
+export async function rowsShown(page: Page, rows: number): Promise<void> {
   await page.waitForFunction(
     (n) => document.querySelectorAll('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)').length >= n,
     rows,
@@ -162,7 +162,7 @@ interface Build {
   readonly maria: StorageState;
 }
 
-async function signedInState(browser: Browser, bloom: RunningBloom, email: string): Promise<StorageState> {
+export async function signedInState(browser: Browser, bloom: RunningBloom, email: string): Promise<StorageState> {
   const context = await browser.newContext();
   try {
     await signInAsDemo(await context.newPage(), bloom, email);
