@@ -66,8 +66,7 @@ async function oneLoad(
         .filter((entry) => entry.initiatorType !== 'fetch' && entry.initiatorType !== 'xmlhttprequest')
         .map((entry) => ({ name: entry.name, start: entry.startTime, end: entry.responseEnd }));
       const longTasks = (window as unknown as { __longTasks: [number, number][] }).__longTasks;
-      const firstRows = (window as unknown as { __firstRows: { grid?: number } })
-        .__firstRows;
+      const firstRows = (window as unknown as { __firstRows: { grid?: number } }).__firstRows;
       return {
         origin: performance.timeOrigin,
         html: { start: nav.requestStart, end: nav.responseEnd },
