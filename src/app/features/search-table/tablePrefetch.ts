@@ -25,7 +25,19 @@ function quietly(request: Promise<unknown>): void {
   request.catch(() => undefined);
 }
 
-export function prefetchTable(client: BloomClient, resourceType: string, queryString: string): void {
+/** The last prefetch: the start-up's and the route's for the same address are one. */
+let last: { key: string; at: number } | undefined;
+const SAME_START_MS = 30_000;
+
+export function prefetchTable(
+  client: BloomClient,
+  resourceType: string,
+  queryString: string,
+  now = Date.now(),
+): void {
+  const key = `${resourceType}?${queryString}`;
+  if (last?.key === key && now - last.at < SAME_START_MS) return;
+  last = { key, at: now };
   const apollo = sharedGraphqlClient(client);
   const layouts = layoutsOf(client);
   layouts.prefetch();
