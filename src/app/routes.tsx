@@ -17,7 +17,7 @@ import { healthRecordRoutes, healthRecordSection } from './features/health-recor
 import { journeyRoutes } from './features/journey/journeyRoutes';
 import { kickCountRoutes } from './features/kick-count/kickCountRoutes';
 import { chartMessagesRoute, messagesRoutes } from './features/messages/messagesRoutes';
-import { searchTableRoutes } from './features/search-table/searchTableRoutes';
+import { SearchTableEarlyStart, searchTableRoutes } from './features/search-table/searchTableRoutes';
 import { LandingPage } from './features/landing/LandingPage';
 import { resourceRoutes } from './features/resource/resourceRoutes';
 import { screeningRoutes } from './features/screening/screeningRoutes';
@@ -149,7 +149,13 @@ export function appRoutesWith(signedInRoutes: RouteObject[]): RouteObject[] {
         // Signed-in screens: GraphQL (a lazy chunk) around lazily loaded screens; signed out, every
         // path here (including unknown ones) goes to / (SPEC §2), signed in an unknown one is 'Not found'.
         {
-          element: <RequireSession />,
+          // The search table's data may start before the session check has answered.
+          element: (
+            <>
+              <SearchTableEarlyStart />
+              <RequireSession />
+            </>
+          ),
           children: [
             {
               element: <GraphqlOutlet />,

@@ -19,6 +19,9 @@ export function createResourceCache(): InMemoryCache {
       // The server's root types are named as Medplum names them (QueryType, MutationType).
       QueryType: { queryType: true },
       MutationType: { mutationType: true },
+      // The search table asks a definition's snapshot with the elements' paths and types only, the
+      // resource pages with all their fields: one snapshot object, whichever answer came last.
+      StructureDefinition: { fields: { snapshot: { merge: true } } },
     },
   });
 }

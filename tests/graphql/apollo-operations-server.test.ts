@@ -19,6 +19,7 @@ import {
   createGraphqlClient,
   ResourceListDocument,
   SearchParameterListDocument,
+  StructureDefinitionFieldsDocument,
   StructureDefinitionListDocument,
 } from '../../src/graphql';
 import { Repository, systemContext } from '../../src/server/repo';
@@ -222,6 +223,49 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
       variables: { name: `${name}Missing` },
     });
     expect(none.data?.StructureDefinitionList).toEqual([]);
+  });
+
+  test("StructureDefinitionFields: the search table's slim schema load gives every element's path and type codes, and shares the cache with the full one (SPEC §7 schema load)", async () => {
+    const client = apollo();
+    const slim = await client.query({
+      query: StructureDefinitionFieldsDocument,
+      variables: { name: 'Observation' },
+    });
+    const definition = slim.data?.StructureDefinitionList?.find((sd) => sd?.kind === 'resource');
+    expect(definition).toMatchObject({ resourceType: 'StructureDefinition', name: 'Observation' });
+    const types = new Map(
+      (definition?.snapshot?.element ?? []).map((element) => [
+        element?.path,
+        (element?.type ?? []).map((type) => type?.code),
+      ]),
+    );
+    // The column kinds the table renders: codes, references, dates (a choice type), identifiers.
+    expect(types.get('Observation.status')).toEqual(['code']);
+    expect(types.get('Observation.code')).toEqual(['CodeableConcept']);
+    expect(types.get('Observation.subject')).toEqual(['Reference']);
+    expect(types.get('Observation.effective[x]')).toEqual(
+      expect.arrayContaining(['dateTime', 'Period', 'instant']),
+    );
+    expect(types.get('Observation.issued')).toEqual(['instant']);
+    // The resource pages' full load after the table's slim one (the same cached definition) still
+    // gets the full elements.
+    const full = await client.query({
+      query: StructureDefinitionListDocument,
+      variables: { name: 'Observation' },
+    });
+    const status = full.data?.StructureDefinitionList?.find(
+      (sd) => sd?.kind === 'resource',
+    )?.snapshot?.element?.find((element) => element?.path === 'Observation.status');
+    expect(status).toMatchObject({ min: 1, max: '1', binding: { strength: 'required' } });
+    expect(status?.definition).toEqual(expect.any(String));
+    // And the slim one after it reads its fields from the cached full answer.
+    const again = await client.query({
+      query: StructureDefinitionFieldsDocument,
+      variables: { name: 'Observation' },
+    });
+    expect(again.data?.StructureDefinitionList?.[0]?.snapshot?.element?.length).toBe(
+      definition?.snapshot?.element?.length,
+    );
   });
 
   test('a query the server refuses arrives as an OperationOutcomeError with the server’s text', async () => {

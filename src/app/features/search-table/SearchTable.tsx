@@ -62,6 +62,22 @@ type OpenDialog =
 
 const EMPTY_SELECTION: GridRowSelectionModel = { type: 'include', ids: new Set() };
 const DEFAULT_COLUMN_WIDTH = 180;
+/** DataGrid's standard density: header and row heights (px), and its 1 px border on both sides. */
+const HEADER_HEIGHT = 56;
+const ROW_HEIGHT = 52;
+const BORDERS = 2;
+
+/**
+ * The grid's height: a page's rows when they fit, else what the screen leaves under the toolbar
+ * (at least a few rows on a phone, at most a tall desktop screenful); the grid scrolls inside it.
+ */
+function gridHeight(pageSize: number): Record<'xs' | 'md', string> {
+  const page = HEADER_HEIGHT + Math.max(pageSize, 3) * ROW_HEIGHT + BORDERS;
+  return {
+    xs: `min(${page}px, max(320px, 100vh - 240px))`,
+    md: `min(${page}px, max(420px, 100vh - 280px), 840px)`,
+  };
+}
 
 function parseLocation(schema: TableSchema, search: string): { state: TableSearch; error: unknown } {
   try {
@@ -266,8 +282,9 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
               noRowsOverlay: NoResults,
             }}
             slotProps={{ loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' } }}
-            autoHeight
-            sx={{ minHeight: 260 }}
+            // A fixed height keeps the grid's row virtualisation: it renders only the rows in view, so
+            // a 100-row page costs what a screenful does (autoHeight would render every row).
+            sx={{ height: gridHeight(count) }}
           />
         )}
       </ColumnMenuContext.Provider>

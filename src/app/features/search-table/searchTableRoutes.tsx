@@ -4,14 +4,16 @@
 // gets the not-found page without downloading the search table.
 // The table's first rows should cost one round trip after the app starts: its chunk starts
 // downloading as soon as the app starts on a table's address (or a link to a table is pointed at or
-// focused), and as the route opens a small chunk asks for the schema, the saved layout and the rows
-// at once (./tablePrefetch) while the grid's chunk is still on its way.
+// focused), and a small chunk asks for the schema, the saved layout and the rows at once
+// (./tablePrefetch) while the grid's chunk is still on its way: on a start at a table's address with a
+// stored login as soon as the client is there, beside the session check (SearchTableEarlyStart, outside
+// the session guard), else as the route opens.
 import { Suspense, useEffect } from 'react';
 import { useLocation, useParams, type RouteObject } from 'react-router-dom';
 import { LoadingState } from '../../components/LoadingState';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { retryableLazy } from '../../components/retryableLazy';
-import { useBloomClient } from '../../session/BloomClientContext';
+import { useBloomClient, useLoadedBloomClient } from '../../session/BloomClientContext';
 import { hasStoredLogin } from '../../session/clientSource';
 
 const loadPage = () => import('./SearchTablePage');
@@ -44,6 +46,31 @@ if (typeof window !== 'undefined' && typeof document !== 'undefined') {
   if (hasStoredLogin() && isTablePath(window.location.pathname)) preloadSearchTable();
   document.addEventListener('pointerover', preloadOnIntent, { passive: true });
   document.addEventListener('focusin', preloadOnIntent);
+}
+
+/** The page load's first address has been looked at (the early start is for the start-up only). */
+let earlyStartChecked = false;
+
+/**
+ * Mounted outside the session guard: a page load that starts signed in on a table's address asks for
+ * the table's data once the client is there, while the session check (auth/me) is still on its way,
+ * not after it. The stored login's token is what every request carries anyway; a session the server
+ * refuses fails these requests quietly and sends the browser to / as any screen would.
+ */
+export function SearchTableEarlyStart() {
+  const client = useLoadedBloomClient();
+  useEffect(() => {
+    if (!client || earlyStartChecked) return;
+    earlyStartChecked = true;
+    const { pathname, search } = window.location;
+    const resourceType = pathname.replace(/^\/|\/$/g, '');
+    if (!client.getActiveLogin() || !isTablePath(pathname)) return;
+    loadPrefetch().then(
+      (module) => module.prefetchTable(client, resourceType, search),
+      () => undefined,
+    );
+  }, [client]);
+  return null;
 }
 
 /** A mistyped address is answered at once, before anything of the table (or the session) is needed. */

@@ -1,5 +1,5 @@
 // Everything a table's first rows need, asked for at once as the route opens, while the grid's chunk
-// is still downloading: the schema lists (StructureDefinitionList, SearchParameterList for the type
+// is still downloading: the schema lists (StructureDefinitionFields, SearchParameterList for the type
 // and for Resource), the user's saved layouts (one key-value read per session) and, when the URL
 // can be read without the schema, the rows themselves. The rows' _fields depend on the saved layout,
 // so they are asked for with the layout known so far (this session's, or this browser's copy of it,
@@ -12,7 +12,7 @@ import type { BloomClient } from '../../../client';
 import {
   ResourceListDocument,
   SearchParameterListDocument,
-  StructureDefinitionListDocument,
+  StructureDefinitionFieldsDocument,
 } from '../../../graphql';
 import { sharedGraphqlClient } from '../../../graphql/shared-client';
 import { markPrefetched } from './prefetchedRows';
@@ -25,7 +25,19 @@ function quietly(request: Promise<unknown>): void {
   request.catch(() => undefined);
 }
 
-export function prefetchTable(client: BloomClient, resourceType: string, queryString: string): void {
+/** The last prefetch: the start-up's and the route's for the same address are one. */
+let last: { key: string; at: number } | undefined;
+const SAME_START_MS = 30_000;
+
+export function prefetchTable(
+  client: BloomClient,
+  resourceType: string,
+  queryString: string,
+  now = Date.now(),
+): void {
+  const key = `${resourceType}?${queryString}`;
+  if (last?.key === key && now - last.at < SAME_START_MS) return;
+  last = { key, at: now };
   const apollo = sharedGraphqlClient(client);
   const layouts = layoutsOf(client);
   layouts.prefetch();
@@ -38,7 +50,7 @@ export function prefetchTable(client: BloomClient, resourceType: string, querySt
     markPrefetched(variables);
     quietly(apollo.query({ query: ResourceListDocument, variables, fetchPolicy: 'network-only' }));
   }
-  quietly(apollo.query({ query: StructureDefinitionListDocument, variables: { name: resourceType } }));
+  quietly(apollo.query({ query: StructureDefinitionFieldsDocument, variables: { name: resourceType } }));
   quietly(apollo.query({ query: SearchParameterListDocument, variables: { base: resourceType } }));
   quietly(apollo.query({ query: SearchParameterListDocument, variables: { base: 'Resource' } }));
 }

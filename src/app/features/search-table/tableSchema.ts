@@ -1,10 +1,10 @@
-// What the table knows about one resource type, built from the StructureDefinitionList and
-// SearchParameterList answers (SPEC §7 schema load): its fields (top-level elements), its search
+// What the table knows about one resource type, built from the StructureDefinitionFields (the
+// StructureDefinitionList query with only the elements' paths and types) and SearchParameterList answers (SPEC §7 schema load): its fields (top-level elements), its search
 // parameters, which parameter a column sorts and filters by, and the lookup src/fhir's URL parser
 // needs in a browser that never loads the FHIR definitions index.
 import type { SearchParameterType } from '../../../fhir/definitions';
 import type { SearchParameterLookup } from '../../../fhir/search';
-import type { SearchParameterListQuery, StructureDefinitionListQuery } from '../../../graphql';
+import type { SearchParameterListQuery, StructureDefinitionFieldsQuery } from '../../../graphql';
 
 export interface TableSearchParameter {
   readonly code: string;
@@ -44,7 +44,7 @@ const SEARCH_PARAMETER_TYPES: readonly SearchParameterType[] = [
 /** Elements no one reads as a column. */
 const HIDDEN_ELEMENTS = new Set(['text', 'contained', 'extension', 'modifierExtension', 'implicitRules']);
 
-type Definitions = StructureDefinitionListQuery['StructureDefinitionList'];
+type Definitions = StructureDefinitionFieldsQuery['StructureDefinitionList'];
 type Parameters = SearchParameterListQuery['SearchParameterList'];
 
 /** 'birthDate' → 'Birth Date', '_lastUpdated' → 'Last Updated', 'id' → 'ID'. */

@@ -1,11 +1,11 @@
-// Loads one type's schema for the table through the StructureDefinitionList and SearchParameterList
-// operations (SPEC §7 schema load, §9 100 parameters): the type's own parameters and the common ones
-// every resource has (base Resource: _id, _lastUpdated...). Apollo's cache keeps the answers, so a
-// second visit to the type (or its other pages) does not ask again.
+// Loads one type's schema for the table (SPEC §7 schema load, §9 100 parameters): the
+// StructureDefinitionList query asking only the elements' paths and types (StructureDefinitionFields:
+// the definitions' text is most of a full answer and the table never shows it), the type's own search
+// parameters and the common ones every resource has (base Resource: _id, _lastUpdated...). Apollo's
+// cache keeps the answers, so a second visit to the type (or its other pages) does not ask again.
 import { useQuery } from '@apollo/client/react';
 import { useMemo } from 'react';
-import { SearchParameterListDocument } from '../../../graphql';
-import { useSchemaLists } from '../../api/useSchemaLists';
+import { SearchParameterListDocument, StructureDefinitionFieldsDocument } from '../../../graphql';
 import { buildTableSchema, type TableSchema } from './tableSchema';
 
 export interface TableSchemaState {
@@ -16,10 +16,11 @@ export interface TableSchemaState {
 }
 
 export function useTableSchema(resourceType: string): TableSchemaState {
-  const own = useSchemaLists(resourceType);
+  const definitions = useQuery(StructureDefinitionFieldsDocument, { variables: { name: resourceType } });
+  const own = useQuery(SearchParameterListDocument, { variables: { base: resourceType } });
   const common = useQuery(SearchParameterListDocument, { variables: { base: 'Resource' } });
-  const definitionList = own.definitions;
-  const ownList = own.parameters;
+  const definitionList = definitions.data?.StructureDefinitionList;
+  const ownList = own.data?.SearchParameterList;
   const commonList = common.data?.SearchParameterList;
   const schema = useMemo(
     () =>
@@ -28,7 +29,7 @@ export function useTableSchema(resourceType: string): TableSchemaState {
         : undefined,
     [resourceType, definitionList, ownList, commonList],
   );
-  const error = own.error ?? common.error;
+  const error = definitions.error ?? own.error ?? common.error;
   const loading = !error && !(definitionList && ownList && commonList);
   return { loading, error, schema };
 }

@@ -35,10 +35,15 @@ function localHints(owner: string): LayoutHintStore {
   };
 }
 
-/** The signed-in user's layouts: a sign-out and another user's sign-in in this tab start afresh. */
+/**
+ * The signed-in user's layouts: a sign-out and another user's sign-in in this tab start afresh. Before
+ * the session check has answered, the stored login names the user (its profile reference).
+ */
 export function layoutsOf(client: BloomClient) {
   const profile = client.getProfile();
-  const owner = profile ? `${profile.resourceType}/${profile.id}` : '';
+  const owner = profile
+    ? `${profile.resourceType}/${profile.id}`
+    : (client.getActiveLogin()?.profile?.reference ?? '');
   return searchTableLayouts(client.keyValue, owner, owner ? localHints(owner) : undefined);
 }
 

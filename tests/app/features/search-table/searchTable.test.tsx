@@ -13,24 +13,14 @@ import { Operator } from '../../../../src/fhir/search';
 import {
   ResourceListDocument,
   SearchParameterListDocument,
-  StructureDefinitionListDocument,
+  StructureDefinitionFieldsDocument,
 } from '../../../../src/graphql';
 import { outcome } from '../../support/fakeApi';
 import { notFound } from '../../../../src/fhir/outcomes';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
 function element(path: string, types: string[]) {
-  return {
-    id: path,
-    path,
-    definition: null,
-    min: 0,
-    max: '1',
-    base: null,
-    contentReference: null,
-    type: types.map((code) => ({ code, profile: null, targetProfile: null })),
-    binding: null,
-  };
+  return { path, type: types.map((code) => ({ code })) };
 }
 
 function param(code: string, type: string, expression: string) {
@@ -49,7 +39,7 @@ function param(code: string, type: string, expression: string) {
 function schemaMocks(name = 'Observation', known = true): ScreenMock[] {
   return [
     {
-      request: { query: StructureDefinitionListDocument, variables: { name } },
+      request: { query: StructureDefinitionFieldsDocument, variables: { name } },
       result: {
         data: {
           StructureDefinitionList: known
@@ -59,9 +49,6 @@ function schemaMocks(name = 'Observation', known = true): ScreenMock[] {
                   id: name,
                   name,
                   kind: 'resource',
-                  description: null,
-                  type: name,
-                  url: `http://hl7.org/fhir/StructureDefinition/${name}`,
                   snapshot: {
                     element: [
                       element(name, []),
