@@ -80,6 +80,12 @@ export async function buildServer({
     bodyLimit: config.bodyLimit,
     // A client that trickles a request in gets 408 instead of holding a connection.
     requestTimeout: config.limits.requestTimeout,
+    // Node reads requestTimeout only when the server is created (Fastify's own setting, applied
+    // after, never fires) and checks it every 30 s by default: both go to the constructor.
+    http: {
+      requestTimeout: config.limits.requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, config.limits.requestTimeout),
+    },
     routerOptions: { ignoreTrailingSlash: true },
     // request.ip is X-Forwarded-For's client only when the peer is one of these proxies.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
