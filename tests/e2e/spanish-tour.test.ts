@@ -42,6 +42,7 @@ const TOUR: readonly TourStop[] = [
   { name: 'pregnancy timeline', open: goTo('/pregnancy') },
   { name: 'kick count', open: goTo('/pregnancy/kicks') },
   { name: 'forms', open: goTo('/forms') },
+  { name: 'a questionnaire (its texts from the data)', open: firstDetailOf('/forms', '/forms/') },
   { name: 'account', open: goTo('/account/profile') },
 ];
 

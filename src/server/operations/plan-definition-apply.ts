@@ -15,9 +15,11 @@ import type {
   Appointment,
   CarePlan,
   CarePlanActivity,
+  CarePlanActivityDetail,
   CodeableConcept,
   Coding,
   DiagnosticReport,
+  Element,
   Immunization,
   Observation,
   Patient,
@@ -183,9 +185,12 @@ async function activityFor(
   patient: string,
   lastPeriod: number | undefined,
 ): Promise<CarePlanActivity> {
-  const code: CodeableConcept | undefined = action.code?.[0]
-    ? { ...action.code[0], text: action.code[0].text ?? action.title }
-    : { text: action.title };
+  // The texts' translations (their `_field` siblings) come along: a code without text takes the title's.
+  const translations = action as PlanDefinitionAction & { _title?: Element; _description?: Element };
+  const first = action.code?.[0];
+  const code: CodeableConcept = first
+    ? { ...first, text: first.text ?? action.title, ...(first.text ? {} : { _text: translations._title }) }
+    : { text: action.title, _text: translations._title };
   const range = action.timingRange;
   const low = weeksOrDays(range?.low, '');
   const high = weeksOrDays(range?.high, '');
@@ -205,8 +210,9 @@ async function activityFor(
       code,
       status: outcomes.length ? 'completed' : 'not-started',
       description: action.description,
+      _description: translations._description,
       scheduledPeriod: range ? { start: at(low), end: at(high) } : undefined,
-    },
+    } as CarePlanActivityDetail & { _description?: Element },
   };
 }
 

@@ -6,10 +6,14 @@
 import type { MedplumClient } from '@medplum/core';
 import type {
   CarePlan,
+  CarePlanActivityDetail,
+  CodeableConcept,
+  Element,
   Observation,
   Parameters,
   Patient,
   PlanDefinition,
+  PlanDefinitionAction,
   Questionnaire,
   QuestionnaireResponse,
 } from '@medplum/fhirtypes';
@@ -94,6 +98,27 @@ describe.each(databases())('PlanDefinition $apply on %s', (_engine, kind) => {
       undefined,
       undefined,
     ]);
+  });
+
+  test('the template carries Spanish (translation extensions) and $apply copies it into the CarePlan', async () => {
+    type Translated = { _title?: Element; _text?: Element; _description?: Element };
+    const spanishOf = (element: Element | undefined) =>
+      element?.extension
+        ?.find((e) => e.url === 'http://hl7.org/fhir/StructureDefinition/translation')
+        ?.extension?.find((e) => e.url === 'content')?.valueString;
+    const booking = template.action?.[0] as PlanDefinitionAction & Translated;
+    expect(spanishOf(booking._title)).toEqual(expect.any(String));
+    expect(spanishOf(booking._title)).not.toBe(booking.title);
+    const plan = await chen.post<CarePlan>(applyUrl(chen), subject(aishaRef));
+    const detail = plan.activity?.[0]?.detail as CarePlanActivityDetail & Translated;
+    const code = detail.code as CodeableConcept & Translated;
+    expect(code.text).toBe('Booking visit');
+    expect(spanishOf(code._text)).toBe(spanishOf(booking._title));
+    expect(spanishOf(detail._description)).toBe(spanishOf(booking._description));
+    // Stored as sent: reading the CarePlan back keeps the Spanish.
+    const read = await chen.readResource('CarePlan', plan.id as string);
+    const readCode = read.activity?.[0]?.detail?.code as CodeableConcept & Translated;
+    expect(spanishOf(readCode._text)).toBe(spanishOf(booking._title));
   });
 
   test("activity dates are the template's weeks counted from the last period (due date minus 40 weeks)", async () => {
