@@ -8,7 +8,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { useT } from '../../i18n/LocaleProvider';
 import { blush } from '../../theme';
 import { FeatureList } from './FeatureList';
-import { LanguageChoice } from './LanguageChoice';
+import { LanguageChoice } from '../../components/LanguageChoice';
 import { landingStrings } from './strings';
 
 /** The hero image's English alt text. */
@@ -70,7 +70,7 @@ export function LandingPage() {
                 {t(landingStrings.logIn)}
               </LinkButton>
             </Stack>
-            <LanguageChoice />
+            <LanguageChoice label={t(landingStrings.language)} justify={{ xs: 'center', md: 'flex-start' }} />
           </Box>
           <Box sx={{ flex: 1, display: 'flex', justifyContent: 'center', width: '100%' }}>
             <Box

@@ -16,7 +16,7 @@ import { readExternalReturn, useExternalLoginStep } from './externalReturn';
 import { nextStep, type SignInStep } from './loginSteps';
 import { MfaStep } from './MfaStep';
 import { PasswordStep } from './PasswordStep';
-import { LanguageChoice } from './LanguageChoice';
+import { LanguageChoice } from '../../components/LanguageChoice';
 import { signinStrings as s } from './strings';
 import { SuccessStep } from './SuccessStep';
 
@@ -96,7 +96,7 @@ export function SignInPage() {
       {step.kind === 'success' && (
         <SuccessStep code={step.code} onDone={() => navigate('/', { replace: true })} />
       )}
-      {step.kind === 'email' && <LanguageChoice />}
+      {step.kind === 'email' && <LanguageChoice label={t(s.language)} justify="center" />}
     </AuthFormCard>
   );
 }

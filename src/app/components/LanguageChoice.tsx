@@ -3,26 +3,33 @@
 // in its own language (lang set), so a reader of either finds hers.
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import { Fragment } from 'react';
-import { activateLocale, rememberLocale } from '../../i18n/i18n';
-import { useLocale, useT } from '../../i18n/LocaleProvider';
-import { LOCALE_NAMES, LOCALES, type Locale } from '../../i18n/locale';
-import { landingStrings } from './strings';
+import { Fragment, type CSSProperties } from 'react';
+import { activateLocale, rememberLocale } from '../i18n/i18n';
+import { useLocale } from '../i18n/LocaleProvider';
+import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/locale';
 
 function choose(locale: Locale): void {
   rememberLocale(locale);
   void activateLocale(locale);
 }
 
-export function LanguageChoice() {
+type Justify = CSSProperties['justifyContent'];
+
+/** The language buttons; `label` names the group, `justify` places them (per breakpoint or not). */
+export function LanguageChoice({
+  label,
+  justify,
+}: {
+  label: string;
+  justify: Justify | Record<string, Justify>;
+}) {
   const active = useLocale();
-  const t = useT();
   return (
     <Stack
       role="group"
-      aria-label={t(landingStrings.language)}
+      aria-label={label}
       direction="row"
-      sx={{ alignItems: 'center', justifyContent: { xs: 'center', md: 'flex-start' }, mt: 2 }}
+      sx={{ alignItems: 'center', justifyContent: justify, mt: 2 }}
     >
       {LOCALES.map((locale, index) => (
         <Fragment key={locale}>
