@@ -37,8 +37,8 @@ export class RequestWait {
   /** Set by the first write, or once the answer is sent: from then on nothing is refused. */
   private settled = false;
   /**
-   * The refusal, once made. Every later statement of the request is refused too (its wait only
-   * grows), so a refused request never writes: routes that catch errors (GraphQL's) answer it.
+   * The refusal, once made. Every later statement of the request is refused too, so a refused
+   * request never writes: routes that catch errors (GraphQL's) answer it.
    */
   refusal?: RetryAfterError;
 
@@ -55,6 +55,9 @@ export class RequestWait {
    */
   admit(queueWaitMs: number, sql?: string): void {
     if (this.settled) return;
+    // Once refused, always refused: the queue may have drained, but a later write would then run
+    // under an answer that says nothing was done.
+    if (this.refusal) throw this.refusal;
     const projected = this.waitedMs + queueWaitMs;
     if (projected > this.limitMs) {
       const retryAfter = retryAfterSeconds(projected);

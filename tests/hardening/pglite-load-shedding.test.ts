@@ -7,6 +7,8 @@
 // Real HTTP, real databases.
 import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
 import type { Database } from '../../src/server/db';
+// Gives Node what @medplum/core expects of a browser (its global WebSocket) before it loads.
+import '../conformance/medplum-sdk/support/medplum-client';
 import { databases } from '../server/support/test-databases';
 import type { TestDatabaseKind } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
@@ -181,6 +183,33 @@ describe('PGlite load shedding', () => {
     }
     await queueDrained(server.db);
     expect(await countPatients(server, 'HalfWritten')).toBe(0);
+  });
+
+  test("Medplum's own client: the busy batch is answered 503, retried, and stored once", async () => {
+    const busy = keepBusy(server.db, 1, 0.15);
+    const statuses: number[] = [];
+    let stopped: Promise<void> | undefined;
+    const { MedplumClient } = await import('@medplum/core');
+    const medplum = new MedplumClient({
+      baseUrl: server.baseUrl,
+      fhirUrlPath: 'fhir/R4',
+      fetch: async (url: string | URL | Request, init?: RequestInit) => {
+        const response = await fetch(url, init);
+        statuses.push(response.status);
+        // The first refusal ends the load, as a burst would: the client's retry finds a free queue.
+        if (response.status === 503) stopped ??= busy.stop();
+        return response;
+      },
+    });
+    try {
+      const answer = await medplum.executeBatch(readsThenCreate(8, 'RetriedByMedplum'));
+      expect(statuses[0]).toBe(503);
+      expect(statuses.at(-1)).toBe(200);
+      expect(answer.entry?.map((entry) => entry.response?.status).at(-1)).toBe('201');
+    } finally {
+      await (stopped ?? busy.stop());
+    }
+    expect(await countPatients(server, 'RetriedByMedplum')).toBe(1);
   });
 
   test('control: the same batch under a bound it does not pass waits it out and is served in full', async () => {
