@@ -477,7 +477,7 @@ const VARIABLES = {
   pgliteMaxQueueWait: variable(
     'PGLITE_MAX_QUEUE_WAIT',
     '1000',
-    'Embedded PGlite only (it runs one query at a time): once the oldest waiting query has waited this many milliseconds, new API requests get 503 with Retry-After at once instead of queueing; the health check is exempt',
+    'Embedded PGlite only (it runs one query at a time): once the oldest waiting query has waited this many milliseconds, new API requests get 503 with Retry-After at once instead of queueing, and an admitted request whose statements have waited this long in all is refused the same way before its first write; the health check is exempt',
     positiveInteger(1000, 'milliseconds'),
   ),
 };
