@@ -9,12 +9,13 @@ import { HomePage } from '../../../src/app/features/home/HomePage';
 import { activateLocale } from '../../../src/app/i18n/i18n';
 import { HomeSummaryDocument } from '../../../src/graphql';
 import { maria } from '../support/fakeApi';
+import { spanish } from '../../../src/server/seed/demo/translation';
 import { renderScreen, type ScreenMock } from '../support/renderScreen';
 import { describeUntranslated, type ScreenCase } from '../support/untranslated';
 
 const now = new Date('2026-06-01T12:00:00Z');
 
-const SAME_IN_BOTH = ['Maria', 'M', 'Tdap', '36-week visit', 'GBS swab'];
+const SAME_IN_BOTH = ['Maria', 'M', 'Tdap', '36-week visit'];
 
 function homeSummary(withDueDate: boolean): ScreenMock {
   const iso = now.toISOString();
@@ -22,7 +23,12 @@ function homeSummary(withDueDate: boolean): ScreenMock {
   return {
     request: {
       query: HomeSummaryDocument,
-      variables: { patient: 'Patient/maria-1', from: `ge${iso}`, after: `gt${iso}` },
+      variables: {
+        patient: 'Patient/maria-1',
+        from: `ge${iso}`,
+        after: `gt${iso}`,
+        carePlans: 'patient=Patient%2Fmaria-1&status=active&_sort=-_lastUpdated&_count=10',
+      },
     },
     result: {
       data: {
@@ -58,24 +64,28 @@ function homeSummary(withDueDate: boolean): ScreenMock {
             occurrenceDateTime: '2026-06-05T15:00:00Z',
           }),
         },
-        CarePlanList: [
-          {
-            __typename: 'CarePlan',
-            resourceType: 'CarePlan',
-            id: 'plan',
-            instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
-            activity: [
-              {
-                outcomeReference: null,
-                detail: {
-                  status: 'not-started',
-                  code: { text: 'GBS swab' },
-                  scheduledPeriod: { start: '2026-05-20', end: '2026-06-27' },
+        carePlans: {
+          __typename: 'ResourceSearchResult',
+          resources: [
+            {
+              __typename: 'CarePlan',
+              resourceType: 'CarePlan',
+              id: 'plan',
+              instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
+              activity: [
+                {
+                  outcomeReference: null,
+                  detail: {
+                    status: 'not-started',
+                    // The step's Spanish travels in the data (FHIR's translation extension).
+                    code: { text: 'GBS swab', _text: spanish('Hisopado de estreptococo del grupo B') },
+                    scheduledPeriod: { start: '2026-05-20', end: '2026-06-27' },
+                  },
                 },
-              },
-            ],
-          },
-        ],
+              ],
+            },
+          ],
+        },
       },
     },
   };

@@ -9,10 +9,11 @@ import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { HomeSummaryDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
+import { activeCarePlansSearch, localizedPlans } from '../../components/localizedPlan';
 import { LoadError, LoadingState } from '../../components/ListStates';
 import {
   nextPlanStep,
@@ -22,7 +23,7 @@ import {
 } from '../../components/planStepStatus';
 import { ResourceLink } from '../../components/ResourceLink';
 import { effectiveDueDate, pregnancyProgress } from '../../components/pregnancyProgress';
-import { useT } from '../../i18n/LocaleProvider';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { homeStrings as m } from './strings';
 import { UnknownDueDateCard } from './UnknownDueDateCard';
 
@@ -43,10 +44,15 @@ function SummaryCard({ title, children }: { title: string; children: ReactNode }
 
 export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
   const t = useT();
+  const locale = useLocale();
   const iso = now.toISOString();
   const { data, loading, error, refetch } = useQuery(HomeSummaryDocument, {
-    variables: { patient, from: `ge${iso}`, after: `gt${iso}` },
+    variables: { patient, from: `ge${iso}`, after: `gt${iso}`, carePlans: activeCarePlansSearch(patient) },
   });
+  const plans = useMemo(
+    () => localizedPlans(data?.carePlans.resources, locale, t(m.careStep)),
+    [data, locale, t],
+  );
   if (loading && !data) return <LoadingState label={t(m.loading)} />;
   if (error) return <LoadError error={error} />;
   const recorded = data?.dueDate?.edges?.[0]?.resource?.valueDateTime;
@@ -55,7 +61,7 @@ export function WhatIsNext({ patient, now }: { patient: string; now: Date }) {
   const progress = dueDate ? pregnancyProgress(dueDate, now) : undefined;
   const appointment = data?.nextAppointment?.edges?.[0]?.resource;
   const vaccine = data?.nextVaccine?.edges?.[0]?.resource;
-  const nextStep = nextPlanStep(planSteps(pregnancyPlan(data?.CarePlanList)), now);
+  const nextStep = nextPlanStep(planSteps(pregnancyPlan(plans)), now);
   const answer = nextStep ? questionnaireToAnswer(nextStep, now) : undefined;
   return (
     <Grid container spacing={2} sx={{ mt: 4 }}>

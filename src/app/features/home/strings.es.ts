@@ -18,6 +18,7 @@ export default {
   'home.pregnancy.timeline': 'La cronología de su embarazo',
   'home.nextStep.title': 'Próximo paso',
   'home.nextStep.from': 'Desde el',
+  'home.nextStep.fallback': 'Paso de atención',
   'home.nextStep.to': 'hasta el',
   'home.nextStep.answer': 'Responder el cuestionario',
   'home.nextStep.carePlan': 'Ver su plan de atención',

@@ -25,6 +25,7 @@ export const homeStrings = {
   timeline: { id: 'home.pregnancy.timeline', message: 'Your pregnancy timeline' },
   nextStepTitle: { id: 'home.nextStep.title', message: 'Next step' },
   nextStepFrom: { id: 'home.nextStep.from', message: 'From' },
+  careStep: { id: 'home.nextStep.fallback', message: 'Care step' },
   nextStepTo: { id: 'home.nextStep.to', message: 'to' },
   answerQuestionnaire: { id: 'home.nextStep.answer', message: 'Answer the questionnaire' },
   seeCarePlan: { id: 'home.nextStep.carePlan', message: 'See your care plan' },

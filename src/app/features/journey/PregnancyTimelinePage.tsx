@@ -28,7 +28,7 @@ import {
 import { StatusBadge } from '../../components/StatusBadge';
 import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { useSession } from '../../session/BloomClientContext';
-import { localizedPlans } from './localizedPlan';
+import { activeCarePlansSearch, localizedPlans } from '../../components/localizedPlan';
 import { outcomeLink } from './outcomeLink';
 import { stageOfPregnancy, trimesterName } from './stageOfPregnancy';
 import { journeyStrings } from './strings';
@@ -98,7 +98,7 @@ export function PregnancyTimelinePage({ now: givenNow }: { now?: Date }) {
   const { data, loading, error, refetch } = useQuery(PregnancyTimelineDocument, {
     variables: {
       patient,
-      carePlans: `patient=${encodeURIComponent(patient)}&status=active&_sort=-_lastUpdated&_count=10`,
+      carePlans: activeCarePlansSearch(patient),
     },
     skip: !patient,
   });

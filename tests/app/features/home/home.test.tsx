@@ -1,11 +1,13 @@
 // Home signed in (SPEC §2 "/"): greeting by name, 'Send Message' → /messages, the four
 // pregnancy-information cards, and where the pregnancy stands / what is next from HomeSummary.
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Observation } from '@medplum/fhirtypes';
 import { HomeSummaryDocument } from '../../../../src/graphql';
 import { HomePage } from '../../../../src/app/features/home/HomePage';
 import { lastPeriodProblem } from '../../../../src/app/features/home/lastPeriod';
 import { dueDateFromLastPeriod, pregnancyProgress } from '../../../../src/app/components/pregnancyProgress';
+import { activateLocale } from '../../../../src/app/i18n/i18n';
+import { spanish } from '../../../../src/server/seed/demo/translation';
 import { maria } from '../../support/fakeApi';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
@@ -14,9 +16,11 @@ const variables = {
   patient: 'Patient/maria-1',
   from: `ge${now.toISOString()}`,
   after: `gt${now.toISOString()}`,
+  carePlans: 'patient=Patient%2Fmaria-1&status=active&_sort=-_lastUpdated&_count=10',
 };
 
-function summary(data: Record<string, unknown>): ScreenMock {
+/** Home's answer; `CarePlanList` are the plans ResourceSearch returns as JSON. */
+function summary({ CarePlanList = [], ...data }: Record<string, unknown>): ScreenMock {
   return {
     request: { query: HomeSummaryDocument, variables },
     result: {
@@ -25,7 +29,7 @@ function summary(data: Record<string, unknown>): ScreenMock {
         lastPeriod: { __typename: 'ObservationConnection', edges: [] },
         nextAppointment: { edges: [] },
         nextVaccine: { edges: [] },
-        CarePlanList: [],
+        carePlans: { __typename: 'ResourceSearchResult', resources: CarePlanList },
         ...data,
       },
     },
@@ -135,6 +139,32 @@ describe('SPEC §2 home', () => {
       '/pregnancy',
     );
     expect(within(card).queryByRole('link', { name: 'Answer the questionnaire' })).not.toBeInTheDocument();
+  });
+
+  it("names the next step in her language where the plan carries a translation (FHIR's translation extension)", async () => {
+    const plan = {
+      resourceType: 'CarePlan',
+      id: 'plan',
+      instantiatesCanonical: ['https://bloom.example/fhir/PlanDefinition/pregnancy-care'],
+      activity: [
+        {
+          detail: {
+            status: 'not-started',
+            code: { text: 'GBS swab', _text: spanish('Hisopado de estreptococo del grupo B') },
+            scheduledPeriod: { start: '2026-05-20', end: '2026-06-27' },
+          },
+        },
+      ],
+    };
+    try {
+      await act(() => activateLocale('es'));
+      renderScreen(<HomePage profile={maria} now={now} />, [summary({ CarePlanList: [plan] })]);
+      const card = await screen.findByRole('region', { name: 'Próximo paso' });
+      expect(card).toHaveTextContent('Hisopado de estreptococo del grupo B');
+      expect(card).not.toHaveTextContent('GBS swab');
+    } finally {
+      await act(() => activateLocale('en'));
+    }
   });
 
   it('a next step that offers a questionnaire links to answer it', async () => {

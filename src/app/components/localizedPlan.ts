@@ -1,8 +1,8 @@
-// The care plans ResourceSearch answered (FHIR JSON), checked, with each step's name and words in the
+// Her care plans as ResourceSearch answers them (FHIR JSON), checked, with each step's name and words in the
 // active language where the plan carries translations (the template's, copied by $apply).
 import type { CarePlan, CarePlanActivity } from '@medplum/fhirtypes';
-import type { Locale } from '../../i18n/locale';
-import { extensionSibling, translatedText } from '../../i18n/translatedText';
+import type { Locale } from '../i18n/locale';
+import { extensionSibling, translatedText } from '../i18n/translatedText';
 
 function isCarePlan(value: unknown): value is CarePlan {
   return (
@@ -21,6 +21,11 @@ function localizedActivity(activity: CarePlanActivity, locale: Locale, untitled:
   };
   const description = translatedText(extensionSibling(detail, 'description'), detail.description, locale);
   return { ...activity, detail: { ...detail, code, description } };
+}
+
+/** ResourceSearch's query for her active care plans, newest first (the schedule is the newest made from a template). */
+export function activeCarePlansSearch(patient: string): string {
+  return `patient=${encodeURIComponent(patient)}&status=active&_sort=-_lastUpdated&_count=10`;
 }
 
 /** The care plans, each step named in `locale` (`untitled` for a step without a name). */
