@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import type { BloomClient } from '../../src/client';
 import { demoApiClient, demoPatientId } from './support/demo-sign-in';
 import { useDemoSuite } from './support/demo-suite';
-import { openMainNavItem, seriousAxeViolations } from './support/patient-session';
+import { openMainNavItem, seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
 
 const suite = useDemoSuite({ serviceWorkers: true });
 let chen: BloomClient;
@@ -123,5 +123,24 @@ describe('system notifications', () => {
       url: '/messages',
     });
     expect(shown[0].tag).toMatch(/^message-/);
+  }, 180_000);
+
+  it('at 375 px the opt-in fits, is labelled and usable', async () => {
+    const { page, context } = await suite.signIn('maria', 375);
+    await context.grantPermissions(['notifications'], { origin: new URL(suite.url('/')).origin });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 60_000,
+    });
+    await openMainNavItem(page, 375, 'Messages');
+    await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor();
+    const optIn = page.getByRole('switch', { name: 'Notify me of new messages', exact: true });
+    expect(await optIn.isVisible()).toBe(true);
+    // The label fits the screen (MUI's switch input itself is a wider invisible hit area).
+    const box = await page.getByText('Notify me of new messages', { exact: true }).boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    await optIn.check();
+    expect(await optIn.isChecked()).toBe(true);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   }, 180_000);
 });

@@ -3,8 +3,11 @@
 // (e.g. the client's 'Failed to fetch tokens').
 import type { OperationOutcome } from '@medplum/fhirtypes';
 import { isOperationOutcome, OperationOutcomeError } from '../../fhir/outcomes';
+import { shellStrings } from '../components/strings';
+import { translate } from '../i18n/i18n';
 
-export const unreachableMessage = 'Could not reach the server. Check your connection and try again.';
+/** The English text (tests compare with it); the patient reads it in her language. */
+export const unreachableMessage = shellStrings.unreachable.message;
 
 function plainOutcome(text: string): OperationOutcome {
   return {
@@ -17,6 +20,6 @@ export function errorOutcome(err: unknown): OperationOutcome {
   if (err instanceof OperationOutcomeError) return err.outcome;
   if (isOperationOutcome(err)) return err;
   // fetch rejects with a TypeError when the server cannot be reached.
-  if (err instanceof TypeError) return plainOutcome(unreachableMessage);
+  if (err instanceof TypeError) return plainOutcome(translate(shellStrings.unreachable));
   return plainOutcome(err instanceof Error ? err.message : String(err));
 }

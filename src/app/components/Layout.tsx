@@ -2,11 +2,14 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { Outlet } from 'react-router-dom';
+import { useT } from '../i18n/LocaleProvider';
 import { ErrorPanel } from './ErrorPanel';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { shellStrings } from './strings';
 
 export function Layout() {
+  const t = useT();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
       <Link
@@ -21,7 +24,7 @@ export function Layout() {
           '&:focus': { top: 8 },
         }}
       >
-        Skip to content
+        {t(shellStrings.skipToContent)}
       </Link>
       <Header />
       <Box component="main" id="main" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>

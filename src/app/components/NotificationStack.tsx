@@ -1,6 +1,8 @@
 // The visible stack of notifications (SPEC §9), a lazy chunk of Notifications: pages that never notify
 // (the landing page) do not download MUI's Alert.
 import Alert, { type AlertColor } from '@mui/material/Alert';
+import { useT } from '../i18n/LocaleProvider';
+import { shellStrings } from './strings';
 
 export interface ShownNotification {
   readonly id: number;
@@ -15,8 +17,17 @@ export default function NotificationStack({
   items: readonly ShownNotification[];
   onClose: (id: number) => void;
 }) {
+  const t = useT();
+  // MUI's close button says 'Close' in English unless told otherwise.
+  const closeText = t(shellStrings.close);
   return items.map((item) => (
-    <Alert key={item.id} severity={item.severity} variant="filled" onClose={() => onClose(item.id)}>
+    <Alert
+      key={item.id}
+      severity={item.severity}
+      variant="filled"
+      closeText={closeText}
+      onClose={() => onClose(item.id)}
+    >
       {item.message}
     </Alert>
   ));

@@ -3,6 +3,7 @@ import type { Translations } from '../i18n/catalog';
 import type { shellStrings } from './strings';
 
 export default {
+  'shell.skipToContent': 'Saltar al contenido',
   'shell.header.home': 'Inicio de Bloom',
   'shell.header.userNav': 'Usuario',
   'shell.header.logIn': 'Iniciar sesión',
@@ -50,6 +51,9 @@ export default {
   'shell.error.unexpected': '¡Error inesperado de la aplicación!',
   'shell.error.backToStart': 'Volver a la página de inicio',
   'shell.loading': 'Cargando',
+  'shell.loading.session': 'Cargando su sesión',
+  'shell.error.unreachable': 'No se pudo conectar con el servidor. Revise su conexión e inténtelo de nuevo.',
+  'shell.notice.close': 'Cerrar',
   'shell.sideMenu.show': 'Menú de {section}',
   'shell.sideMenu.hide': 'Ocultar el menú de {section}',
   'shell.offline.updated': 'Está sin conexión; última actualización:',

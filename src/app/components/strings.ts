@@ -5,6 +5,7 @@
 import type { Messages } from '../i18n/catalog';
 
 export const shellStrings = {
+  skipToContent: { id: 'shell.skipToContent', message: 'Skip to content' },
   home: { id: 'shell.header.home', message: 'Bloom home' },
   userNav: { id: 'shell.header.userNav', message: 'User' },
   logIn: { id: 'shell.header.logIn', message: 'Log in' },
@@ -58,6 +59,12 @@ export const shellStrings = {
   unexpectedError: { id: 'shell.error.unexpected', message: 'Unexpected Application Error!' },
   backToStart: { id: 'shell.error.backToStart', message: 'Back to the start page' },
   loading: { id: 'shell.loading', message: 'Loading' },
+  loadingSession: { id: 'shell.loading.session', message: 'Loading your session' },
+  unreachable: {
+    id: 'shell.error.unreachable',
+    message: 'Could not reach the server. Check your connection and try again.',
+  },
+  close: { id: 'shell.notice.close', message: 'Close' },
   sideMenu: { id: 'shell.sideMenu.show', message: '{section} menu' },
   sideMenuHide: { id: 'shell.sideMenu.hide', message: 'Hide {section} menu' },
   offlineUpdated: { id: 'shell.offline.updated', message: "You're offline - last updated" },

@@ -3,12 +3,15 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { Navigate, Outlet } from 'react-router-dom';
+import { shellStrings } from '../components/strings';
+import { useT } from '../i18n/LocaleProvider';
 import { useSession } from './BloomClientContext';
 
 export function SessionLoading() {
+  const t = useT();
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
-      <CircularProgress aria-label="Loading your session" />
+      <CircularProgress aria-label={t(shellStrings.loadingSession)} />
     </Box>
   );
 }

@@ -13,13 +13,8 @@ import {
   isReadOnlyGraphqlBody,
   STORED_AT_HEADER,
 } from './graphql-answers';
-import {
-  isAppPath,
-  SW_MESSAGE_TYPE,
-  SW_OPEN_TYPE,
-  type SwAnswerMessage,
-  type SwOpenMessage,
-} from './messages';
+import { SW_MESSAGE_TYPE, type SwAnswerMessage } from './messages';
+import { handleNotificationClick } from './notificationClick';
 
 declare const __BLOOM_PRECACHE__: string[];
 declare const __BLOOM_VERSION__: string;
@@ -103,23 +98,7 @@ worker.addEventListener('fetch', (event) => {
   }
 });
 
-worker.addEventListener('notificationclick', (event) => {
-  event.notification.close();
-  const data = event.notification.data as { url?: unknown } | null;
-  const url = isAppPath(data?.url) ? data.url : '/';
-  event.waitUntil(openInApp(url));
-});
-
-async function openInApp(url: string): Promise<void> {
-  const [open] = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  if (!open) {
-    await worker.clients.openWindow(url);
-    return;
-  }
-  const focused = await open.focus();
-  const message: SwOpenMessage = { type: SW_OPEN_TYPE, url };
-  focused.postMessage(message);
-}
+worker.addEventListener('notificationclick', (event) => handleNotificationClick(worker.clients, event));
 
 async function navigation(request: Request): Promise<Response> {
   try {

@@ -45,11 +45,8 @@ const SAME_IN_BOTH = [
   'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP',
   // The server's own message (OperationOutcome text) is shown as the server sent it.
   'Email or password is invalid',
-  // English of shared components (src/app/components), translated with them, not by these screens:
-  // the layout's skip link, the red alert's title (ErrorAlert), a notice's close button (MUI Alert).
-  'Skip to content',
+  // The same word in Spanish (a red alert's title where the screen gives none).
   'Error',
-  'Close',
 ];
 
 /** A fresh fake API, with the language being scanned stored as this device's choice. */
