@@ -10,8 +10,8 @@
 // shedding off and on (PGLITE_MAX_QUEUE_WAIT; SOAK_QUEUE_WAIT sets the "on" bound), SOAK_ROUNDS
 // rounds (default 2) alternating which runs first, and prints them side by side.
 // The server's own heap figures (process.memoryUsage(): heapUsed, heapTotal, external) come over an
-// IPC channel from a preload (bench/support/memory-report.mjs), before each level, right after it and
-// after the rest with a forced full GC: whether the RSS kept after a level is live data (a leak grows
+// IPC channel from a preload (bench/support/memory-report.mjs), before each level and after its rest
+// (each after a forced full GC) and right after it: whether the RSS kept after a level is live data (a leak grows
 // heapUsed from level to level) or freed pages V8 and malloc keep. SOAK_REPEAT=n runs the levels n
 // times on the same server (default 1), so growth from one round to the next shows.
 import { spawn } from 'node:child_process';
@@ -45,7 +45,7 @@ export interface SoakLevel {
   rssBeforeMb: number;
   rssAfterMb: number;
   rssRestedMb: number;
-  /** The server's process.memoryUsage() before, right after, and rested (after a forced full GC). */
+  /** The server's process.memoryUsage() before (after a forced full GC), right after, and rested (after a GC). */
   memoryBefore: MemoryFigures;
   memoryAfter: MemoryFigures;
   memoryRested: MemoryFigures;
@@ -268,7 +268,7 @@ export async function measureSoak(
     const figures: SoakLevel[] = [];
     for (const connections of levels) {
       const rssBeforeMb = rssMb(pid);
-      const memoryBefore = await serverMemory(child);
+      const memoryBefore = await serverMemory(child, true);
       const loadBefore = os.loadavg()[0];
       const socketCodes: Record<string, number> = {};
       const stopHealth = pollHealth(baseUrl);
