@@ -9,6 +9,11 @@
 // Each level also polls the health check (its slowest answer). SOAK_COMPARE=1 runs PGlite with load
 // shedding off and on (PGLITE_MAX_QUEUE_WAIT; SOAK_QUEUE_WAIT sets the "on" bound), SOAK_ROUNDS
 // rounds (default 2) alternating which runs first, and prints them side by side.
+// The server's own heap figures (process.memoryUsage(): heapUsed, heapTotal, external) come over an
+// IPC channel from a preload (bench/support/memory-report.mjs), before each level and after its rest
+// (each after a forced full GC) and right after it: whether the RSS kept after a level is live data (a leak grows
+// heapUsed from level to level) or freed pages V8 and malloc keep. SOAK_REPEAT=n runs the levels n
+// times on the same server (default 1), so growth from one round to the next shows.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -40,6 +45,10 @@ export interface SoakLevel {
   rssBeforeMb: number;
   rssAfterMb: number;
   rssRestedMb: number;
+  /** The server's process.memoryUsage() before (after a forced full GC), right after, and rested (after a GC). */
+  memoryBefore: MemoryFigures;
+  memoryAfter: MemoryFigures;
+  memoryRested: MemoryFigures;
   /** The 1-minute load average when the level started and when it ended. */
   loadBefore: number;
   loadAfter: number;
@@ -50,6 +59,58 @@ export interface SoakLevel {
 
 const LEVELS = [32, 128];
 const REST_MS = 5000;
+
+/** process.memoryUsage() in MB; `collected` when a full GC ran just before. */
+export interface MemoryFigures {
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+  collected: boolean;
+}
+
+let memoryRequests = 0;
+
+/** The server's own process.memoryUsage(), asked over IPC (bench/support/memory-report.mjs). */
+function serverMemory(child: ChildProcess, gc = false): Promise<MemoryFigures> {
+  const id = ++memoryRequests;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error('the soak server did not report its memory within 30 s'));
+    }, 30_000);
+    const onMessage = (message: unknown): void => {
+      const report = message as {
+        type?: string;
+        id?: number;
+        collected?: boolean;
+        usage?: NodeJS.MemoryUsage;
+      };
+      if (report.type !== 'memory' || report.id !== id || !report.usage) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+      resolve({
+        rssMb: mb(report.usage.rss),
+        heapUsedMb: mb(report.usage.heapUsed),
+        heapTotalMb: mb(report.usage.heapTotal),
+        externalMb: mb(report.usage.external),
+        arrayBuffersMb: mb(report.usage.arrayBuffers),
+        collected: report.collected === true,
+      });
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'memory', id, gc });
+  });
+}
+
+function formatMemory(figures: MemoryFigures): string {
+  return (
+    `heap ${figures.heapUsedMb}/${figures.heapTotalMb} MB, external ${figures.externalMb} MB ` +
+    `(array buffers ${figures.arrayBuffersMb}), RSS ${figures.rssMb} MB${figures.collected ? ' after GC' : ''}`
+  );
+}
 
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -63,18 +124,22 @@ async function startServer(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; baseUrl: string }> {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      APP_PORT: '0',
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', '--import', './bench/support/memory-report.mjs', 'src/server/main.ts'],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        APP_PORT: '0',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const banner = /FHIR API:\s+(http:\/\/\S+?)fhir\/R4\//;
   // Seeding a fresh DATA_DIR took over 2 minutes at load average 20 on 2 cores.
@@ -121,13 +186,14 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 export async function measureSoakOnPostgres(
   serverUrl: string,
   seconds = Number(process.env.SOAK_SECONDS ?? 30),
+  levels = LEVELS,
 ): Promise<SoakLevel[]> {
   const name = `bloom_soak_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   try {
-    return await measureSoak(seconds, url.toString());
+    return await measureSoak(seconds, url.toString(), {}, levels);
   } finally {
     await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
@@ -202,6 +268,7 @@ export async function measureSoak(
     const figures: SoakLevel[] = [];
     for (const connections of levels) {
       const rssBeforeMb = rssMb(pid);
+      const memoryBefore = await serverMemory(child, true);
       const loadBefore = os.loadavg()[0];
       const socketCodes: Record<string, number> = {};
       const stopHealth = pollHealth(baseUrl);
@@ -223,8 +290,11 @@ export async function measureSoak(
           .map(([status, stats]) => [status, stats.count ?? 0]),
       );
       const rssAfterMb = rssMb(pid);
+      const memoryAfter = await serverMemory(child);
       const loadAfter = os.loadavg()[0];
       await new Promise((resolve) => setTimeout(resolve, REST_MS));
+      const rssRestedMb = rssMb(pid);
+      const memoryRested = await serverMemory(child, true);
       figures.push({
         connections,
         seconds,
@@ -241,7 +311,10 @@ export async function measureSoak(
         },
         rssBeforeMb,
         rssAfterMb,
-        rssRestedMb: rssMb(pid),
+        rssRestedMb,
+        memoryBefore,
+        memoryAfter,
+        memoryRested,
         loadBefore,
         loadAfter,
         healthMaxMs: health.maxMs,
@@ -273,7 +346,9 @@ export function formatSoak(levels: readonly SoakLevel[], engine = 'PGlite'): str
         `errors ${level.errors} (socket ${level.errorKinds.socket}${counts(level.errorKinds.socketCodes)}, ` +
         `timeouts ${level.errorKinds.timeouts}, non-2xx ${level.errorKinds.non2xx}${counts(level.errorKinds.statuses)}), RSS ${level.rssBeforeMb} → ${level.rssAfterMb} MB, ` +
         `${level.rssRestedMb} MB after ${REST_MS / 1000} s at rest; health check max ${level.healthMaxMs} ms` +
-        `${level.healthFailures ? ` (${level.healthFailures} failed)` : ''}; load average ${level.loadBefore.toFixed(1)} → ${level.loadAfter.toFixed(1)}`,
+        `${level.healthFailures ? ` (${level.healthFailures} failed)` : ''}; load average ${level.loadBefore.toFixed(1)} → ${level.loadAfter.toFixed(1)}\n` +
+        `      server memory: before ${formatMemory(level.memoryBefore)}; after ${formatMemory(level.memoryAfter)}; ` +
+        `rested ${formatMemory(level.memoryRested)}`,
     ),
   ].join('\n');
 }
@@ -324,9 +399,13 @@ if (process.argv[1]?.endsWith('bench/soak.ts')) {
       await compareShedding(Number(process.env.SOAK_ROUNDS ?? 2));
       return;
     }
-    console.log(formatSoak(await measureSoak()));
+    const repeat = Math.max(1, Number(process.env.SOAK_REPEAT ?? 1));
+    const levels = Array.from({ length: repeat }, () => LEVELS).flat();
+    console.log(formatSoak(await measureSoak(undefined, '', {}, levels)));
     const postgresUrl = process.env.SOAK_DATABASE_URL;
-    if (postgresUrl) console.log(formatSoak(await measureSoakOnPostgres(postgresUrl), 'PostgreSQL'));
+    if (postgresUrl) {
+      console.log(formatSoak(await measureSoakOnPostgres(postgresUrl, undefined, levels), 'PostgreSQL'));
+    }
   })().then(
     () => process.exit(0),
     (err: unknown) => {

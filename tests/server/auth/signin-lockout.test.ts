@@ -1,9 +1,11 @@
 // Sign-in throttling is not a lockout switch: whoever fails waits, per (account, address) pair and
 // per address, with a wait that doubles; the right password from an address that has not been
 // failing always signs in; an account's large budget of failures, when reached, asks for an emailed
-// link instead of refusing. Every request is real HTTP from its own loopback source address
+// link instead of refusing, or, for a user with MFA, the MFA step (wrong codes throttled by the
+// same rules, so that branch is no lockout either). Every request is real HTTP from its own loopback source address
 // (127.0.x.y), and X-Forwarded-For counts only from a TRUST_PROXY proxy. SPEC §7 (auth/login).
 import type { Login } from '@medplum/fhirtypes';
+import { Secret, TOTP } from 'otpauth';
 import {
   ACCOUNT_BUDGET,
   ADDRESS_RULE,
@@ -14,6 +16,7 @@ import {
 import { STEP_UP_MESSAGE } from '../../../src/server/auth/step-up';
 import { ConfigError, loadConfig } from '../../../src/server/config';
 import { Repository, systemContext } from '../../../src/server/repo';
+import { keepCodeVerifier, medplumClient } from '../../conformance/medplum-sdk/support/medplum-client';
 import { databases } from '../support/test-databases';
 import { startTestServer, startTestServerInTempDir, outboxEmails } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -21,10 +24,14 @@ import {
   addMembership,
   createProject,
   createUser,
+  getJson,
   outcomeText,
   PASSWORD,
   pkce,
+  postForm,
+  postJson,
   setPasswordLink,
+  signIn,
 } from './support/auth-fixtures';
 import { loopback, postJsonFrom } from './support/loopback-http';
 
@@ -224,6 +231,122 @@ describe.each(databases())('the account budget on %s', (_engine, kind) => {
       expect.any(String),
     );
   }, 120_000);
+
+  describe('a user with MFA', () => {
+    function totp(secret: string): TOTP {
+      return new TOTP({ secret: Secret.fromBase32(secret) });
+    }
+
+    /** The code of the step `shift` ms from now (one step of drift either way is accepted). */
+    function codeAt(secret: string, shift = 0): string {
+      return totp(secret).generate({ timestamp: Date.now() + shift });
+    }
+
+    function wrongCode(secret: string): string {
+      const right = [-30_000, 0, 30_000].map((shift) => codeAt(secret, shift));
+      return ['000000', '111111', '222222', '333333'].find((code) => !right.includes(code)) as string;
+    }
+
+    /** A user enrolled with the previous step's code, so the current and next steps sign in later. */
+    async function enrolledAccount(): Promise<{ email: string; secret: string }> {
+      const email = await account();
+      const auth = { authorization: `Bearer ${(await signIn(server.baseUrl, email)).access_token}` };
+      const status = await getJson<{ secret: string }>(`${server.baseUrl}auth/mfa/status`, auth);
+      const enrolled = await postJson(
+        `${server.baseUrl}auth/mfa/enroll`,
+        { token: codeAt(status.body.secret, -30_000) },
+        auth,
+      );
+      expect(enrolled.body).toEqual({ enrolled: true });
+      return { email, secret: status.body.secret };
+    }
+
+    /** Fails the account's whole budget, one wrong password from each of many addresses. */
+    async function spendBudget(email: string, block: number): Promise<void> {
+      for (let n = 0; n < SMALL_BUDGET; n++) {
+        expect((await login(loopback(block, n + 1), email, WRONG)).status).toBe(400);
+      }
+    }
+
+    function verify(source: string, loginId: string, token: string) {
+      return postJsonFrom<LoginAnswer>(source, `${server.baseUrl}auth/mfa/verify`, { login: loginId, token });
+    }
+
+    test('the budget reached: the right password leads to the MFA step, not a refusal; the right code signs in', async () => {
+      const { email, secret } = await enrolledAccount();
+      await spendBudget(email, 13);
+      const mailsBefore = outboxEmails(server).filter((text) => text.includes(`To: ${email}`)).length;
+      const user = loopback(14, 1);
+      const { verifier, challenge } = pkce();
+      const step = await postJsonFrom<LoginAnswer & { mfaRequired?: boolean }>(
+        user,
+        `${server.baseUrl}auth/login`,
+        { email, password: PASSWORD, codeChallenge: challenge, codeChallengeMethod: 'S256' },
+      );
+      expect(step.status).toBe(200);
+      expect(step.body).toEqual({ login: expect.any(String), mfaRequired: true });
+      const verified = await verify(user, step.body.login as string, codeAt(secret));
+      expect(verified.status).toBe(200);
+      const token = await postForm(`${server.baseUrl}oauth2/token`, {
+        grant_type: 'authorization_code',
+        code: verified.body.code as string,
+        code_verifier: verifier,
+      });
+      expect(token.status).toBe(200);
+      // The second factor was the step-up: no emailed link was needed, none was sent.
+      expect(outboxEmails(server).filter((text) => text.includes(`To: ${email}`))).toHaveLength(mailsBefore);
+    }, 120_000);
+
+    test('past the budget, wrong codes make their address wait; they cannot keep the user out', async () => {
+      const { email, secret } = await enrolledAccount();
+      await spendBudget(email, 15);
+      // Whoever has the password (and so reaches the MFA step) tries codes from one address.
+      const guesser = loopback(16, 1);
+      const guessed = await login(guesser, email, PASSWORD);
+      expect(guessed.body).toEqual({ login: expect.any(String), mfaRequired: true });
+      for (let i = 0; i < PAIR_RULE.freeFailures + 1; i++) {
+        const wrong = await verify(guesser, guessed.body.login as string, wrongCode(secret));
+        expect(wrong.status).toBe(400);
+        expect(outcomeText(wrong.body)).toBe('Invalid MFA token');
+      }
+      const waiting = await verify(guesser, guessed.body.login as string, codeAt(secret));
+      expect(waiting.status).toBe(429);
+      expect(waiting.retryAfter).toBe('1');
+      expect(outcomeText(waiting.body)).toBe(
+        'Too many failed MFA attempts for this account from your address; try again in 1 second',
+      );
+      // More wrong passwords from yet more addresses change nothing for the user at her address.
+      await spendBudget(email, 17);
+      const user = loopback(18, 1);
+      const own = await login(user, email, PASSWORD);
+      expect(own.body).toEqual({ login: expect.any(String), mfaRequired: true });
+      const verified = await verify(user, own.body.login as string, codeAt(secret, 30_000));
+      expect(verified.status).toBe(200);
+      expect(verified.body.code).toEqual(expect.any(String));
+    }, 120_000);
+
+    test("Medplum's MedplumClient past the budget: startLogin, the MFA step, processCode", async () => {
+      const { email, secret } = await enrolledAccount();
+      await spendBudget(email, 19);
+      const medplum = await medplumClient(server.baseUrl);
+      const { verifier, challenge } = pkce();
+      const started = (await medplum.startLogin({
+        email,
+        password: PASSWORD,
+        codeChallenge: challenge,
+        codeChallengeMethod: 'S256',
+      })) as LoginAnswer & { mfaRequired?: boolean };
+      expect(started).toEqual({ login: expect.any(String), mfaRequired: true });
+      // As Medplum's MfaForm does: auth/mfa/verify, then the code exchanged by processCode.
+      const verified = (await medplum.post('auth/mfa/verify', {
+        login: started.login,
+        token: codeAt(secret),
+      })) as LoginAnswer;
+      keepCodeVerifier(medplum, verifier);
+      await medplum.processCode(verified.code as string);
+      expect(medplum.getProfile()?.resourceType).toBe('Practitioner');
+    }, 120_000);
+  });
 });
 
 describe.each(databases())('TRUST_PROXY on %s', (_engine, kind) => {
