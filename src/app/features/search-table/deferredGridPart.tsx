@@ -18,7 +18,8 @@ export function deferredGridPart<P extends StandInProps>(
   load: () => Promise<{ default: ComponentType<P> }>,
   childrenWhileLoading = false,
 ): ComponentType<P> {
-  const Loaded = retryableLazy(load);
+  // retryableLazy keeps the loaded component's type; P only reaches it through the props forwarded.
+  const Loaded = retryableLazy(load as () => Promise<{ default: ComponentType<never> }>) as ComponentType<P>;
   function DeferredGridPart(props: P) {
     return (
       <Suspense fallback={childrenWhileLoading ? props.children : null}>
