@@ -5,6 +5,7 @@ import { compileMessage } from '@lingui/message-utils/compileMessage';
 import react from '@vitejs/plugin-react';
 import { transform as transformTs } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
+import { deferredGridParts } from './scripts/deferred-grid-parts';
 
 const OPERATIONS = path.resolve('src/graphql/generated/operations.ts');
 const GRAPHQL_MODULES = new Set([OPERATIONS, path.resolve('src/graphql/index.ts')]);
@@ -127,7 +128,7 @@ export default defineConfig({
   root: 'src/app',
   // Static files (illustration, favicon) copied as-is; they are same-origin, so a strict CSP allows them.
   publicDir: 'public',
-  plugins: [react(), graphqlDocumentPerModule(), compiledMessageCatalogs()],
+  plugins: [react(), graphqlDocumentPerModule(), compiledMessageCatalogs(), deferredGridParts()],
   build: {
     outDir: '../../dist/app',
     emptyOutDir: true,

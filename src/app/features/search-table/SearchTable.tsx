@@ -8,9 +8,12 @@ import Link from '@mui/material/Link';
 import type { Resource } from '@medplum/fhirtypes';
 import {
   DataGrid,
+  type DataGridProps,
   type GridColDef,
   type GridRenderCellParams,
   type GridRowSelectionModel,
+  type GridSlots,
+  type GridSortDirection,
   type GridSortModel,
 } from '@mui/x-data-grid';
 import { Suspense, useCallback, useMemo, useState } from 'react';
@@ -103,7 +106,12 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   const fields = useMemo(() => tableFields(state.request, settings.fields), [state.request, settings.fields]);
   const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
   const results = useSearchResults(request, refreshCount);
-  const rows = results.rows.filter((row): row is Row => typeof row.id === 'string');
+  // The grid's props keep their identity while their content does: each new rows array, model or slot
+  // object makes DataGrid process and render its rows again.
+  const rows = useMemo(
+    () => results.rows.filter((row): row is Row => typeof row.id === 'string'),
+    [results.rows],
+  );
 
   // Selection belongs to one search: a new query string starts with none selected.
   const searchKey = location.search;
@@ -202,8 +210,11 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   const sortField = firstRule
     ? fields.find((field) => fieldParameter(field)?.code === firstRule.code)
     : undefined;
-  const sortModel: GridSortModel =
-    firstRule && sortField ? [{ field: sortField, sort: firstRule.descending ? 'desc' : 'asc' }] : [];
+  const sortDirection = firstRule?.descending ? 'desc' : 'asc';
+  const sortModel = useMemo<GridSortModel>(
+    () => (sortField ? [{ field: sortField, sort: sortDirection }] : []),
+    [sortField, sortDirection],
+  );
 
   const onSortModelChange = (model: GridSortModel) => {
     const first = model[0];
@@ -213,6 +224,9 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
 
   const offset = request?.offset ?? 0;
   const count = request?.count ?? 20;
+  const page = Math.floor(offset / count);
+  const paginationModel = useMemo(() => ({ page, pageSize: count }), [page, count]);
+  const pageSizeOptions = useMemo(() => [count], [count]);
   const error = urlError ?? results.error;
   const loading = !error && (request === undefined || results.loading);
 
@@ -257,10 +271,10 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
             disableColumnFilter
             hideFooter
             rowCount={results.total ?? -1}
-            paginationModel={{ page: Math.floor(offset / count), pageSize: count }}
-            pageSizeOptions={[count]}
+            paginationModel={paginationModel}
+            pageSizeOptions={pageSizeOptions}
             sortModel={sortModel}
-            sortingOrder={['asc', 'desc']}
+            sortingOrder={SORTING_ORDER}
             onSortModelChange={onSortModelChange}
             checkboxSelection
             disableRowSelectionOnClick
@@ -277,11 +291,8 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
               if (event.ctrlKey || event.metaKey) window.open(path, '_blank', 'noopener');
               else navigate(path);
             }}
-            slots={{
-              columnMenu: TableColumnMenu,
-              noRowsOverlay: NoResults,
-            }}
-            slotProps={{ loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' } }}
+            slots={GRID_SLOTS}
+            slotProps={GRID_SLOT_PROPS}
             // A fixed height keeps the grid's row virtualisation: it renders only the rows in view, so
             // a 100-row page costs what a screenful does (autoHeight would render every row).
             sx={{ height: gridHeight(count) }}
@@ -350,6 +361,12 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
     </Box>
   );
 }
+
+const SORTING_ORDER: GridSortDirection[] = ['asc', 'desc'];
+const GRID_SLOTS: Partial<GridSlots> = { columnMenu: TableColumnMenu, noRowsOverlay: NoResults };
+const GRID_SLOT_PROPS: DataGridProps['slotProps'] = {
+  loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' },
+};
 
 function NoResults() {
   return (

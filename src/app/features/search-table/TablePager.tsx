@@ -26,6 +26,16 @@ export interface TablePagerProps {
   readonly onOffsetChange: (offset: number) => void;
 }
 
+/**
+ * A count as en-US writes it ('12,345'). Built by hand, not with toLocaleString: in a cold load the
+ * page's first number format sets up ICU, which a CPU profile of the table put at ~170 ms on the
+ * main thread before the first rows.
+ */
+export function countText(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) return value.toLocaleString('en-US');
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 export function rangeText(
   offset: number,
   shown: number,
@@ -33,7 +43,7 @@ export function rangeText(
   estimate: boolean,
 ): string {
   const range = `${offset + 1}-${offset + shown}`;
-  return total === undefined ? range : `${range} of ${estimate ? '~' : ''}${total.toLocaleString('en-US')}`;
+  return total === undefined ? range : `${range} of ${estimate ? '~' : ''}${countText(total)}`;
 }
 
 export function TablePager({ offset, count, shown, total, estimate, onOffsetChange }: TablePagerProps) {

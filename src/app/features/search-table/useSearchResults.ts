@@ -62,10 +62,12 @@ export function useSearchResults(request: SearchRequest | undefined, refreshCoun
     if (searching && refreshCount > 0) void refetch().catch(() => undefined);
   }, [searching, refetch, refreshCount]);
   const page = searching ? data?.ResourceSearch : undefined;
+  // One array per answer: a new one each render would make the grid process its rows again.
+  const rows = useMemo(() => (page?.resources ?? []).filter(isResource), [page]);
   return {
     loading: searching && !page && !error,
     error: searching && error ? searchError(error) : undefined,
-    rows: (page?.resources ?? []).filter(isResource),
+    rows,
     total: page?.total ?? undefined,
   };
 }
