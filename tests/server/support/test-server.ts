@@ -40,27 +40,42 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
-  const port = await findFreePort('localhost');
-  // The GraphQL schema's background build costs seconds of CPU per test file: built on first use
-  // here, unless a test asks for the start-up build (GRAPHQL_SCHEMA_AT_START: 'true').
-  const config = loadConfig({
-    PORT: String(port),
-    LOG_LEVEL: 'silent',
-    APP_PORT: '3000',
-    GRAPHQL_SCHEMA_AT_START: 'false',
-    // Load shedding off (10 min): on a loaded CI machine a 1 s PGlite queue is no failure of the
-    // test at hand; tests/hardening/pglite-load-shedding.test.ts sets its own bound.
-    PGLITE_MAX_QUEUE_WAIT: '600000',
-    ...env,
-  });
   const db = await kind.open();
-  const app = await buildServer({
-    config,
-    db,
-    getContext: options.requireAuth ? undefined : () => systemContext(),
-    ...options.build,
-  });
-  await app.listen({ port, host: 'localhost' });
+  // The free port is found before the server listens, so a suite running beside this one may take
+  // it in between: then build on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort('localhost');
+    // The GraphQL schema's background build costs seconds of CPU per test file: built on first use
+    // here, unless a test asks for the start-up build (GRAPHQL_SCHEMA_AT_START: 'true').
+    const config = loadConfig({
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      APP_PORT: '3000',
+      GRAPHQL_SCHEMA_AT_START: 'false',
+      // Load shedding off (10 min): on a loaded CI machine a 1 s PGlite queue is no failure of the
+      // test at hand; tests/hardening/pglite-load-shedding.test.ts sets its own bound.
+      PGLITE_MAX_QUEUE_WAIT: '600000',
+      ...env,
+    });
+    const app = await buildServer({
+      config,
+      db,
+      getContext: options.requireAuth ? undefined : () => systemContext(),
+      ...options.build,
+    });
+    try {
+      await app.listen({ port, host: 'localhost' });
+    } catch (error) {
+      await app.close();
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      await db.close();
+      throw error;
+    }
+    return runningServer(app, db, config);
+  }
+}
+
+function runningServer(app: FastifyInstance, db: Database, config: ServerConfig): TestServer {
   return {
     app,
     db,
