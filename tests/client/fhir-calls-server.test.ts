@@ -10,7 +10,7 @@ import { MemoryStorage, PrefixedStorage } from '../../src/client/storage';
 import { OperationOutcomeError, getStatus } from '../../src/fhir/outcomes';
 import { Operator } from '../../src/fhir/search/types';
 import { Repository, systemContext } from '../../src/server/repo';
-import { findFreePort } from '../../src/server/free-port';
+import { findTestPort } from '../support/test-port';
 import { seedDemoClinic } from '../../src/server/seed';
 import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
 import { databases } from '../server/support/test-databases';
@@ -143,7 +143,7 @@ describe.each(databases())('BloomClient FHIR calls against the real server on %s
   });
 
   test('SPEC §4 offline: nothing listening at the address → the GET backs off, offline is emitted once, the network error comes back', async () => {
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     const client = new BloomClient({
       baseUrl: `http://localhost:${port}/`,
       storage: new PrefixedStorage(new MemoryStorage()),

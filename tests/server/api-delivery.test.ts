@@ -10,7 +10,7 @@ import { COMPRESSION_THRESHOLD } from '../../src/server/api-delivery';
 import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db';
-import { findFreePort } from '../../src/server/free-port';
+import { findTestPort } from '../support/test-port';
 import { systemContext } from '../../src/server/repo';
 import { databases } from './support/test-databases';
 
@@ -58,7 +58,7 @@ describe.each(databases())('API delivery on %s', (_engine, kind) => {
 
   beforeAll(async () => {
     db = await kind.open();
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     app = await buildServer({
       config: loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' }),
       db,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { appCacheControl, buildAppHost } from '../../src/server/app-host';
-import { findFreePort } from '../../src/server/free-port';
+import { findTestPort } from '../support/test-port';
 import { rawGet as get } from './support/raw-get';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -36,7 +36,7 @@ describe('app host delivery', () => {
     // A text file the build left without copies is still served, uncompressed.
     fs.writeFileSync(path.join(appDir, 'assets', 'plain-Qw12Er34.css'), 'body{margin:0}');
     host = await buildAppHost({ appDir, apiBaseUrl: 'http://localhost:8999/', logLevel: 'silent' });
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     await host.listen({ port, host: 'localhost' });
     url = `http://localhost:${port}`;
   });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildAppHost } from '../../src/server/app-host';
-import { findFreePort } from '../../src/server/free-port';
+import { findTestPort } from '../support/test-port';
 
 describe('app host', () => {
   let appDir: string;
@@ -21,7 +21,7 @@ describe('app host', () => {
     fs.mkdirSync(path.join(appDir, 'assets'));
     fs.writeFileSync(path.join(appDir, 'assets', 'main-abc123.js'), 'console.log("bloom")');
     host = await buildAppHost({ appDir, apiBaseUrl: 'http://localhost:8999/', logLevel: 'silent' });
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     await host.listen({ port, host: 'localhost' });
     url = `http://localhost:${port}`;
   });

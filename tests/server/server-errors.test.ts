@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db';
-import { findFreePort } from '../../src/server/free-port';
+import { findTestPort } from '../support/test-port';
 import { systemContext } from '../../src/server/repo';
 
 const SECRET = 'relation "secret_table" does not exist at /srv/internal/path.ts';
@@ -26,7 +26,7 @@ describe('server errors', () => {
   let url: string;
 
   beforeAll(async () => {
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     app = await buildServer({
       config: loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' }),
       db: brokenDatabase,

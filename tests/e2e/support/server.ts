@@ -9,7 +9,7 @@ import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import { openPGlite, type Database } from '../../../src/server/db';
 import { migrateServer } from '../../../src/server/migrations';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { FileBinaryStorage } from '../../../src/server/binary/storage';
 import {
@@ -51,7 +51,7 @@ const host = 'localhost';
 
 export async function startBloom(options: StartOptions = {}): Promise<RunningBloom> {
   ensureAppBuilt();
-  const [apiPort, appPort] = [await findFreePort(host), await findFreePort(host)];
+  const [apiPort, appPort] = [await findTestPort(host), await findTestPort(host)];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-e2e-data-'));
   const config = loadConfig({
     PORT: String(apiPort),

@@ -24,7 +24,7 @@ import { sendMllp } from '../../../src/agent/mllp';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { AGENT_WS_PATH, HL7_V2_CONTENT_TYPE } from '../../../src/fhir/agent-protocol';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { findMembershipsByUser } from '../../../src/server/repo/lookups';
@@ -361,7 +361,7 @@ describe.each(databases())(
     });
 
     it("inbound: a message on an Agent.channel endpoint runs the channel's bot and its ACK goes back to the sender", async () => {
-      const port = await findFreePort('127.0.0.1');
+      const port = await findTestPort('127.0.0.1');
       const repo = new Repository(clinic.server.db, systemContext(clinic.projectId));
       const endpoint = await repo.createResource<Endpoint>({
         resourceType: 'Endpoint',

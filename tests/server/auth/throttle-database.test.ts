@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { FailureBudget, FailureThrottle } from '../../../src/server/auth/throttle';
 import { OperationOutcomeError } from '../../../src/fhir';
 import { databases } from '../support/test-databases';
@@ -169,7 +169,7 @@ describe.each(databases())('throttle counts in the database on %s', (_engine, ki
     let otherUrl: string;
 
     beforeAll(async () => {
-      const port = await findFreePort('localhost');
+      const port = await findTestPort('localhost');
       const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', APP_PORT: '3000' });
       other = await buildServer({ config, db });
       await other.listen({ port, host: 'localhost' });

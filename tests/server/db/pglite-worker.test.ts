@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import type { PGliteDatabase } from '../../../src/server/db';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { systemContext } from '../../../src/server/repo';
 import { openTestPGlite } from '../support/test-databases';
 
@@ -17,7 +17,7 @@ describe('PGlite in a worker thread', () => {
 
   beforeAll(async () => {
     db = (await openTestPGlite()) as PGliteDatabase;
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     app = await buildServer({
       config: loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' }),
       db,

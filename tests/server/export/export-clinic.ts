@@ -10,7 +10,7 @@ import { loadConfig } from '../../../src/server/config';
 import type { ServerConfig } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db';
 import type { ExportSettings } from '../../../src/server/export/runner';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { seedDemoClinic } from '../../../src/server/seed';
 import { addMembership, createProject, createUser, signIn } from '../auth/support/auth-fixtures';
@@ -64,7 +64,7 @@ export async function startExportClinic(
   settings: Partial<ExportSettings>,
 ): Promise<ExportClinic> {
   const binaryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bloom-export-'));
-  const port = await findFreePort('localhost');
+  const port = await findTestPort('localhost');
   const config = loadConfig({
     PORT: String(port),
     LOG_LEVEL: 'silent',

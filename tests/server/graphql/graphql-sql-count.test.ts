@@ -4,7 +4,7 @@
 import type { DiagnosticReport, Observation, Organization, Practitioner, Specimen } from '@medplum/fhirtypes';
 import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { databases } from '../support/test-databases';
 import { countingDatabase } from '../../graphql/support/counting-database';
@@ -36,7 +36,7 @@ describe.each(databases())('issue #6 SQL statements per GraphQL request on %s', 
 
   beforeAll(async () => {
     db = countingDatabase(await kind.open());
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' });
     const app = await buildServer({ config, db, getContext: () => systemContext() });
     await app.listen({ port, host: 'localhost' });

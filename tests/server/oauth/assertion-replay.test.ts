@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Project } from '@medplum/fhirtypes';
 import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { recordAssertionUse } from '../../../src/server/oauth/used-assertions';
 import {
   addMembership,
@@ -135,7 +135,7 @@ describe.each(databases())('client assertion replay on %s', (_engine, kind) => {
   });
 
   test('a second server instance on the same database refuses the replay (state is in the database)', async () => {
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     // Same public URL as the first instance: one deployment behind a load balancer.
     const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', BASE_URL: server.baseUrl });
     const other: FastifyInstance = await buildServer({ config, db: server.db });

@@ -13,7 +13,7 @@ import { buildServer } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db';
 import { openPostgres } from '../../../src/server/db';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { migrateServer } from '../../../src/server/migrations';
 import { Repository, systemContext } from '../../../src/server/repo';
 import { resourceCacheFor } from '../../../src/server/repo/resource-cache';
@@ -52,7 +52,7 @@ describe.each(databases())('caches across two server instances on %s', (engine) 
   let publicBase: string | undefined;
 
   async function start(db: Database): Promise<Instance> {
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     publicBase ??= `http://localhost:${port}/`;
     const config = loadConfig({ PORT: String(port), LOG_LEVEL: 'silent', BASE_URL: publicBase });
     const app = await buildServer({ config, db });

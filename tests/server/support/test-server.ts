@@ -8,7 +8,7 @@ import type { BuildServerOptions } from '../../../src/server/app';
 import { loadConfig } from '../../../src/server/config';
 import type { ServerConfig } from '../../../src/server/config';
 import type { Database } from '../../../src/server/db';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { systemContext } from '../../../src/server/repo';
 import type { TestDatabaseKind } from './test-databases';
 
@@ -44,7 +44,7 @@ export async function startTestServer(
   // The free port is found before the server listens, so a suite running beside this one may take
   // it in between: then build on another port.
   for (let attempt = 1; ; attempt++) {
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     // The GraphQL schema's background build costs seconds of CPU per test file: built on first use
     // here, unless a test asks for the start-up build (GRAPHQL_SCHEMA_AT_START: 'true').
     const config = loadConfig({

@@ -10,7 +10,7 @@ import { loadConfig } from '../../../src/server/config';
 import { openPostgres } from '../../../src/server/db';
 import { migrateServer } from '../../../src/server/migrations';
 import type { Database } from '../../../src/server/db';
-import { findFreePort } from '../../../src/server/free-port';
+import { findTestPort } from '../../support/test-port';
 import { openTestPGlite } from './test-databases';
 
 export interface TwoInstancesOptions {
@@ -37,7 +37,7 @@ export async function startTwoInstances(options: TwoInstancesOptions): Promise<T
   let publicBase: string | undefined;
 
   const startOn = async (db: Database): Promise<void> => {
-    const port = await findFreePort('localhost');
+    const port = await findTestPort('localhost');
     // Instances behind one load balancer share BASE_URL (the tokens' issuer).
     publicBase ??= `http://localhost:${port}/`;
     const config = loadConfig({

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { findFreePort } from '../../../../src/server/free-port';
+import { findTestPort } from '../../../support/test-port';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,7 +26,7 @@ export interface PageServer {
 
 export async function startPageServer(dir: string): Promise<PageServer> {
   const host = '127.0.0.1';
-  const port = await findFreePort(host);
+  const port = await findTestPort(host);
   let apiBaseUrl = '';
   const server = http.createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://page').pathname;

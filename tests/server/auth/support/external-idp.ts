@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { findFreePort } from '../../../../src/server/free-port';
+import { findTestPort } from '../../../support/test-port';
 
 export interface IdpClient {
   client_id: string;
@@ -34,7 +34,7 @@ export async function startExternalIdp(
   clients: IdpClient[],
   accounts: Record<string, IdpAccount>,
 ): Promise<RunningIdp> {
-  const port = await findFreePort('localhost');
+  const port = await findTestPort('localhost');
   const child: ChildProcess = spawn(process.execPath, [SCRIPT, JSON.stringify({ port, clients, accounts })], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

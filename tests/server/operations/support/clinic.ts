@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Bot, Bundle, Resource } from '@medplum/fhirtypes';
 import { buildServer } from '../../../../src/server/app';
 import { loadConfig } from '../../../../src/server/config';
-import { findFreePort } from '../../../../src/server/free-port';
+import { findTestPort } from '../../../support/test-port';
 import { seedDemoClinic } from '../../../../src/server/seed';
 import { Repository, systemContext } from '../../../../src/server/repo';
 import { addMembership, createProject, createUser, signIn } from '../../auth/support/auth-fixtures';
@@ -155,7 +155,7 @@ export function outbox(dataDir: string): string[] {
  * the first server's.
  */
 export async function startSibling(clinic: Clinic, env: Record<string, string>): Promise<TestServer> {
-  const port = await findFreePort('localhost');
+  const port = await findTestPort('localhost');
   const config = loadConfig({
     PORT: String(port),
     LOG_LEVEL: 'silent',

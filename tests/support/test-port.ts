@@ -1,0 +1,35 @@
+// Ports for the servers tests start. findFreePort asks the OS for one, which comes from the ephemeral
+// range (32768–60999 on Linux); a full run opens thousands of outgoing connections whose local ports
+// come from that same range, so a port found free could be taken before the server listened on it
+// (EADDRINUSE). Here ports come from below that range, from a block of its own per jest worker, and
+// are handed out in turn so one test file never gets the same port twice.
+import net from 'node:net';
+
+const FIRST_PORT = 12_000;
+const BLOCK_SIZE = 500;
+const BLOCKS = 40;
+
+let nextInBlock = 0;
+
+function blockStart(): number {
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const index = Number.isInteger(worker) && worker > 0 ? (worker - 1) % BLOCKS : 0;
+  return FIRST_PORT + index * BLOCK_SIZE;
+}
+
+function isFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+export async function findTestPort(host: string): Promise<number> {
+  const start = blockStart();
+  for (let tried = 0; tried < BLOCK_SIZE; tried++) {
+    const port = start + (nextInBlock++ % BLOCK_SIZE);
+    if (await isFree(port, host)) return port;
+  }
+  throw new Error(`No free port in ${start}–${start + BLOCK_SIZE - 1}`);
+}
