@@ -145,6 +145,8 @@ describe('issue #11 FHIRcast context sharing between two windows (Chromium)', ()
     await hubContextBecomes(`Patient/${aishaId}`);
     await other.locator('#user-menu-button').click();
     await other.getByRole('menuitem', { name: 'Sign out' }).click();
+    // In two steps, so a failure says which one stalled: the sign-out itself (/signout → /), then the landing.
+    await other.waitForURL(suite.url('/'));
     await other.getByRole('banner').getByRole('link', { name: 'Log in' }).waitFor();
     await hubContextBecomes('');
     expect(problems.flat()).toEqual([]);
