@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { parseSearchRequest } from '../../src/fhir/search/parse';
 import { useDemoSuite } from './support/demo-suite';
 import { storedLogin } from './support/patient-session';
+import { checkGridRow } from './support/grid-rows';
 
 const suite = useDemoSuite();
 let context: BrowserContext;
@@ -60,7 +61,7 @@ describe('issue #9 search table extras in Chromium', () => {
     await openTable(ID_TABLE);
     const checked = () => page.locator('.MuiDataGrid-row input[type="checkbox"]:checked');
     for (const id of (await idCells().allTextContents()).slice(0, 2)) {
-      await page.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox').check();
+      await checkGridRow(page, id);
     }
     expect(await checked().count()).toBe(2);
     expect(await page.getByRole('button', { name: 'Delete...' }).isEnabled()).toBe(true);
@@ -198,7 +199,7 @@ describe('issue #9 search table extras in Chromium', () => {
     await openTable(ID_TABLE);
     const chosen = (await idCells().allTextContents()).slice(0, 2);
     for (const id of chosen) {
-      await page.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox').check();
+      await checkGridRow(page, id);
     }
     await page.getByRole('button', { name: 'Bulk...' }).click();
     const dialog = page.getByRole('dialog', { name: 'Bulk' });

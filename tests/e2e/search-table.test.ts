@@ -11,6 +11,7 @@ import { getDemoAccount } from '../../src/server/seed/demo';
 import { demoPatientId, signInAsDemo } from './support/demo-sign-in';
 import { useDemoSuite, type DemoAccountKey } from './support/demo-suite';
 import { seriousAxeViolations } from './support/patient-session';
+import { checkGridRow } from './support/grid-rows';
 
 const suite = useDemoSuite();
 let page: Page;
@@ -160,7 +161,7 @@ describe('SPEC §3 search table in Chromium', () => {
     // Select two rows and delete them in one batch.
     const chosen = firstPageIds.slice(0, 2);
     for (const id of chosen) {
-      await page.locator(`.MuiDataGrid-row[data-id="${id}"]`).getByRole('checkbox').check();
+      await checkGridRow(page, id);
     }
     await page.getByRole('button', { name: 'Delete...' }).click();
     const deleteDialog = page.getByRole('dialog', { name: 'Delete' });
