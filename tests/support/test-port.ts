@@ -1,15 +1,16 @@
 // Ports for the servers tests start. findFreePort asks the OS for one, which comes from the ephemeral
 // range (32768–60999 on Linux); a full run opens thousands of outgoing connections whose local ports
 // come from that same range, so a port found free could be taken before the server listened on it
-// (EADDRINUSE). Here ports come from below that range, from a block of its own per jest worker, and
-// are handed out in turn so one test file never gets the same port twice.
+// (EADDRINUSE). Here ports come from below that range, from a block of its own per jest worker (so the
+// workers of one run never meet), handed out in turn from a random place in the block (so two runs
+// side by side, whose workers share numbers, seldom meet either).
 import net from 'node:net';
 
 const FIRST_PORT = 12_000;
 const BLOCK_SIZE = 500;
 const BLOCKS = 40;
 
-let nextInBlock = 0;
+let nextInBlock = Math.floor(Math.random() * BLOCK_SIZE);
 
 function blockStart(): number {
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');
