@@ -18,12 +18,21 @@ function blockStart(): number {
   return FIRST_PORT + index * BLOCK_SIZE;
 }
 
-function isFree(port: number, host: string): Promise<boolean> {
+function isFreeOn(port: number, address: string): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, host, () => probe.close(() => resolve(true)));
+    // No IPv6 on this machine: nothing can hold the port there.
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRNOTAVAIL'));
+    probe.listen(port, address, () => probe.close(() => resolve(true)));
   });
+}
+
+// Fastify on 'localhost' listens on 127.0.0.1 and ::1 and only warns when the second is taken, so a
+// port half held by another run would give the browser the other run's server: both must be free.
+async function isFree(port: number, host: string): Promise<boolean> {
+  const addresses = host === 'localhost' ? ['127.0.0.1', '::1'] : [host];
+  for (const address of addresses) if (!(await isFreeOn(port, address))) return false;
+  return true;
 }
 
 export async function findTestPort(host: string): Promise<number> {
