@@ -98,6 +98,7 @@ async function buildApp() {
     'src/graphql/generated/operations.ts',
     'src/fhir',
     'vite.config.ts',
+    'scripts/deferred-grid-parts.ts',
     'scripts/build-service-worker.mjs',
     'package-lock.json',
   ];

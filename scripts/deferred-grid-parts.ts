@@ -26,8 +26,8 @@ export const GRID_MATERIAL_SLOTS = /[\\/]@mui[\\/]x-data-grid[\\/]material[\\/]i
 /**
  * The grid's imports that stay as they are, because they render with the table (checkbox selection,
  * the loading rows' skeleton, the column headers' tooltips and buttons, the column menu's popper and
- * list), or because the table's own controls load them anyway (Chip in the sort rules; the text fields,
- * selects and inputs of the toolbar and pager, InputBase bringing TextareaAutosize along).
+ * list), or because the table's own controls load them anyway (Chip in the sort rules), or because the
+ * grid's base input is InputBase (bringing TextareaAutosize along).
  */
 export const KEPT_GRID_PARTS: readonly string[] = [
   '@mui/material/Button',
@@ -36,11 +36,9 @@ export const KEPT_GRID_PARTS: readonly string[] = [
   '@mui/material/CircularProgress',
   '@mui/material/ClickAwayListener',
   '@mui/material/Divider',
-  '@mui/material/FormControl',
   '@mui/material/Grow',
   '@mui/material/IconButton',
   '@mui/material/InputBase',
-  '@mui/material/InputLabel',
   '@mui/material/ListItemIcon',
   '@mui/material/ListItemText',
   '@mui/material/MenuItem',
@@ -48,9 +46,7 @@ export const KEPT_GRID_PARTS: readonly string[] = [
   '@mui/material/Modal',
   '@mui/material/Paper',
   '@mui/material/Popper',
-  '@mui/material/Select',
   '@mui/material/Skeleton',
-  '@mui/material/TextField',
   '@mui/material/TextareaAutosize',
   '@mui/material/Tooltip',
   '@mui/material/Unstable_TrapFocus',
@@ -60,10 +56,17 @@ export const KEPT_GRID_PARTS: readonly string[] = [
 /**
  * The components deferred, by the specifier the grid imports them with: the grid's filter panel
  * (Autocomplete, InputAdornment), column manager (Switch, FormControlLabel), pager (TablePagination),
- * toolbar and pivot panels (ToggleButton, Tabs, Tab, Badge) and the linear-progress loading overlay.
+ * toolbar and pivot panels (ToggleButton, Tabs, Tab, Badge), the linear-progress loading overlay, and the
+ * text fields and selects of the filter panel and the edit cells (TextField, Select, FormControl,
+ * InputLabel).
  */
 export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/Autocomplete': {},
+  // The filter panel's and the edit cells' fields and selects (the table edits nothing in the grid).
+  '@mui/material/FormControl': {},
+  '@mui/material/InputLabel': {},
+  '@mui/material/Select': {},
+  '@mui/material/TextField': {},
   // The sort button wraps its icon in a badge for a multi-column sort index only (not in DataGrid).
   '@mui/material/Badge': { childrenWhileLoading: true },
   '@mui/material/FormControlLabel': {

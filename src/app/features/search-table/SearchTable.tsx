@@ -4,19 +4,20 @@
 // filters live outside the grid's filter model, and every change is a navigation, so links are
 // shareable and the back button steps through searches.
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import type { Resource } from '@medplum/fhirtypes';
 import {
   DataGrid,
   type DataGridProps,
   type GridColDef,
+  type GridCellParams,
+  type GridColumnResizeParams,
   type GridRenderCellParams,
   type GridRowSelectionModel,
   type GridSlots,
   type GridSortDirection,
   type GridSortModel,
 } from '@mui/x-data-grid';
-import { Suspense, useCallback, useMemo, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { Operator } from '../../../fhir/search';
 import { ColumnMenuContext, TableColumnMenu, type ColumnMenuHandlers } from './TableColumnMenu';
@@ -172,38 +173,21 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
     [fieldParameter, go, state],
   );
 
-  const columns = useMemo<GridColDef<Row>[]>(
-    () =>
-      fields.map((field) => {
-        const param = fieldParameter(field);
-        const label = schema.fields.find((candidate) => candidate.name === field)?.label ?? fieldLabel(field);
-        return {
-          field,
-          headerName: label,
-          width: settings.widths?.[field] ?? DEFAULT_COLUMN_WIDTH,
-          sortable: param !== undefined && param.type !== 'composite' && param.type !== 'special',
-          valueGetter: (_value: never, row: Row) =>
-            fieldText(row as unknown as Record<string, unknown>, field),
-          // An empty cell has no link (a link without text has no name, axe link-name); Enter on
-          // the cell still opens the row, and the row's other cells link to it.
-          renderCell: (params: GridRenderCellParams<Row, string>) =>
-            params.value ? (
-              <Link
-                component={RouterLink}
-                to={`/${resourceType}/${params.row.id}`}
-                tabIndex={params.hasFocus ? 0 : -1}
-                underline="hover"
-                color="inherit"
-                // A narrow column cuts the text: the whole value shows on hover.
-                title={params.value}
-              >
-                {params.value}
-              </Link>
-            ) : null,
-        };
-      }),
-    [fields, fieldParameter, resourceType, schema.fields, settings.widths],
+  // What the columns show, as one string: the schema arriving after the rows (a provisional schema
+  // first) or a re-render keeps the same column objects when it changes nothing the header shows, so
+  // the grid does not process its columns and draw every cell again.
+  const columnSpecs = JSON.stringify(
+    fields.map((field): ColumnSpec => {
+      const param = fieldParameter(field);
+      return {
+        field,
+        label: schema.fields.find((candidate) => candidate.name === field)?.label ?? fieldLabel(field),
+        width: settings.widths?.[field] ?? DEFAULT_COLUMN_WIDTH,
+        sortable: param !== undefined && param.type !== 'composite' && param.type !== 'special',
+      };
+    }),
   );
+  const columns = useMemo(() => gridColumns(resourceType, columnSpecs), [resourceType, columnSpecs]);
 
   // The header shows the first sort rule when a column sorts by it.
   const firstRule = state.request.sortRules?.[0];
@@ -227,6 +211,29 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   const page = Math.floor(offset / count);
   const paginationModel = useMemo(() => ({ page, pageSize: count }), [page, count]);
   const pageSizeOptions = useMemo(() => [count], [count]);
+  const gridSx = useMemo(() => ({ ...GRID_SX, height: gridHeight(count) }), [count]);
+  // The grid's handlers keep their identity across renders (DataGrid is memoised on its props).
+  const widths = settings.widths;
+  const onColumnWidthChange = useCallback(
+    (params: GridColumnResizeParams) =>
+      update({ widths: { ...widths, [params.colDef.field]: Math.round(params.width) } }),
+    [update, widths],
+  );
+  const onRowSelectionModelChange = useCallback(
+    (model: GridRowSelectionModel) => setSelection({ key: searchKey, model }),
+    [searchKey],
+  );
+  const onCellKeyDown = useCallback(
+    (params: GridCellParams, event: KeyboardEvent) => {
+      // Enter on a focused cell opens its row, as a click on its link would.
+      if (event.key !== 'Enter' || params.field === '__check__') return;
+      event.preventDefault();
+      const path = `/${resourceType}/${String(params.id)}`;
+      if (event.ctrlKey || event.metaKey) window.open(path, '_blank', 'noopener');
+      else navigate(path);
+    },
+    [navigate, resourceType],
+  );
   const error = urlError ?? results.error;
   const loading = !error && (request === undefined || results.loading);
 
@@ -263,7 +270,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
             aria-label={`${resourceType} search results`}
             rows={rows}
             columns={columns}
-            getRowId={(row) => row.id}
+            getRowId={rowId}
             loading={loading}
             paginationMode="server"
             sortingMode="server"
@@ -279,23 +286,14 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
             checkboxSelection
             disableRowSelectionOnClick
             rowSelectionModel={selectionModel}
-            onRowSelectionModelChange={(model) => setSelection({ key: searchKey, model })}
-            onColumnWidthChange={(params) =>
-              update({ widths: { ...settings.widths, [params.colDef.field]: Math.round(params.width) } })
-            }
-            onCellKeyDown={(params, event) => {
-              // Enter on a focused cell opens its row, as a click on its link would.
-              if (event.key !== 'Enter' || params.field === '__check__') return;
-              event.preventDefault();
-              const path = `/${resourceType}/${String(params.id)}`;
-              if (event.ctrlKey || event.metaKey) window.open(path, '_blank', 'noopener');
-              else navigate(path);
-            }}
+            onRowSelectionModelChange={onRowSelectionModelChange}
+            onColumnWidthChange={onColumnWidthChange}
+            onCellKeyDown={onCellKeyDown}
             slots={GRID_SLOTS}
             slotProps={GRID_SLOT_PROPS}
             // A fixed height keeps the grid's row virtualisation: it renders only the rows in view, so
             // a 100-row page costs what a screenful does (autoHeight would render every row).
-            sx={{ height: gridHeight(count) }}
+            sx={gridSx}
           />
         )}
       </ColumnMenuContext.Provider>
@@ -360,6 +358,50 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
       </Suspense>
     </Box>
   );
+}
+
+/** One column as the header shows it. */
+interface ColumnSpec {
+  readonly field: string;
+  readonly label: string;
+  readonly width: number;
+  readonly sortable: boolean;
+}
+
+const rowId = (row: Row) => row.id;
+
+/** The class of a cell's link, styled once on the grid rather than per cell. */
+const CELL_LINK = 'bloom-cell-link';
+
+/** The grid's own styles: its cells' links look like the cell's text, underlined on hover. */
+const GRID_SX = {
+  [`& .${CELL_LINK}`]: { color: 'inherit', textDecoration: 'none' },
+  [`& .${CELL_LINK}:hover`]: { textDecoration: 'underline' },
+} as const;
+
+function gridColumns(resourceType: string, specs: string): GridColDef<Row>[] {
+  return (JSON.parse(specs) as ColumnSpec[]).map(({ field, label, width, sortable }) => ({
+    field,
+    headerName: label,
+    width,
+    sortable,
+    valueGetter: (_value: never, row: Row) => fieldText(row as unknown as Record<string, unknown>, field),
+    // An empty cell has no link (a link without text has no name, axe link-name); Enter on the cell
+    // still opens the row, and the row's other cells link to it. A plain router link: an MUI Link per
+    // cell costs a styled component's work for each of a page's cells.
+    renderCell: (params: GridRenderCellParams<Row, string>) =>
+      params.value ? (
+        <RouterLink
+          className={CELL_LINK}
+          to={`/${resourceType}/${params.row.id}`}
+          tabIndex={params.hasFocus ? 0 : -1}
+          // A narrow column cuts the text: the whole value shows on hover.
+          title={params.value}
+        >
+          {params.value}
+        </RouterLink>
+      ) : null,
+  }));
 }
 
 const SORTING_ORDER: GridSortDirection[] = ['asc', 'desc'];

@@ -140,6 +140,18 @@ function expressionPaths(expression: string): string[] {
 /** The search parameter a column sorts and filters by: id → _id, _lastUpdated, same code, or the
  * parameter whose expression is exactly this element ('effective' → date). */
 export function parameterForField(schema: TableSchema, field: string): TableSearchParameter | undefined {
+  // Asked per column on every render of the table: each schema's answers are kept.
+  let known = parameterCache.get(schema);
+  if (!known) parameterCache.set(schema, (known = new Map()));
+  if (known.has(field)) return known.get(field);
+  const found = findParameterForField(schema, field);
+  known.set(field, found);
+  return found;
+}
+
+const parameterCache = new WeakMap<TableSchema, Map<string, TableSearchParameter | undefined>>();
+
+function findParameterForField(schema: TableSchema, field: string): TableSearchParameter | undefined {
   if (field === 'id') return schema.parameters.get('_id');
   const direct = schema.parameters.get(field) ?? schema.parameters.get(field.toLowerCase());
   if (direct) return direct;
