@@ -6,15 +6,7 @@ import { ADDRESS_RULE, PAIR_RULE } from '../../../src/server/auth/throttle';
 import { databases } from '../support/test-databases';
 import { startTestServerInTempDir } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
-import {
-  addMembership,
-  createProject,
-  createUser,
-  outcomeText,
-  PASSWORD,
-  pkce,
-  postForm,
-} from './support/auth-fixtures';
+import { outcomeText, PASSWORD, pkce, postForm, practitionerAccount } from './support/auth-fixtures';
 import { loopback, postJsonFrom } from './support/loopback-http';
 import { codeAt, enrolMfa, wrongCode } from './support/totp-fixtures';
 
@@ -51,10 +43,7 @@ describe.each(databases())('the per-address MFA throttle on %s', (_engine, kind)
   });
 
   async function mfaAccount(): Promise<MfaAccount> {
-    const project = await createProject(server.db);
-    const user = await createUser(server.db);
-    await addMembership(server.db, user, project, 'Practitioner');
-    const email = user.email as string;
+    const email = await practitionerAccount(server.db);
     return { email, secret: await enrolMfa(server.baseUrl, email) };
   }
 

@@ -26,6 +26,7 @@ import {
   outcomeText,
   PASSWORD,
   pkce,
+  practitionerAccount,
   postForm,
   setPasswordLink,
 } from './support/auth-fixtures';
@@ -50,12 +51,7 @@ describe.each(databases())('sign-in throttling is not a lockout on %s', (_engine
     await server.close();
   });
 
-  async function account(): Promise<string> {
-    const project = await createProject(server.db);
-    const user = await createUser(server.db);
-    await addMembership(server.db, user, project, 'Practitioner');
-    return user.email as string;
-  }
+  const account = (): Promise<string> => practitionerAccount(server.db);
 
   function login(source: string, email: string, password: string, headers: Record<string, string> = {}) {
     const { challenge } = pkce();
@@ -188,12 +184,7 @@ describe.each(databases())('the account budget on %s', (_engine, kind) => {
     await server.close();
   });
 
-  async function account(): Promise<string> {
-    const project = await createProject(server.db);
-    const user = await createUser(server.db);
-    await addMembership(server.db, user, project, 'Practitioner');
-    return user.email as string;
-  }
+  const account = (): Promise<string> => practitionerAccount(server.db);
 
   function login(source: string, email: string, password: string) {
     return postJsonFrom<LoginAnswer>(source, `${server.baseUrl}auth/login`, {
