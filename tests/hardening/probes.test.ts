@@ -5,7 +5,7 @@
 // or replayed tokens and sign-in steps. Each row says what "held" means; the test prints how many
 // held per family (the figures the README's security section quotes) and fails on any that did not.
 // SPEC §6 (access policies), §7 (authentication).
-import type { Bundle, JsonWebKey as JsonWebKeyResource, Resource } from '@medplum/fhirtypes';
+import type { Bundle, BundleEntry, JsonWebKey as JsonWebKeyResource, Resource } from '@medplum/fhirtypes';
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from 'jose';
 import type { CryptoKey } from 'jose';
 import { findActiveJsonWebKeys } from '../../src/server/repo/lookups';
@@ -15,13 +15,14 @@ import {
   createClient,
   createProject,
   createUser,
+  PASSWORD,
   pkce,
   postForm,
   postJson,
   setPasswordLink,
   signIn,
 } from '../server/auth/support/auth-fixtures';
-import type { Tokens } from '../server/auth/support/auth-fixtures';
+import type { JsonResponse, Tokens } from '../server/auth/support/auth-fixtures';
 import { call, startClinic, tempDataDir } from '../server/operations/support/clinic';
 import type { Clinic, HttpResponse } from '../server/operations/support/clinic';
 import { databases } from '../server/support/test-databases';
@@ -53,6 +54,8 @@ interface Party {
   ids: string[];
 }
 
+/** The password the sign-in rows set by a reset link or a change. */
+const NEW_PASSWORD = 'Quiet-Meadow-Lantern-7';
 const WRITE_REFUSED = [400, 401, 403, 404, 405, 409, 412, 422];
 const UNAUTHENTICATED = [401];
 
@@ -75,14 +78,19 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
   let snapshotBefore = '';
   const results: { probe: Probe; verdict: Verdict }[] = [];
 
-  async function party(tokens: Tokens): Promise<Party> {
-    const patientId = (tokens.profile?.reference as string).split('/')[1];
-    const everything = await call<Bundle>(
+  /** A patient's whole compartment as the clinic admin sees it. */
+  function everythingOf(patientId: string): Promise<HttpResponse<Bundle>> {
+    return call<Bundle>(
       clinic.server,
       'GET',
       `fhir/R4/Patient/${patientId}/$everything?_count=1000`,
       clinic.admin,
     );
+  }
+
+  async function party(tokens: Tokens): Promise<Party> {
+    const patientId = (tokens.profile?.reference as string).split('/')[1];
+    const everything = await everythingOf(patientId);
     expect(everything.status).toBe(200);
     const resources = (everything.body.entry ?? []).map((entry) => entry.resource as Resource);
     const own = resources.filter(
@@ -101,12 +109,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
 
   /** What the victim's compartment looks like to the clinic admin: ids and versions, to see nothing changed. */
   async function snapshot(victim: Party): Promise<string> {
-    const everything = await call<Bundle>(
-      clinic.server,
-      'GET',
-      `fhir/R4/Patient/${victim.patientId}/$everything?_count=1000`,
-      clinic.admin,
-    );
+    const everything = await everythingOf(victim.patientId);
     return (everything.body.entry ?? [])
       .map(
         (entry) => `${entry.resource?.resourceType}/${entry.resource?.id}/${entry.resource?.meta?.versionId}`,
@@ -167,6 +170,45 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
     'DiagnosticReport',
     'Immunization',
   ];
+
+  /** A GraphQL document sent to $graphql (`write` for a mutation: held only when refused). */
+  function graphqlRow(
+    name: string,
+    query: (victim: Party, attacker: Party) => string,
+    write?: boolean,
+  ): CrossRow {
+    return {
+      name,
+      method: 'POST',
+      path: () => 'fhir/R4/$graphql',
+      body: (v, a) => ({ query: query(v, a) }),
+      write,
+    };
+  }
+
+  /** A create of the resource `body` makes, at its type's endpoint: held only when refused. */
+  function createRow(
+    name: string,
+    body: (victim: Party, attacker: Party) => { resourceType: string },
+  ): CrossRow {
+    return { name, method: 'POST', path: (v, a) => `fhir/R4/${body(v, a).resourceType}`, body, write: true };
+  }
+
+  /** A batch or transaction Bundle of `entries`, posted to the base. */
+  function bundleRow(
+    name: string,
+    type: 'batch' | 'transaction',
+    entries: (victim: Party) => BundleEntry[],
+    write?: boolean,
+  ): CrossRow {
+    return {
+      name,
+      method: 'POST',
+      path: () => 'fhir/R4',
+      body: (v) => ({ resourceType: 'Bundle', type, entry: entries(v) }),
+      write,
+    };
+  }
 
   function crossRows(): CrossRow[] {
     const rows: CrossRow[] = [
@@ -256,67 +298,37 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
         // Medplum answers 200 when the search (within her own compartment) matches nothing.
         ownScope: true,
       },
-      {
-        name: 'create Observation about her',
-        method: 'POST',
-        path: () => 'fhir/R4/Observation',
-        body: (v) => ({
-          resourceType: 'Observation',
-          status: 'final',
-          code: { text: 'weight' },
-          subject: { reference: `Patient/${v.patientId}` },
-        }),
-        write: true,
-      },
-      {
-        name: 'create Communication as her',
-        method: 'POST',
-        path: () => 'fhir/R4/Communication',
-        body: (v, a) => ({
-          resourceType: 'Communication',
-          status: 'completed',
-          sender: { reference: `Patient/${v.patientId}` },
-          recipient: [{ reference: `Patient/${a.patientId}` }],
-          subject: { reference: `Patient/${v.patientId}` },
-          payload: [{ contentString: 'hi' }],
-        }),
-        write: true,
-      },
-      {
-        name: 'create Communication about her to her',
-        method: 'POST',
-        path: () => 'fhir/R4/Communication',
-        body: (v) => ({
-          resourceType: 'Communication',
-          status: 'completed',
-          recipient: [{ reference: `Patient/${v.patientId}` }],
-          subject: { reference: `Patient/${v.patientId}` },
-          payload: [{ contentString: 'hi' }],
-        }),
-        write: true,
-      },
-      {
-        name: 'create Condition about her',
-        method: 'POST',
-        path: () => 'fhir/R4/Condition',
-        body: (v) => ({
-          resourceType: 'Condition',
-          code: { text: 'x' },
-          subject: { reference: `Patient/${v.patientId}` },
-        }),
-        write: true,
-      },
-      {
-        name: 'create QuestionnaireResponse about her',
-        method: 'POST',
-        path: () => 'fhir/R4/QuestionnaireResponse',
-        body: (v) => ({
-          resourceType: 'QuestionnaireResponse',
-          status: 'in-progress',
-          subject: { reference: `Patient/${v.patientId}` },
-        }),
-        write: true,
-      },
+      createRow('create Observation about her', (v) => ({
+        resourceType: 'Observation',
+        status: 'final',
+        code: { text: 'weight' },
+        subject: { reference: `Patient/${v.patientId}` },
+      })),
+      createRow('create Communication as her', (v, a) => ({
+        resourceType: 'Communication',
+        status: 'completed',
+        sender: { reference: `Patient/${v.patientId}` },
+        recipient: [{ reference: `Patient/${a.patientId}` }],
+        subject: { reference: `Patient/${v.patientId}` },
+        payload: [{ contentString: 'hi' }],
+      })),
+      createRow('create Communication about her to her', (v) => ({
+        resourceType: 'Communication',
+        status: 'completed',
+        recipient: [{ reference: `Patient/${v.patientId}` }],
+        subject: { reference: `Patient/${v.patientId}` },
+        payload: [{ contentString: 'hi' }],
+      })),
+      createRow('create Condition about her', (v) => ({
+        resourceType: 'Condition',
+        code: { text: 'x' },
+        subject: { reference: `Patient/${v.patientId}` },
+      })),
+      createRow('create QuestionnaireResponse about her', (v) => ({
+        resourceType: 'QuestionnaireResponse',
+        status: 'in-progress',
+        subject: { reference: `Patient/${v.patientId}` },
+      })),
       {
         name: 're-point own Observation to her (update)',
         method: 'PUT',
@@ -350,183 +362,110 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
         // Accepted as Medplum does; what it delivers is filtered by her policy (tests/server/access/policy-live).
         ownScope: true,
       },
-      {
-        name: 'GraphQL Patient by id',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({ query: `{ Patient(id: "${v.patientId}") { id name { family given } } }` }),
-      },
-      {
-        name: 'GraphQL PatientList by name',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({ query: `{ PatientList(name: "${v.names.at(-1)}") { id name { family } } }` }),
-      },
-      {
-        name: 'GraphQL PatientList unfiltered',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: () => ({ query: '{ PatientList(_count: 100) { id name { family given } } }' }),
-      },
-      {
-        name: 'GraphQL ObservationList by subject',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({
-          query: `{ ObservationList(subject: "Patient/${v.patientId}") { id subject { reference } } }`,
-        }),
-      },
-      {
-        name: 'GraphQL aliases',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v, a) => ({
-          query: `{ mine: Patient(id: "${a.patientId}") { id } theirs: Patient(id: "${v.patientId}") { id name { family } } }`,
-        }),
-      },
-      {
-        name: 'GraphQL nested reference resolution',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: () => ({
-          query:
-            '{ CommunicationList(_count: 100) { id recipient { resource { ... on Patient { id name { family given } } } } sender { resource { ... on Patient { id name { family } } } } } }',
-        }),
-      },
-      {
-        name: 'GraphQL reverse reference from her Patient',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({
-          query: `{ Patient(id: "${v.patientId}") { ObservationList(_reference: subject) { id } } }`,
-        }),
-      },
-      {
-        name: 'GraphQL create about her',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({
-          query: `mutation { ObservationCreate(res: { resourceType: "Observation", status: "final", code: { text: "x" }, subject: { reference: "Patient/${v.patientId}" } }) { id } }`,
-        }),
-        write: true,
-      },
-      {
-        name: 'GraphQL update her Patient',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({
-          query: `mutation { PatientUpdate(id: "${v.patientId}", res: { resourceType: "Patient", id: "${v.patientId}", gender: "other" }) { id } }`,
-        }),
-        write: true,
-      },
-      {
-        name: 'GraphQL delete her Patient',
-        method: 'POST',
-        path: () => 'fhir/R4/$graphql',
-        body: (v) => ({ query: `mutation { PatientDelete(id: "${v.patientId}") { id } }` }),
-        write: true,
-      },
-      {
-        name: 'batch GET her Patient and Observations',
-        method: 'POST',
-        path: () => 'fhir/R4',
-        body: (v) => ({
-          resourceType: 'Bundle',
-          type: 'batch',
-          entry: [
-            { request: { method: 'GET', url: `Patient/${v.patientId}` } },
-            { request: { method: 'GET', url: `Observation?subject=Patient/${v.patientId}` } },
-            { request: { method: 'GET', url: `Patient/${v.patientId}/$everything` } },
-          ],
-        }),
-      },
-      {
-        name: 'transaction writes about her',
-        method: 'POST',
-        path: () => 'fhir/R4',
-        body: (v) => ({
-          resourceType: 'Bundle',
-          type: 'transaction',
-          entry: [
-            {
-              request: { method: 'POST', url: 'Observation' },
-              resource: {
-                resourceType: 'Observation',
-                status: 'final',
-                code: { text: 'x' },
-                subject: { reference: `Patient/${v.patientId}` },
-              },
+      graphqlRow(
+        'GraphQL Patient by id',
+        (v) => `{ Patient(id: "${v.patientId}") { id name { family given } } }`,
+      ),
+      graphqlRow(
+        'GraphQL PatientList by name',
+        (v) => `{ PatientList(name: "${v.names.at(-1)}") { id name { family } } }`,
+      ),
+      graphqlRow(
+        'GraphQL PatientList unfiltered',
+        () => '{ PatientList(_count: 100) { id name { family given } } }',
+      ),
+      graphqlRow(
+        'GraphQL ObservationList by subject',
+        (v) => `{ ObservationList(subject: "Patient/${v.patientId}") { id subject { reference } } }`,
+      ),
+      graphqlRow(
+        'GraphQL aliases',
+        (v, a) =>
+          `{ mine: Patient(id: "${a.patientId}") { id } theirs: Patient(id: "${v.patientId}") { id name { family } } }`,
+      ),
+      graphqlRow(
+        'GraphQL nested reference resolution',
+        () =>
+          '{ CommunicationList(_count: 100) { id recipient { resource { ... on Patient { id name { family given } } } } sender { resource { ... on Patient { id name { family } } } } } }',
+      ),
+      graphqlRow(
+        'GraphQL reverse reference from her Patient',
+        (v) => `{ Patient(id: "${v.patientId}") { ObservationList(_reference: subject) { id } } }`,
+      ),
+      graphqlRow(
+        'GraphQL create about her',
+        (v) =>
+          `mutation { ObservationCreate(res: { resourceType: "Observation", status: "final", code: { text: "x" }, subject: { reference: "Patient/${v.patientId}" } }) { id } }`,
+        true,
+      ),
+      graphqlRow(
+        'GraphQL update her Patient',
+        (v) =>
+          `mutation { PatientUpdate(id: "${v.patientId}", res: { resourceType: "Patient", id: "${v.patientId}", gender: "other" }) { id } }`,
+        true,
+      ),
+      graphqlRow(
+        'GraphQL delete her Patient',
+        (v) => `mutation { PatientDelete(id: "${v.patientId}") { id } }`,
+        true,
+      ),
+      bundleRow('batch GET her Patient and Observations', 'batch', (v) => [
+        { request: { method: 'GET', url: `Patient/${v.patientId}` } },
+        { request: { method: 'GET', url: `Observation?subject=Patient/${v.patientId}` } },
+        { request: { method: 'GET', url: `Patient/${v.patientId}/$everything` } },
+      ]),
+      bundleRow(
+        'transaction writes about her',
+        'transaction',
+        (v) => [
+          {
+            request: { method: 'POST', url: 'Observation' },
+            resource: {
+              resourceType: 'Observation',
+              status: 'final',
+              code: { text: 'x' },
+              subject: { reference: `Patient/${v.patientId}` },
             },
-            {
-              request: { method: 'PUT', url: `Patient/${v.patientId}` },
-              resource: { resourceType: 'Patient', id: v.patientId, gender: 'other' },
+          },
+          {
+            request: { method: 'PUT', url: `Patient/${v.patientId}` },
+            resource: { resourceType: 'Patient', id: v.patientId, gender: 'other' },
+          },
+        ],
+        true,
+      ),
+      bundleRow(
+        'transaction deletes her Patient',
+        'transaction',
+        (v) => [{ request: { method: 'DELETE', url: `Patient/${v.patientId}` } }],
+        true,
+      ),
+      bundleRow(
+        'batch PATCH her Patient',
+        'batch',
+        (v) => [
+          {
+            request: { method: 'PATCH', url: `Patient/${v.patientId}` },
+            resource: {
+              resourceType: 'Binary',
+              contentType: 'application/json-patch+json',
+              data: Buffer.from(JSON.stringify([{ op: 'add', path: '/gender', value: 'other' }])).toString(
+                'base64',
+              ),
             },
-          ],
-        }),
-        write: true,
-      },
-      {
-        name: 'transaction deletes her Patient',
-        method: 'POST',
-        path: () => 'fhir/R4',
-        body: (v) => ({
-          resourceType: 'Bundle',
-          type: 'transaction',
-          entry: [{ request: { method: 'DELETE', url: `Patient/${v.patientId}` } }],
-        }),
-        write: true,
-      },
-      {
-        name: 'batch PATCH her Patient',
-        method: 'POST',
-        path: () => 'fhir/R4',
-        body: (v) => ({
-          resourceType: 'Bundle',
-          type: 'batch',
-          entry: [
-            {
-              request: { method: 'PATCH', url: `Patient/${v.patientId}` },
-              resource: {
-                resourceType: 'Binary',
-                contentType: 'application/json-patch+json',
-                data: Buffer.from(JSON.stringify([{ op: 'add', path: '/gender', value: 'other' }])).toString(
-                  'base64',
-                ),
-              },
-            },
-          ],
-        }),
-        write: true,
-      },
-      {
-        name: 'create Bot',
-        method: 'POST',
-        path: () => 'fhir/R4/Bot',
-        body: () => ({ resourceType: 'Bot', name: 'x' }),
-        write: true,
-      },
+          },
+        ],
+        true,
+      ),
+      createRow('create Bot', () => ({ resourceType: 'Bot', name: 'x' })),
       { name: 'list Bots', method: 'GET', path: () => 'fhir/R4/Bot' },
-      {
-        name: 'create Agent',
-        method: 'POST',
-        path: () => 'fhir/R4/Agent',
-        body: () => ({ resourceType: 'Agent', name: 'x', status: 'active' }),
-        write: true,
-      },
-      {
-        name: 'create ClientApplication',
-        method: 'POST',
-        path: () => 'fhir/R4/ClientApplication',
-        body: () => ({ resourceType: 'ClientApplication', name: 'x' }),
-        write: true,
-      },
-      {
-        name: 'create AccessPolicy',
-        method: 'POST',
-        path: () => 'fhir/R4/AccessPolicy',
-        body: () => ({ resourceType: 'AccessPolicy', name: 'x', resource: [{ resourceType: '*' }] }),
-        write: true,
-      },
+      createRow('create Agent', () => ({ resourceType: 'Agent', name: 'x', status: 'active' })),
+      createRow('create ClientApplication', () => ({ resourceType: 'ClientApplication', name: 'x' })),
+      createRow('create AccessPolicy', () => ({
+        resourceType: 'AccessPolicy',
+        name: 'x',
+        resource: [{ resourceType: '*' }],
+      })),
       { name: 'list ProjectMemberships', method: 'GET', path: () => 'fhir/R4/ProjectMembership' },
       { name: 'list Logins', method: 'GET', path: () => 'fhir/R4/Login' },
       { name: 'list Users', method: 'GET', path: () => 'fhir/R4/User' },
@@ -671,12 +610,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
           path: (v) => `fhir/R4/${type}/${idOf(v, type)}`,
           write: true,
         },
-        {
-          name: `GraphQL read her ${type}`,
-          method: 'POST',
-          path: () => 'fhir/R4/$graphql',
-          body: (v) => ({ query: `{ ${type}(id: "${idOf(v, type)}") { id } }` }),
-        },
+        graphqlRow(`GraphQL read her ${type}`, (v) => `{ ${type}(id: "${idOf(v, type)}") { id } }`),
       );
     }
 
@@ -899,20 +833,52 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
     return { email: user.email as string, project: project.id as string };
   }
 
-  async function pendingCode(email: string, extra: Record<string, unknown> = {}) {
-    const { verifier, challenge } = pkce();
-    const login = await postJson<{ code: string }>(`${clinic.server.baseUrl}auth/login`, {
+  /** auth/login with a password and a PKCE challenge: the code, when the password was right. */
+  function passwordLogin(
+    email: string,
+    password: string,
+    challenge: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    return postJson<{ code?: string }>(`${clinic.server.baseUrl}auth/login`, {
       email,
-      password: 'violet-harbor-1987',
+      password,
       codeChallenge: challenge,
       codeChallengeMethod: 'S256',
       ...extra,
     });
-    return { code: login.body.code, verifier };
+  }
+
+  async function pendingCode(email: string, extra: Record<string, unknown> = {}) {
+    const { verifier, challenge } = pkce();
+    const login = await passwordLogin(email, PASSWORD, challenge, extra);
+    return { code: login.body.code as string, verifier };
   }
 
   const tokenCall = (form: Record<string, string>, headers?: Record<string, string>) =>
     postForm<Tokens & { error?: string }>(`${clinic.server.baseUrl}oauth2/token`, form, headers);
+  const refreshCall = (refreshToken: string | undefined, extra: Record<string, string> = {}) =>
+    tokenCall({ grant_type: 'refresh_token', refresh_token: refreshToken as string, ...extra });
+  /** A token call that must be refused: 400 and no access token. */
+  const refusedToken = (answer: JsonResponse<Tokens>): Verdict => ({
+    held: answer.status === 400 && !answer.body.access_token,
+    detail: `${answer.status}`,
+  });
+  /** A client application in `project`, with the given secret or redirect URI. */
+  const clientIn = (project: string, options: Parameters<typeof createClient>[2]) =>
+    createClient(clinic.server.db, { id: project, resourceType: 'Project' }, options);
+  /** Asks for a reset link for `email` and returns it, as the email carries it. */
+  const requestReset = async (email: string) => {
+    await postJson(`${clinic.server.baseUrl}auth/resetpassword`, { email });
+    return resetLinks(email).at(-1) as { id: string; secret: string };
+  };
+  const setPassword = (link: { id: string; secret: string }, password: string) =>
+    postJson(`${clinic.server.baseUrl}auth/setpassword`, { ...link, password });
+  /** The first of two uses of one secret accepted, the second refused. */
+  const onceOnly = (first: { status: number }, second: { status: number }): Verdict => ({
+    held: first.status === 200 && second.status === 400,
+    detail: `${first.status} ${second.status}`,
+  });
   const meStatus = async (access: string) =>
     (
       await call(clinic.server, 'GET', 'auth/me', undefined, {
@@ -944,7 +910,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
           code,
           code_verifier: pkce().verifier,
         });
-        return { held: answer.status === 400 && !answer.body.access_token, detail: `${answer.status}` };
+        return refusedToken(answer);
       },
     },
     {
@@ -952,7 +918,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       run: async () => {
         const { code } = await pendingCode((await account()).email);
         const answer = await tokenCall({ grant_type: 'authorization_code', code });
-        return { held: answer.status === 400 && !answer.body.access_token, detail: `${answer.status}` };
+        return refusedToken(answer);
       },
     },
     {
@@ -963,20 +929,14 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
           code: 'f'.repeat(64),
           code_verifier: pkce().verifier,
         });
-        return { held: answer.status === 400 && !answer.body.access_token, detail: `${answer.status}` };
+        return refusedToken(answer);
       },
     },
     {
       name: 'a redirect_uri other than the registered one',
       run: async () => {
         const { email, project } = await account();
-        const client = await createClient(
-          clinic.server.db,
-          { id: project, resourceType: 'Project' },
-          {
-            redirectUri: 'https://app.example/callback',
-          },
-        );
+        const client = await clientIn(project, { redirectUri: 'https://app.example/callback' });
         const authorize = await fetch(
           `${clinic.server.baseUrl}oauth2/authorize?${new URLSearchParams({
             response_type: 'code',
@@ -1000,13 +960,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       name: 'a code redeemed with another redirect_uri',
       run: async () => {
         const { email, project } = await account();
-        const client = await createClient(
-          clinic.server.db,
-          { id: project, resourceType: 'Project' },
-          {
-            redirectUri: 'https://app.example/callback',
-          },
-        );
+        const client = await clientIn(project, { redirectUri: 'https://app.example/callback' });
         const { code, verifier } = await pendingCode(email, {
           clientId: client.id,
           redirectUri: 'https://app.example/callback',
@@ -1018,25 +972,16 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
           client_id: client.id as string,
           redirect_uri: 'https://evil.example/callback',
         });
-        return { held: answer.status === 400 && !answer.body.access_token, detail: `${answer.status}` };
+        return refusedToken(answer);
       },
     },
     {
       name: 'a refresh token used twice',
       run: async () => {
         const tokens = await signIn(clinic.server.baseUrl, (await account()).email);
-        const first = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token as string,
-        });
-        const replay = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token as string,
-        });
-        const rotated = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: first.body.refresh_token as string,
-        });
+        const first = await refreshCall(tokens.refresh_token);
+        const replay = await refreshCall(tokens.refresh_token);
+        const rotated = await refreshCall(first.body.refresh_token);
         return {
           held: first.status === 200 && replay.status === 400 && rotated.status === 400,
           detail: `${first.status} ${replay.status} ${rotated.status}`,
@@ -1048,10 +993,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       run: async () => {
         const tokens = await signIn(clinic.server.baseUrl, (await account()).email);
         await call(clinic.server, 'POST', 'oauth2/logout', tokens);
-        const refresh = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token as string,
-        });
+        const refresh = await refreshCall(tokens.refresh_token);
         return {
           held: (await meStatus(tokens.access_token)) === 401 && refresh.status === 400,
           detail: `${refresh.status}`,
@@ -1066,10 +1008,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
         const repo = new Repository(clinic.server.db, systemContext());
         const login = await repo.readResource<Resource & { revoked?: boolean }>('Login', loginId);
         await repo.updateResource({ ...login, revoked: true });
-        const refresh = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token as string,
-        });
+        const refresh = await refreshCall(tokens.refresh_token);
         return {
           held: (await meStatus(tokens.access_token)) === 401 && refresh.status === 400,
           detail: `${refresh.status}`,
@@ -1080,11 +1019,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       name: 'client_credentials with a wrong secret',
       run: async () => {
         const { project } = await account();
-        const client = await createClient(
-          clinic.server.db,
-          { id: project, resourceType: 'Project' },
-          { secret: 'right-secret-1' },
-        );
+        const client = await clientIn(project, { secret: 'right-secret-1' });
         const answer = await tokenCall({
           grant_type: 'client_credentials',
           client_id: client.id as string,
@@ -1097,11 +1032,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       name: 'client_credentials without a secret',
       run: async () => {
         const { project } = await account();
-        const client = await createClient(
-          clinic.server.db,
-          { id: project, resourceType: 'Project' },
-          { secret: 'right-secret-2' },
-        );
+        const client = await clientIn(project, { secret: 'right-secret-2' });
         const answer = await tokenCall({ grant_type: 'client_credentials', client_id: client.id as string });
         return {
           held: answer.status >= 400 && answer.status < 500 && !answer.body.access_token,
@@ -1126,11 +1057,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
         const tokens = await signIn(clinic.server.baseUrl, (await account()).email, undefined, {
           scope: 'openid',
         });
-        const wider = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token as string,
-          scope: 'openid offline system/*.*',
-        });
+        const wider = await refreshCall(tokens.refresh_token, { scope: 'openid offline system/*.*' });
         const scope = wider.body.scope ?? '';
         return {
           held: wider.status >= 400 || !scope.includes('system/'),
@@ -1144,16 +1071,9 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
         const { email } = await account();
         const tokens = await signIn(clinic.server.baseUrl, email);
         const pending = await pendingCode(email);
-        await postJson(`${clinic.server.baseUrl}auth/resetpassword`, { email });
-        const link = resetLinks(email).at(-1) as { id: string; secret: string };
-        const set = await postJson(`${clinic.server.baseUrl}auth/setpassword`, {
-          ...link,
-          password: 'Quiet-Meadow-Lantern-7',
-        });
-        const refresh = await tokenCall({
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token as string,
-        });
+        const link = await requestReset(email);
+        const set = await setPassword(link, NEW_PASSWORD);
+        const refresh = await refreshCall(tokens.refresh_token);
         const code = await tokenCall({
           grant_type: 'authorization_code',
           code: pending.code,
@@ -1173,54 +1093,31 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       name: 'a reset link used twice',
       run: async () => {
         const { email } = await account();
-        await postJson(`${clinic.server.baseUrl}auth/resetpassword`, { email });
-        const link = resetLinks(email).at(-1) as { id: string; secret: string };
-        const once = await postJson(`${clinic.server.baseUrl}auth/setpassword`, {
-          ...link,
-          password: 'Quiet-Meadow-Lantern-7',
-        });
-        const twice = await postJson(`${clinic.server.baseUrl}auth/setpassword`, {
-          ...link,
-          password: 'Other-Cedar-Path-3',
-        });
-        return {
-          held: once.status === 200 && twice.status === 400,
-          detail: `${once.status} ${twice.status}`,
-        };
+        const link = await requestReset(email);
+        return onceOnly(await setPassword(link, NEW_PASSWORD), await setPassword(link, 'Other-Cedar-Path-3'));
       },
     },
     {
       name: 'an older reset link after a newer one was used',
       run: async () => {
         const { email } = await account();
-        await postJson(`${clinic.server.baseUrl}auth/resetpassword`, { email });
-        await postJson(`${clinic.server.baseUrl}auth/resetpassword`, { email });
-        const [older, newer] = resetLinks(email).slice(-2);
-        const used = await postJson(`${clinic.server.baseUrl}auth/setpassword`, {
-          ...newer,
-          password: 'Quiet-Meadow-Lantern-7',
-        });
-        const stale = await postJson(`${clinic.server.baseUrl}auth/setpassword`, {
-          ...older,
-          password: 'Other-Cedar-Path-3',
-        });
-        return {
-          held: used.status === 200 && stale.status === 400,
-          detail: `${used.status} ${stale.status}`,
-        };
+        const older = await requestReset(email);
+        const newer = await requestReset(email);
+        return onceOnly(
+          await setPassword(newer, NEW_PASSWORD),
+          await setPassword(older, 'Other-Cedar-Path-3'),
+        );
       },
     },
     {
       name: 'a reset link with a wrong secret',
       run: async () => {
         const { email } = await account();
-        await postJson(`${clinic.server.baseUrl}auth/resetpassword`, { email });
-        const link = resetLinks(email).at(-1) as { id: string; secret: string };
-        const answer = await postJson(`${clinic.server.baseUrl}auth/setpassword`, {
-          id: link.id,
-          secret: '0'.repeat(link.secret.length),
-          password: 'Quiet-Meadow-Lantern-7',
-        });
+        const link = await requestReset(email);
+        const answer = await setPassword(
+          { id: link.id, secret: '0'.repeat(link.secret.length) },
+          NEW_PASSWORD,
+        );
         return { held: answer.status === 400, detail: `${answer.status}` };
       },
     },
@@ -1243,12 +1140,7 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
       name: 'a wrong password',
       run: async () => {
         const { email } = await account();
-        const answer = await postJson<{ code?: string }>(`${clinic.server.baseUrl}auth/login`, {
-          email,
-          password: 'not-the-password-9',
-          codeChallenge: pkce().challenge,
-          codeChallengeMethod: 'S256',
-        });
+        const answer = await passwordLogin(email, 'not-the-password-9', pkce().challenge);
         return { held: answer.status === 400 && !answer.body.code, detail: `${answer.status}` };
       },
     },
@@ -1258,15 +1150,10 @@ describe.each(databases())('attack probes on %s', (engine, kind) => {
         const { email } = await account();
         const tokens = await signIn(clinic.server.baseUrl, email);
         const changed = await call(clinic.server, 'POST', 'auth/changepassword', tokens, {
-          body: { oldPassword: 'violet-harbor-1987', newPassword: 'Quiet-Meadow-Lantern-7' },
+          body: { oldPassword: PASSWORD, newPassword: NEW_PASSWORD },
           contentType: 'application/json',
         });
-        const old = await postJson<{ code?: string }>(`${clinic.server.baseUrl}auth/login`, {
-          email,
-          password: 'violet-harbor-1987',
-          codeChallenge: pkce().challenge,
-          codeChallengeMethod: 'S256',
-        });
+        const old = await passwordLogin(email, PASSWORD, pkce().challenge);
         return {
           held: changed.status === 200 && !old.body.code && (await meStatus(tokens.access_token)) === 401,
           detail: `${changed.status} ${old.status}`,

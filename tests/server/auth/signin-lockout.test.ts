@@ -5,7 +5,6 @@
 // same rules, so that branch is no lockout either). Every request is real HTTP from its own loopback source address
 // (127.0.x.y), and X-Forwarded-For counts only from a TRUST_PROXY proxy. SPEC §7 (auth/login).
 import type { Login } from '@medplum/fhirtypes';
-import { Secret, TOTP } from 'otpauth';
 import {
   ACCOUNT_BUDGET,
   ADDRESS_RULE,
@@ -24,16 +23,15 @@ import {
   addMembership,
   createProject,
   createUser,
-  getJson,
   outcomeText,
   PASSWORD,
   pkce,
+  practitionerAccount,
   postForm,
-  postJson,
   setPasswordLink,
-  signIn,
 } from './support/auth-fixtures';
 import { loopback, postJsonFrom } from './support/loopback-http';
+import { codeAt, enrolMfa, wrongCode } from './support/totp-fixtures';
 
 const WRONG = 'not-the-password-9';
 const INVALID = 'Email or password is invalid';
@@ -53,12 +51,7 @@ describe.each(databases())('sign-in throttling is not a lockout on %s', (_engine
     await server.close();
   });
 
-  async function account(): Promise<string> {
-    const project = await createProject(server.db);
-    const user = await createUser(server.db);
-    await addMembership(server.db, user, project, 'Practitioner');
-    return user.email as string;
-  }
+  const account = (): Promise<string> => practitionerAccount(server.db);
 
   function login(source: string, email: string, password: string, headers: Record<string, string> = {}) {
     const { challenge } = pkce();
@@ -191,12 +184,7 @@ describe.each(databases())('the account budget on %s', (_engine, kind) => {
     await server.close();
   });
 
-  async function account(): Promise<string> {
-    const project = await createProject(server.db);
-    const user = await createUser(server.db);
-    await addMembership(server.db, user, project, 'Practitioner');
-    return user.email as string;
-  }
+  const account = (): Promise<string> => practitionerAccount(server.db);
 
   function login(source: string, email: string, password: string) {
     return postJsonFrom<LoginAnswer>(source, `${server.baseUrl}auth/login`, {
@@ -233,32 +221,10 @@ describe.each(databases())('the account budget on %s', (_engine, kind) => {
   }, 120_000);
 
   describe('a user with MFA', () => {
-    function totp(secret: string): TOTP {
-      return new TOTP({ secret: Secret.fromBase32(secret) });
-    }
-
-    /** The code of the step `shift` ms from now (one step of drift either way is accepted). */
-    function codeAt(secret: string, shift = 0): string {
-      return totp(secret).generate({ timestamp: Date.now() + shift });
-    }
-
-    function wrongCode(secret: string): string {
-      const right = [-30_000, 0, 30_000].map((shift) => codeAt(secret, shift));
-      return ['000000', '111111', '222222', '333333'].find((code) => !right.includes(code)) as string;
-    }
-
     /** A user enrolled with the previous step's code, so the current and next steps sign in later. */
     async function enrolledAccount(): Promise<{ email: string; secret: string }> {
       const email = await account();
-      const auth = { authorization: `Bearer ${(await signIn(server.baseUrl, email)).access_token}` };
-      const status = await getJson<{ secret: string }>(`${server.baseUrl}auth/mfa/status`, auth);
-      const enrolled = await postJson(
-        `${server.baseUrl}auth/mfa/enroll`,
-        { token: codeAt(status.body.secret, -30_000) },
-        auth,
-      );
-      expect(enrolled.body).toEqual({ enrolled: true });
-      return { email, secret: status.body.secret };
+      return { email, secret: await enrolMfa(server.baseUrl, email) };
     }
 
     /** Fails the account's whole budget, one wrong password from each of many addresses. */

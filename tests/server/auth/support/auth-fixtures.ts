@@ -84,6 +84,14 @@ export async function addMembership(
   );
 }
 
+/** A new user, practitioner of a new project of her own: her email. */
+export async function practitionerAccount(db: Database): Promise<string> {
+  const project = await createProject(db);
+  const user = await createUser(db);
+  await addMembership(db, user, project, 'Practitioner');
+  return user.email as string;
+}
+
 export async function createClient(
   db: Database,
   project: Project,
