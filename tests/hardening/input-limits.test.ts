@@ -2,8 +2,9 @@
 // fhir/batch.ts): each malformed or oversized input the attacker's fuzz answered 500 or froze PGlite
 // with is now a 400 OperationOutcome that names the problem, and nothing is stored. Real HTTP, PGlite
 // and PostgreSQL with TEST_DATABASE_URL.
-import type { Bundle, CapabilityStatement, OperationOutcome, Patient } from '@medplum/fhirtypes';
+import type { Bundle, CapabilityStatement, Observation, OperationOutcome, Patient } from '@medplum/fhirtypes';
 import { REQUEST_LIMITS_EXTENSION } from '../../src/server/fhir/capability-statement';
+import { MAX_TOKEN_TEXT } from '../../src/server/search/extract-index-rows';
 import { databases } from '../server/support/test-databases';
 import { startTestServer } from '../server/support/test-server';
 import type { TestServer } from '../server/support/test-server';
@@ -171,6 +172,27 @@ describe.each(databases())('input limits (issue #23) on %s', (_engine, kind) => 
       const limits =
         statement.rest?.[0].extension?.find((e) => e.url === REQUEST_LIMITS_EXTENSION)?.extension ?? [];
       expect(limits.find((e) => e.url === 'maxIndexValues')?.valueInteger).toBe(500);
+    });
+
+    test('a coding text near the string limit is stored whole; :text searches its first MAX_TOKEN_TEXT characters', async () => {
+      // About 600 KB: a word at the start, filler, and a word past the indexed part.
+      const text = `glucose ${'filler '.repeat(90_000)}needle`;
+      expect(text.length).toBeGreaterThan(MAX_TOKEN_TEXT * 100);
+      const created = await send('POST', 'Observation', {
+        resourceType: 'Observation',
+        status: 'final',
+        code: { text },
+      });
+      expect(created.status).toBe(201);
+      const id = (created.body as Observation).id;
+      const stored = (await send('GET', `Observation/${id}`)).body as Observation;
+      expect(stored.code.text).toBe(text);
+      const found = async (word: string) =>
+        ((await send('GET', `Observation?code:text=${word}&_elements=id`)).body as Bundle).entry?.map(
+          (e) => e.resource?.id,
+        ) ?? [];
+      expect(await found('glucose')).toContain(id);
+      expect(await found('needle')).not.toContain(id);
     });
   });
 

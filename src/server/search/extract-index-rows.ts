@@ -22,8 +22,19 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/**
+ * Characters of a display or text kept per part for `:text` search. A text at MAX_STRING_LENGTH
+ * (1 MiB) kept whole made each `:text` search read megabytes per row (seconds for a few rows);
+ * no label a person searches by is longer than this.
+ */
+export const MAX_TOKEN_TEXT = 4096;
+
 function foldedOrNull(...parts: unknown[]): string | null {
-  const text = parts.map(str).filter(Boolean).join(' ');
+  const text = parts
+    .map(str)
+    .filter((part): part is string => part !== undefined)
+    .map((part) => part.slice(0, MAX_TOKEN_TEXT))
+    .join(' ');
   return text ? normalizeText(text) : null;
 }
 
