@@ -206,7 +206,12 @@ describe('One sent form', () => {
         },
       },
     };
-    renderScreen(<ResponsePage />, [detail], {
+    // The form it answers is gone: the stored texts show.
+    const formGone: ScreenMock = {
+      request: { query: QuestionnaireFormDocument, variables: { search: `url=${encodeURIComponent(URL)}` } },
+      result: { data: { ResourceSearch: { __typename: 'ResourceSearchResult', resources: [] } } },
+    };
+    renderScreen(<ResponsePage />, [detail, formGone], {
       path: '/forms/responses/r1',
       pattern: '/forms/responses/:responseId',
     });
