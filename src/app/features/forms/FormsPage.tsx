@@ -2,6 +2,7 @@
 // and her past responses, newest first, named by the form they answer. After she sends a form she
 // lands here with a confirmation.
 import { useQuery } from '@apollo/client/react';
+import type { Questionnaire } from '@medplum/fhirtypes';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
@@ -15,12 +16,23 @@ import { EmptyState, LoadError, LoadingState } from '../../components/ListStates
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useT } from '../../i18n/LocaleProvider';
+import { useLocale, useT } from '../../i18n/LocaleProvider';
+import { extensionSibling, translatedText } from '../../i18n/translatedText';
 import { useSession } from '../../session/BloomClientContext';
 import { formsStrings } from './strings';
 
 interface SentState {
   sent?: string;
+}
+
+/** The Questionnaires ResourceSearch answered (JSON), anything else left out. */
+function questionnairesOf(resources: readonly unknown[] | undefined): Questionnaire[] {
+  return (resources ?? []).filter(
+    (resource): resource is Questionnaire =>
+      typeof resource === 'object' &&
+      resource !== null &&
+      (resource as { resourceType?: unknown }).resourceType === 'Questionnaire',
+  );
 }
 
 /** A canonical without its `|version`. */
@@ -31,6 +43,7 @@ function withoutVersion(canonical: string): string {
 
 export function FormsPage() {
   const t = useT();
+  const locale = useLocale();
   const { profile } = useSession();
   const location = useLocation();
   const sent = (location.state as SentState | null)?.sent;
@@ -39,14 +52,18 @@ export function FormsPage() {
     variables: { patient },
     skip: !patient,
   });
-  const forms = (data?.QuestionnaireList ?? []).flatMap((form) => (form ? [form] : []));
+  const forms = questionnairesOf(data?.questionnaires.resources);
   const responses = (data?.QuestionnaireResponseList ?? []).flatMap((response) =>
     response ? [response] : [],
   );
-  const titleOf = (canonical: string | null | undefined): string => {
+  // The form's title in her language where the data translates it.
+  const titleOf = (form: Questionnaire | undefined): string =>
+    translatedText(extensionSibling(form, 'title'), form?.title, locale) ??
+    form?.name ??
+    t(formsStrings.form);
+  const formOf = (canonical: string | null | undefined): Questionnaire | undefined => {
     const url = withoutVersion(canonical ?? '');
-    const form = forms.find((candidate) => candidate.url === url || `Questionnaire/${candidate.id}` === url);
-    return form?.title ?? form?.name ?? t(formsStrings.form);
+    return forms.find((candidate) => candidate.url === url || `Questionnaire/${candidate.id}` === url);
   };
   return (
     <Box sx={{ maxWidth: 1000, mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 5 } }}>
@@ -70,12 +87,10 @@ export function FormsPage() {
             <List aria-label={t(formsStrings.toFill)}>
               {forms.map((form) => (
                 <ListItem key={form.id} divider sx={{ px: 0, display: 'block' }}>
-                  <ResourceLink to={`/forms/${form.id}`}>
-                    {form.title ?? form.name ?? t(formsStrings.form)}
-                  </ResourceLink>
+                  <ResourceLink to={`/forms/${form.id ?? ''}`}>{titleOf(form)}</ResourceLink>
                   {form.description && (
                     <Typography variant="body2" color="text.secondary">
-                      {form.description}
+                      {translatedText(extensionSibling(form, 'description'), form.description, locale)}
                     </Typography>
                   )}
                 </ListItem>
@@ -102,7 +117,7 @@ export function FormsPage() {
                     }}
                   >
                     <ResourceLink to={`/forms/responses/${response.id}`}>
-                      {titleOf(response.questionnaire)}
+                      {titleOf(formOf(response.questionnaire))}
                     </ResourceLink>
                     <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
                       <Typography variant="body2" color="text.secondary">

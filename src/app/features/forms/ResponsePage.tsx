@@ -1,7 +1,10 @@
 // forms/responses/{responseId}: one of the patient's answered forms, read-only: when
-// she sent it, its status, and each question with her answers (sections as headed groups).
+// she sent it, its status, and each question with her answers (sections as headed groups), in her
+// language where the form (read by its canonical) translates them.
 import { useQuery } from '@apollo/client/react';
 import type {
+  Coding,
+  Questionnaire,
   QuestionnaireResponse,
   QuestionnaireResponseItem,
   QuestionnaireResponseItemAnswer,
@@ -11,21 +14,26 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
-import { QuestionnaireResponseDetailDocument } from '../../../graphql';
+import { QuestionnaireFormDocument, QuestionnaireResponseDetailDocument } from '../../../graphql';
 import { DateTimeDisplay } from '../../components/DateTimeDisplay';
 import { LoadError, LoadingState } from '../../components/ListStates';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { PageHeading } from '../../components/PageHeading';
 import { ResourceLink } from '../../components/ResourceLink';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useT, type Translate } from '../../i18n/LocaleProvider';
+import { useLocale, useT, type Translate } from '../../i18n/LocaleProvider';
+import { formTexts, type FormTexts } from './formTexts';
 import { fromGraphql } from './graphqlResource';
 import { formsStrings } from './strings';
 
-/** An answer as words: Yes/No, a coding's display, a quantity with its unit. */
-export function answerText(answer: QuestionnaireResponseItemAnswer, t: Translate): string {
+/** An answer as words: Yes/No, a coding's display (`codingText`), a quantity with its unit. */
+export function answerText(
+  answer: QuestionnaireResponseItemAnswer,
+  t: Translate,
+  codingText: (coding: Coding) => string = (coding) => coding.display ?? coding.code ?? '',
+): string {
   if (answer.valueBoolean !== undefined) return t(answer.valueBoolean ? formsStrings.yes : formsStrings.no);
-  if (answer.valueCoding) return answer.valueCoding.display ?? answer.valueCoding.code ?? '';
+  if (answer.valueCoding) return codingText(answer.valueCoding);
   if (answer.valueQuantity)
     return [answer.valueQuantity.value, answer.valueQuantity.unit].filter((v) => v !== undefined).join(' ');
   if (answer.valueReference) return answer.valueReference.display ?? answer.valueReference.reference ?? '';
@@ -40,7 +48,7 @@ export function answerText(answer: QuestionnaireResponseItemAnswer, t: Translate
   return value === undefined ? '' : String(value);
 }
 
-function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] }) {
+function AnsweredItems({ items, texts }: { items: readonly QuestionnaireResponseItem[]; texts: FormTexts }) {
   const t = useT();
   return (
     <Box component="dl" sx={{ m: 0 }}>
@@ -48,20 +56,21 @@ function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] 
         item.item?.length ? (
           <Box key={`${item.linkId}-${index}`} sx={{ mb: 2 }}>
             <Typography component="dt" variant="h2" sx={{ fontSize: '1.15rem', mt: 1 }}>
-              {item.text ?? item.linkId}
+              {texts.question(item)}
             </Typography>
             <Box component="dd" sx={{ ml: { xs: 1, sm: 2 } }}>
-              <AnsweredItems items={item.item} />
+              <AnsweredItems items={item.item} texts={texts} />
             </Box>
           </Box>
         ) : (
           <Box key={`${item.linkId}-${index}`} sx={{ mb: 1.5 }}>
             <Typography component="dt" sx={{ fontWeight: 600 }}>
-              {item.text ?? item.linkId}
+              {texts.question(item)}
             </Typography>
             <Typography component="dd" sx={{ ml: 0, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
-              {(item.answer ?? []).map((answer) => answerText(answer, t)).join(', ') ||
-                t(formsStrings.noAnswer)}
+              {(item.answer ?? [])
+                .map((answer) => answerText(answer, t, (coding) => texts.coding(item.linkId, coding)))
+                .join(', ') || t(formsStrings.noAnswer)}
             </Typography>
           </Box>
         ),
@@ -72,6 +81,7 @@ function AnsweredItems({ items }: { items: readonly QuestionnaireResponseItem[] 
 
 export function ResponsePage() {
   const t = useT();
+  const locale = useLocale();
   const { responseId = '' } = useParams();
   const { data, loading, error, refetch } = useQuery(QuestionnaireResponseDetailDocument, {
     variables: { id: responseId },
@@ -83,6 +93,25 @@ export function ResponsePage() {
         : undefined,
     [data],
   );
+  // The form the response answers, for its texts in her language (the stored ones until it comes).
+  const canonical = response?.questionnaire?.split('|')[0] ?? '';
+  const isReference = canonical.startsWith('Questionnaire/');
+  const { data: formData } = useQuery(QuestionnaireFormDocument, {
+    variables: {
+      search: isReference
+        ? `_id=${encodeURIComponent(canonical.slice('Questionnaire/'.length))}`
+        : `url=${encodeURIComponent(canonical)}`,
+    },
+    skip: !canonical,
+  });
+  const texts = useMemo(() => {
+    const [form] = formData?.ResourceSearch.resources ?? [];
+    const isForm =
+      typeof form === 'object' &&
+      form !== null &&
+      (form as { resourceType?: unknown }).resourceType === 'Questionnaire';
+    return formTexts(isForm ? (form as Questionnaire) : undefined, locale);
+  }, [formData, locale]);
   if (loading && !data) {
     return <LoadingState label={t(formsStrings.loadingResponse)} />;
   }
@@ -108,7 +137,7 @@ export function ResponsePage() {
         </Typography>
         {response.status && <StatusBadge status={response.status} kind="form" />}
       </Stack>
-      <AnsweredItems items={response.item ?? []} />
+      <AnsweredItems items={response.item ?? []} texts={texts} />
     </Box>
   );
 }

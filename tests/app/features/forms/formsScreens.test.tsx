@@ -19,18 +19,21 @@ const formsList: ScreenMock = {
   request: { query: FormsListDocument, variables: { patient: 'Patient/maria-1' } },
   result: {
     data: {
-      QuestionnaireList: [
-        {
-          __typename: 'Questionnaire',
-          resourceType: 'Questionnaire',
-          id: 'intake',
-          url: URL,
-          version: '1',
-          title: 'Pregnancy intake',
-          name: 'Intake',
-          description: 'Before your first visit.',
-        },
-      ],
+      questionnaires: {
+        __typename: 'ResourceSearchResult',
+        resources: [
+          {
+            resourceType: 'Questionnaire',
+            id: 'intake',
+            url: URL,
+            version: '1',
+            status: 'active',
+            title: 'Pregnancy intake',
+            name: 'Intake',
+            description: 'Before your first visit.',
+          },
+        ],
+      },
       QuestionnaireResponseList: [
         {
           __typename: 'QuestionnaireResponse',
@@ -203,7 +206,12 @@ describe('One sent form', () => {
         },
       },
     };
-    renderScreen(<ResponsePage />, [detail], {
+    // The form it answers is gone: the stored texts show.
+    const formGone: ScreenMock = {
+      request: { query: QuestionnaireFormDocument, variables: { search: `url=${encodeURIComponent(URL)}` } },
+      result: { data: { ResourceSearch: { __typename: 'ResourceSearchResult', resources: [] } } },
+    };
+    renderScreen(<ResponsePage />, [detail, formGone], {
       path: '/forms/responses/r1',
       pattern: '/forms/responses/:responseId',
     });
