@@ -1,9 +1,11 @@
 // `code:text` (token search on a coding's text) over strings at MAX_STRING_LENGTH: how long the
 // search takes when stored Observations carry a `code.text` as long as a body may hold, against the
 // same search over short texts (the baseline), on PGlite and on PostgreSQL. The match is a LIKE on
-// the token index's text column (src/server/search/kinds/probe.ts), so its cost grows with the
-// stored text; MAX_STRING_LENGTH bounds one string, not how many a user stores, so the bench runs
-// with several counts of long Observations. Each timed search also sends another user's read of a
+// the token index's text column (src/server/search/kinds/probe.ts), which keeps the first
+// MAX_TOKEN_TEXT characters of each text: the first word is found, the last word of a long text is
+// not; the Observations found are still sent whole. MAX_STRING_LENGTH bounds one string, not how many
+// a user stores, so the bench runs with several counts of long Observations. Each timed search also
+// sends another user's read of a
 // small resource at the same moment (on PGlite it waits for the same single worker).
 // Alone: `npx tsx bench/search/code-text-limit.ts`; PostgreSQL runs when TEST_DATABASE_URL is set (a
 // schema of its own, dropped at the end). CODE_TEXT_BENCH_COUNTS (default "4,16") sets the counts
@@ -19,7 +21,9 @@ import type { BenchDatabaseLocation, BenchEngine } from './database';
 import { openBenchDatabase, resetBenchDatabase } from './database';
 
 const MAX_STRING_LENGTH = loadConfig({}).limits.maxStringLength;
-/** The word each text ends with: a search for it reads the whole text before it matches. */
+/** The word each text starts with: found in every text. */
+const FIRST_WORD = 'blood';
+/** The word each text ends with: past the indexed part of a long text. */
 const LAST_WORD = 'zephyrine';
 /** A word no text holds: the search reads every text to the end and matches none. */
 const ABSENT_WORD = 'quillwort';
@@ -38,6 +42,7 @@ interface CaseResult {
   textLength: number;
   count: number;
   createMsEach: number;
+  firstWord: Timing;
   lastWord: Timing;
   absentWord: Timing;
 }
@@ -146,9 +151,10 @@ async function runCase(
     };
     // One search unmeasured first, so the first timed one does not pay for cold caches alone.
     await search(ABSENT_WORD);
+    const firstWord = await search(FIRST_WORD);
     const lastWord = await search(LAST_WORD);
     const absentWord = await search(ABSENT_WORD);
-    return { engine, textLength, count, createMsEach: created.ms / count, lastWord, absentWord };
+    return { engine, textLength, count, createMsEach: created.ms / count, firstWord, lastWord, absentWord };
   } finally {
     await app.close();
     await db.close();
@@ -164,7 +170,8 @@ function format(result: CaseResult): string {
     `median ${ms(t.medianMs)}, max ${ms(t.maxMs)} (${t.matches} found; another read ${ms(t.otherReadMaxMs)} at worst)`;
   return (
     `  ${result.engine.padEnd(8)} ${String(result.count).padStart(3)} × ${String(result.textLength).padStart(7)} chars: ` +
-    `create ${ms(result.createMsEach)} each; ${LAST_WORD} (last word) ${timing(result.lastWord)}; ` +
+    `create ${ms(result.createMsEach)} each; ${FIRST_WORD} (first word) ${timing(result.firstWord)}; ` +
+    `${LAST_WORD} (last word) ${timing(result.lastWord)}; ` +
     `${ABSENT_WORD} (absent) ${timing(result.absentWord)}`
   );
 }
