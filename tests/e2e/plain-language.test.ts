@@ -25,8 +25,8 @@ async function screenText(
 ): Promise<string> {
   await page.goto(suite.url(path));
   await ready(page);
-  // Lazy parts (badges, lists) settle after the first content. A report's rows load one request
-  // each: on a loaded machine the quiet moment can come later than Playwright's default 30 s.
+  // Lazy parts (badges, lists) settle after the first content; on a loaded machine the quiet
+  // moment can come later than Playwright's default 30 s.
   await page.waitForLoadState('networkidle', { timeout: 60_000 });
   const text = await page.locator('main').innerText();
   return text
