@@ -22,6 +22,7 @@ import {
 } from '../features/forms/formsFixtures';
 import { renderScreen, type ScreenMock } from '../support/renderScreen';
 import { describeUntranslated, type ScreenCase } from '../support/untranslated';
+import { clinicPatient, dueDate } from '../support/journeyFixtures';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const MINUTE = 60_000;
@@ -30,31 +31,6 @@ const MINUTE = 60_000;
 const SAME_IN_BOTH = ['*', 'Bloom Clinic', '+1 555 0100', '911', '988', 'Invalid resource'];
 
 const noObservation = { __typename: 'ObservationConnection', edges: [] };
-
-function dueDate(value: string) {
-  return {
-    __typename: 'ObservationConnection',
-    edges: [
-      {
-        resource: { __typename: 'Observation', resourceType: 'Observation', id: 'edd', valueDateTime: value },
-      },
-    ],
-  };
-}
-
-const clinicPatient = {
-  __typename: 'Patient',
-  id: 'maria-1',
-  managingOrganization: {
-    display: 'Bloom Clinic',
-    resource: {
-      __typename: 'Organization',
-      id: 'org',
-      name: 'Bloom Clinic',
-      telecom: [{ system: 'phone', value: '+1 555 0100' }],
-    },
-  },
-};
 
 // --- Timeline -------------------------------------------------------------------------------------
 

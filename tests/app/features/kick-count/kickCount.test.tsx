@@ -13,34 +13,10 @@ import {
 import { KickCounter } from '../../../../src/app/features/kick-count/KickCounter';
 import { translate } from '../../../../src/app/i18n/i18n';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
+import { clinicPatient, dueDate } from '../../support/journeyFixtures';
 
 const today = new Date('2026-06-01T12:00:00Z');
 const MINUTE = 60_000;
-
-const clinicPatient = {
-  __typename: 'Patient',
-  id: 'maria-1',
-  managingOrganization: {
-    display: 'Bloom Clinic',
-    resource: {
-      __typename: 'Organization',
-      id: 'org',
-      name: 'Bloom Clinic',
-      telecom: [{ system: 'phone', value: '+1 555 0100' }],
-    },
-  },
-};
-
-function dueDate(value: string) {
-  return {
-    __typename: 'ObservationConnection',
-    edges: [
-      {
-        resource: { __typename: 'Observation', resourceType: 'Observation', id: 'edd', valueDateTime: value },
-      },
-    ],
-  };
-}
 
 function count(id: string, movements: number, start: string, minutes: number) {
   return {
