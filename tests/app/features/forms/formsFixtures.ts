@@ -53,6 +53,11 @@ export const epdsByUrlMock: ScreenMock = {
   result: { data: { ResourceSearch: searchResult([epds]) } },
 };
 
+/** An answer as the typed query returns it: every value[x] null but the one given. */
+export function answerWith(value: Record<string, unknown>) {
+  return { ...noValue, ...value };
+}
+
 const noValue = {
   valueBoolean: null,
   valueDecimal: null,

@@ -11,6 +11,7 @@ import { FormsPage } from '../../../../src/app/features/forms/FormsPage';
 import { QuestionnairePage } from '../../../../src/app/features/forms/QuestionnairePage';
 import { ResponsePage } from '../../../../src/app/features/forms/ResponsePage';
 import { outcome } from '../../support/fakeApi';
+import { answerWith } from './formsFixtures';
 import { renderScreen, type ScreenMock } from '../../support/renderScreen';
 
 const URL = 'https://bloom.example/fhir/Questionnaire/pregnancy-intake';
@@ -140,21 +141,6 @@ describe('Answering a form', () => {
   });
 });
 
-const answer = (value: Record<string, unknown>) => ({
-  valueBoolean: null,
-  valueDecimal: null,
-  valueInteger: null,
-  valueDate: null,
-  valueDateTime: null,
-  valueTime: null,
-  valueString: null,
-  valueUri: null,
-  valueCoding: null,
-  valueQuantity: null,
-  valueReference: null,
-  ...value,
-});
-
 describe('One sent form', () => {
   it('shows each question with her answers in words, sections as groups', async () => {
     const detail: ScreenMock = {
@@ -173,7 +159,7 @@ describe('One sent form', () => {
                 __typename: 'QuestionnaireResponseItem',
                 linkId: 'smokes',
                 text: 'Do you smoke?',
-                answer: [answer({ valueBoolean: false })],
+                answer: [answerWith({ valueBoolean: false })],
                 item: null,
               },
               {
@@ -181,8 +167,8 @@ describe('One sent form', () => {
                 linkId: 'symptoms',
                 text: 'Symptoms',
                 answer: [
-                  answer({ valueCoding: { system: 'urn:s', code: 'n', display: 'Nausea' } }),
-                  answer({ valueString: 'Tiredness' }),
+                  answerWith({ valueCoding: { system: 'urn:s', code: 'n', display: 'Nausea' } }),
+                  answerWith({ valueString: 'Tiredness' }),
                 ],
                 item: null,
               },
@@ -196,7 +182,7 @@ describe('One sent form', () => {
                     __typename: 'QuestionnaireResponseItem',
                     linkId: 'phone',
                     text: 'Phone number',
-                    answer: [answer({ valueString: '555-0100' })],
+                    answer: [answerWith({ valueString: '555-0100' })],
                     item: null,
                   },
                 ],
