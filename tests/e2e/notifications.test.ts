@@ -10,6 +10,7 @@ import type { BloomClient } from '../../src/client';
 import { demoApiClient, demoPatientId } from './support/demo-sign-in';
 import { useDemoSuite } from './support/demo-suite';
 import { openMainNavItem, seriousAxeViolations, sidewaysOverflow } from './support/patient-session';
+import { pollUntil } from './support/poll';
 
 const suite = useDemoSuite({ serviceWorkers: true });
 let chen: BloomClient;
@@ -107,15 +108,11 @@ describe('system notifications', () => {
 
     const hidden = `Are you free on Monday? (${Date.now()})`;
     await sendFromChen(maria, hidden);
-    await page.waitForFunction(
-      async () => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        return ((await registration?.getNotifications()) ?? []).length > 0;
-      },
-      undefined,
-      { timeout: 15_000, polling: 250 },
+    const shown = await pollUntil(
+      page,
+      () => shownNotifications(page),
+      (list) => list.length > 0,
     );
-    const shown = await shownNotifications(page);
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatchObject({
       title: 'New message from Dr. Lily Chen',

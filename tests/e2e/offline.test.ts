@@ -18,6 +18,7 @@ import {
   seriousAxeViolations,
   storedLogin,
 } from './support/patient-session';
+import { pollUntil } from './support/poll';
 
 // The one suite whose windows run the service worker (the others block it: see SuiteOptions).
 const suite = useDemoSuite({ serviceWorkers: true });
@@ -168,7 +169,8 @@ describe('offline and installable', () => {
     // Sign-out: her kept answers and writes leave the device.
     await page.goto(suite.url('/signout'));
     await page.getByRole('link', { name: 'Log in' }).first().waitFor();
-    await page.waitForFunction(async (name) => !(await caches.has(name)), GRAPHQL_ANSWERS_CACHE);
+    const answersKept = () => page.evaluate((name) => caches.has(name), GRAPHQL_ANSWERS_CACHE);
+    expect(await pollUntil(page, answersKept, (kept) => !kept)).toBe(false);
     expect(await keptAnswerKeys(page)).toEqual([]);
     expect(await page.evaluate((key) => localStorage.getItem(key), OFFLINE_WRITES_STORAGE_KEY)).toBeNull();
 
