@@ -124,9 +124,13 @@ describe.each(databases())('the seeded demo clinic holds the patient portal data
         if (item?.type === 'group') {
           expect(answer.answer).toBeUndefined();
         } else if (item?.type === 'choice') {
-          expect(item.answerOption?.map((o) => o.valueCoding)).toContainEqual(
-            answer.answer?.[0]?.valueCoding,
-          );
+          // The options carry their Spanish (`_display`); an answer stores the coding itself.
+          const offered = item.answerOption?.map((o) => ({
+            system: o.valueCoding?.system,
+            code: o.valueCoding?.code,
+            display: o.valueCoding?.display,
+          }));
+          expect(offered).toContainEqual(answer.answer?.[0]?.valueCoding);
         } else {
           expect(answer.answer).toHaveLength(1);
         }
