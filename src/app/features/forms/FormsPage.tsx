@@ -19,20 +19,11 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { extensionSibling, translatedText } from '../../i18n/translatedText';
 import { useSession } from '../../session/BloomClientContext';
+import { isQuestionnaire } from './questionnaireResource';
 import { formsStrings } from './strings';
 
 interface SentState {
   sent?: string;
-}
-
-/** The Questionnaires ResourceSearch answered (JSON), anything else left out. */
-function questionnairesOf(resources: readonly unknown[] | undefined): Questionnaire[] {
-  return (resources ?? []).filter(
-    (resource): resource is Questionnaire =>
-      typeof resource === 'object' &&
-      resource !== null &&
-      (resource as { resourceType?: unknown }).resourceType === 'Questionnaire',
-  );
 }
 
 /** A canonical without its `|version`. */
@@ -52,7 +43,7 @@ export function FormsPage() {
     variables: { patient },
     skip: !patient,
   });
-  const forms = questionnairesOf(data?.questionnaires.resources);
+  const forms = (data?.questionnaires.resources ?? []).filter(isQuestionnaire);
   const responses = (data?.QuestionnaireResponseList ?? []).flatMap((response) =>
     response ? [response] : [],
   );

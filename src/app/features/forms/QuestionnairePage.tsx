@@ -19,18 +19,9 @@ import { useLocale, useT } from '../../i18n/LocaleProvider';
 import { extensionSibling, translatedText } from '../../i18n/translatedText';
 import { useBloomClient, useSession } from '../../session/BloomClientContext';
 import { QuestionnaireForm } from './QuestionnaireForm';
+import { questionnaireOf } from './questionnaireResource';
 import { formsStrings } from './strings';
 import { useExpandedValueSets } from './useExpandedValueSets';
-
-/** The Questionnaire ResourceSearch answered (JSON), checked before the renderer reads it. */
-export function questionnaireOf(resources: readonly unknown[] | undefined): Questionnaire | undefined {
-  const [resource] = resources ?? [];
-  const isQuestionnaire =
-    typeof resource === 'object' &&
-    resource !== null &&
-    (resource as { resourceType?: unknown }).resourceType === 'Questionnaire';
-  return isQuestionnaire ? (resource as Questionnaire) : undefined;
-}
 
 /** The canonical a response names: the form's URL, or its reference when it has none. */
 export function questionnaireCanonical(questionnaire: Questionnaire): string {

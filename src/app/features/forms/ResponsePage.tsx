@@ -4,7 +4,6 @@
 import { useQuery } from '@apollo/client/react';
 import type {
   Coding,
-  Questionnaire,
   QuestionnaireResponse,
   QuestionnaireResponseItem,
   QuestionnaireResponseItemAnswer,
@@ -24,6 +23,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useLocale, useT, type Translate } from '../../i18n/LocaleProvider';
 import { formTexts, type FormTexts } from './formTexts';
 import { fromGraphql } from './graphqlResource';
+import { questionnaireOf } from './questionnaireResource';
 import { formsStrings } from './strings';
 
 /** An answer as words: Yes/No, a coding's display (`codingText`), a quantity with its unit. */
@@ -105,12 +105,7 @@ export function ResponsePage() {
     skip: !canonical,
   });
   const texts = useMemo(() => {
-    const [form] = formData?.ResourceSearch.resources ?? [];
-    const isForm =
-      typeof form === 'object' &&
-      form !== null &&
-      (form as { resourceType?: unknown }).resourceType === 'Questionnaire';
-    return formTexts(isForm ? (form as Questionnaire) : undefined, locale);
+    return formTexts(questionnaireOf(formData?.ResourceSearch.resources), locale);
   }, [formData, locale]);
   if (loading && !data) {
     return <LoadingState label={t(formsStrings.loadingResponse)} />;
