@@ -17,6 +17,7 @@ import {
   storedLogin,
 } from './support/patient-session';
 import { useDemoSuite } from './support/demo-suite';
+import { pollUntil } from './support/poll';
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -175,7 +176,14 @@ describe.each([1280, 375])('issue #8 messages at %i px', (width) => {
     const image = thread.getByRole('img', { name: fileName });
     await image.waitFor({ timeout: 15_000 });
     await thread.getByText(fromMaria).waitFor();
-    expect(await field.inputValue()).toBe('');
+    // The live update can show the message before the header's PATCH ends and the draft is cleared.
+    expect(
+      await pollUntil(
+        page,
+        () => field.inputValue(),
+        (value) => value === '',
+      ),
+    ).toBe('');
     expect(await naturalWidth(image)).toBeGreaterThan(0);
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
