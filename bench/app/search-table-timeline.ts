@@ -1,8 +1,8 @@
 // Where a cold load of the search table spends its time: `tsx bench/app/search-table-timeline.ts`
 // loads /Observation with 20 and 100 rows a page in fresh windows (Dr. Chen, built app + API on PGlite
 // with the demo clinic) and prints, in ms from navigation start, when each script and API request
-// started and ended (Resource Timing), the long tasks (main-thread work over 50 ms) and when the rows
-// were shown. The median of RUNS loads per step; APP_TIMELINE_RUNS sets how many.
+// started and ended (Resource Timing), the long tasks (main-thread work over 50 ms), each change in the
+// number of real rows in the grid, and when the rows were shown. The median of RUNS loads per step; APP_TIMELINE_RUNS sets how many.
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';
@@ -25,9 +25,14 @@ const COLLECT_LONG_TASKS = `
   }).observe({ type: 'longtask', buffered: true });
   // When the grid's first real row was in the document.
   window.__firstRows = {};
+  // Each change in how many real rows the grid holds: a grid that renders in passes shows here.
+  window.__rowCounts = [];
   new MutationObserver(() => {
     const first = window.__firstRows;
-    if (!first.grid && document.querySelector('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)')) first.grid = performance.now();
+    const count = document.querySelectorAll('.MuiDataGrid-row:not(.MuiDataGrid-rowSkeleton)').length;
+    if (!first.grid && count > 0) first.grid = performance.now();
+    const counts = window.__rowCounts;
+    if (count !== (counts.at(-1)?.[1] ?? 0)) counts.push([performance.now(), count]);
   }).observe(document, { childList: true, subtree: true });
 `;
 
@@ -67,6 +72,7 @@ async function oneLoad(
         .map((entry) => ({ name: entry.name, start: entry.startTime, end: entry.responseEnd }));
       const longTasks = (window as unknown as { __longTasks: [number, number][] }).__longTasks;
       const firstRows = (window as unknown as { __firstRows: { grid?: number } }).__firstRows;
+      const rowCounts = (window as unknown as { __rowCounts: [number, number][] }).__rowCounts;
       return {
         origin: performance.timeOrigin,
         html: { start: nav.requestStart, end: nav.responseEnd },
@@ -74,6 +80,7 @@ async function oneLoad(
         resources,
         longTasks,
         firstRows,
+        rowCounts,
         rowsAt: performance.now(),
       };
     });
@@ -90,6 +97,11 @@ async function oneLoad(
       })),
       ...Object.entries(inPage.firstRows).map(([which, at]) => ({
         name: `first ${which} row in the document`,
+        start: at,
+        end: at,
+      })),
+      ...inPage.rowCounts.map(([at, count]) => ({
+        name: `${count} real rows in the document`,
         start: at,
         end: at,
       })),

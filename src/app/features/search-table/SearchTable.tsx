@@ -211,7 +211,9 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   const page = Math.floor(offset / count);
   const paginationModel = useMemo(() => ({ page, pageSize: count }), [page, count]);
   const pageSizeOptions = useMemo(() => [count], [count]);
-  const gridSx = useMemo(() => ({ ...GRID_SX, height: gridHeight(count) }), [count]);
+  // DataGrid's root is `flex: 1 1 0%`; in this column box, whose height follows its content, that
+  // basis sized the grid to all its rows and rendered every one. `none` lets the height hold.
+  const gridSx = useMemo(() => ({ ...GRID_SX, flex: 'none', height: gridHeight(count) }), [count]);
   // The grid's handlers keep their identity across renders (DataGrid is memoised on its props).
   const widths = settings.widths;
   const onColumnWidthChange = useCallback(

@@ -151,6 +151,16 @@ export class SearchTableLayouts {
     return layout ? withoutTime(layout) : undefined;
   }
 
+  /**
+   * The type's layout ({} when none) once this session's read has answered, else undefined: a table
+   * opened after the read starts with its layout instead of rendering once without it.
+   */
+  loaded(resourceType: string): TableSettings | undefined {
+    if (!this.known) return undefined;
+    const layout = this.known.get(resourceType);
+    return layout ? withoutTime(layout) : {};
+  }
+
   /** The type's layout ({} when none). Rejects only when the store cannot be read at all. */
   async load(resourceType: string): Promise<TableSettings> {
     this.viewed.set(resourceType, this.now());

@@ -47,17 +47,37 @@ export function layoutsOf(client: BloomClient) {
   return searchTableLayouts(client.keyValue, owner, owner ? localHints(owner) : undefined);
 }
 
+interface LoadedSettings {
+  readonly type: string;
+  readonly settings: TableSettings;
+}
+
+/** Whether `settings` is what `shown` already holds (the same stored arrays), so nothing re-renders. */
+function sameLayout(shown: LoadedSettings, type: string, settings: TableSettings): boolean {
+  return (
+    shown.type === type &&
+    shown.settings.fields === settings.fields &&
+    shown.settings.widths === settings.widths
+  );
+}
+
 export function useTableSettings(resourceType: string): TableSettingsState {
   const client = useBloomClient();
-  const [state, setState] = useState<{ type: string; settings: TableSettings } | undefined>(undefined);
+  const [state, setState] = useState<LoadedSettings | undefined>(() => {
+    // Read already this session: the first render has the layout, so the grid mounts with its rows.
+    const settings = layoutsOf(client).loaded(resourceType);
+    return settings ? { type: resourceType, settings } : undefined;
+  });
   useEffect(() => {
     let active = true;
+    const show = (settings: TableSettings) =>
+      active &&
+      setState((shown) =>
+        shown && sameLayout(shown, resourceType, settings) ? shown : { type: resourceType, settings },
+      );
     layoutsOf(client)
       .load(resourceType)
-      .then(
-        (settings) => active && setState({ type: resourceType, settings }),
-        () => active && setState({ type: resourceType, settings: {} }),
-      );
+      .then(show, () => show({}));
     return () => {
       active = false;
     };

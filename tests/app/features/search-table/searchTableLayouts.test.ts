@@ -303,6 +303,32 @@ describe('the layout known before the key-value store answers (the first rows ar
     expect(store.calls).toEqual([`get ${SEARCH_TABLES_KEY}`]);
   });
 
+  it("loaded(): nothing until this session's read answers (the browser's copy is only a guess), then the layout or {}", async () => {
+    const store = new MemoryStore({
+      [SEARCH_TABLES_KEY]: JSON.stringify({ tables: { Observation: { fields: ['status'], used: 2 } } }),
+    });
+    const { store: hints } = hintStore(
+      JSON.stringify({ tables: { Observation: { fields: ['code'], used: 1 } } }),
+    );
+    const layouts = new SearchTableLayouts(store, Date.now, hints);
+    expect(layouts.loaded('Observation')).toBeUndefined();
+    layouts.prefetch();
+    expect(layouts.loaded('Observation')).toBeUndefined();
+    await layouts.load('Patient');
+    expect(layouts.loaded('Observation')).toEqual({ fields: ['status'] });
+    expect(layouts.loaded('Patient')).toEqual({});
+    await layouts.save('Patient', { widths: { name: 300 } });
+    expect(layouts.loaded('Patient')).toEqual({ widths: { name: 300 } });
+  });
+
+  it('a failed read leaves loaded() undefined', async () => {
+    const store = new MemoryStore();
+    store.failing.add(`get ${SEARCH_TABLES_KEY}`);
+    const layouts = new SearchTableLayouts(store);
+    await expect(layouts.load('Observation')).rejects.toThrow('get failed');
+    expect(layouts.loaded('Observation')).toBeUndefined();
+  });
+
   it('an unset key clears the copy; a save writes it', async () => {
     const store = new MemoryStore();
     const { box, store: hints } = hintStore(
