@@ -18,38 +18,27 @@ export interface DeferredPart {
    * exports do not list): importing them from the component's index would bundle the component too.
    */
   readonly named?: readonly string[];
+  /** Shown only on hover or in an open menu: downloads once the table's first answer is on screen. */
+  readonly afterAnswer?: boolean;
 }
 
 /** The grid's default slot components, the one importer whose imports are replaced. */
 export const GRID_MATERIAL_SLOTS = /[\\/]@mui[\\/]x-data-grid[\\/]material[\\/]index\.mjs$/;
 
 /**
- * The grid's imports that stay as they are, because they render with the table (checkbox selection,
- * the loading rows' skeleton, the column headers' tooltips and buttons, the column menu's popper and
- * list), or because the table's own controls load them anyway (Chip in the sort rules), or because the
- * grid's base input is InputBase (bringing TextareaAutosize along).
+ * The grid's imports that stay as they are, because they render with the table's rows (checkbox
+ * selection, the loading rows' skeleton, the column headers' buttons), or because the table's own
+ * controls load them anyway (Button in the toolbar, Chip in the sort rules, Paper everywhere), or
+ * because another grid module imports them too (InputBase, in the column manager).
  */
 export const KEPT_GRID_PARTS: readonly string[] = [
   '@mui/material/Button',
   '@mui/material/Checkbox',
   '@mui/material/Chip',
-  '@mui/material/CircularProgress',
-  '@mui/material/ClickAwayListener',
-  '@mui/material/Divider',
-  '@mui/material/Grow',
   '@mui/material/IconButton',
   '@mui/material/InputBase',
-  '@mui/material/ListItemIcon',
-  '@mui/material/ListItemText',
-  '@mui/material/MenuItem',
-  '@mui/material/MenuList',
-  '@mui/material/Modal',
   '@mui/material/Paper',
-  '@mui/material/Popper',
   '@mui/material/Skeleton',
-  '@mui/material/TextareaAutosize',
-  '@mui/material/Tooltip',
-  '@mui/material/Unstable_TrapFocus',
   '@mui/material/styles',
 ];
 
@@ -58,7 +47,7 @@ export const KEPT_GRID_PARTS: readonly string[] = [
  * (Autocomplete, InputAdornment), column manager (Switch, FormControlLabel), pager (TablePagination),
  * toolbar and pivot panels (ToggleButton, Tabs, Tab, Badge), the linear-progress loading overlay, and the
  * text fields and selects of the filter panel and the edit cells (TextField, Select, FormControl,
- * InputLabel).
+ * InputLabel); and, downloaded once the first answer shows, the hover hints and the column menu.
  */
 export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/Autocomplete': {},
@@ -83,6 +72,22 @@ export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   },
   '@mui/material/Tabs': {},
   '@mui/material/ToggleButton': {},
+  // Hover hints and the column menu (its popper, list, focus trap and click-away), with what only they
+  // import (Popper.js): needed only once a user points at a header or opens a menu.
+  '@mui/material/Tooltip': { childrenWhileLoading: true, afterAnswer: true },
+  '@mui/material/Popper': { afterAnswer: true },
+  '@mui/material/MenuList': { afterAnswer: true },
+  '@mui/material/Modal': { afterAnswer: true },
+  '@mui/material/Unstable_TrapFocus': { childrenWhileLoading: true, afterAnswer: true },
+  '@mui/material/ClickAwayListener': { childrenWhileLoading: true, afterAnswer: true },
+  '@mui/material/Grow': { afterAnswer: true },
+  '@mui/material/Divider': { afterAnswer: true },
+  '@mui/material/MenuItem': { afterAnswer: true },
+  '@mui/material/ListItemIcon': { afterAnswer: true },
+  '@mui/material/ListItemText': { afterAnswer: true, named: ['listItemTextClasses'] },
+  // The circular loading overlay (the table's is the skeleton) and the long-text editor.
+  '@mui/material/CircularProgress': {},
+  '@mui/material/TextareaAutosize': {},
 };
 
 const STAND_IN = '\0bloom-deferred-grid-part:';
@@ -92,7 +97,7 @@ const HELPER = path.resolve('src/app/features/search-table/deferredGridPart.tsx'
 export function standInModule(specifier: string, index: string, part: DeferredPart, helper = HELPER): string {
   const lines = [
     `import { deferredGridPart } from ${JSON.stringify(helper.replace(/\\/g, '/'))};`,
-    `export default deferredGridPart(() => import(${JSON.stringify(specifier)}), ${part.childrenWhileLoading === true});`,
+    `export default deferredGridPart(() => import(${JSON.stringify(specifier)}), ${part.childrenWhileLoading === true}, ${part.afterAnswer === true});`,
   ];
   for (const name of part.named ?? []) {
     const file = path.join(path.dirname(index), `${name}.mjs`).replace(/\\/g, '/');

@@ -17,10 +17,11 @@ import {
   type GridSortDirection,
   type GridSortModel,
 } from '@mui/x-data-grid';
-import { Suspense, useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { Operator } from '../../../fhir/search';
-import { ColumnMenuContext, TableColumnMenu, type ColumnMenuHandlers } from './TableColumnMenu';
+import { ColumnMenuContext, type ColumnMenuHandlers } from './columnMenuContext';
+import { LazyTableColumnMenu } from './lazyColumnMenu';
 import {
   columnMenuItems,
   filterTarget,
@@ -37,6 +38,7 @@ import {
   FilterPromptDialog,
   FiltersDialog,
 } from './lazyDialogs';
+import { markTableAnswered } from './deferredGridPart';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import {
   addFilter,
@@ -238,6 +240,9 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   );
   const error = urlError ?? results.error;
   const loading = !error && (request === undefined || results.loading);
+  useEffect(() => {
+    if (!loading) markTableAnswered();
+  }, [loading]);
 
   const chooseFields = (chosen: string[]) => {
     update({ fields: chosen });
@@ -407,7 +412,7 @@ function gridColumns(resourceType: string, specs: string): GridColDef<Row>[] {
 }
 
 const SORTING_ORDER: GridSortDirection[] = ['asc', 'desc'];
-const GRID_SLOTS: Partial<GridSlots> = { columnMenu: TableColumnMenu, noRowsOverlay: NoResults };
+const GRID_SLOTS: Partial<GridSlots> = { columnMenu: LazyTableColumnMenu, noRowsOverlay: NoResults };
 const GRID_SLOT_PROPS: DataGridProps['slotProps'] = {
   loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' },
 };

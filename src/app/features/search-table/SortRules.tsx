@@ -2,14 +2,16 @@
 // sort, so the header shows the first rule and the rest live here). Each later rule is a chip: Enter
 // or a click flips its direction, Delete or Backspace drops it. 'Then by...' (or 'Sort by...' when
 // nothing sorts yet) adds a rule on any sortable parameter not already used; the MUI menu is a
-// keyboard list (arrows, Enter, Escape).
+// keyboard list (arrows, Enter, Escape), downloaded when first opened (./SortRuleMenu) and kept
+// mounted afterwards, so it closes with its transition and gives focus back to the button.
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
-import { useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
+import { retryableLazy } from '../../components/retryableLazy';
 import type { SortRule } from '../../../fhir/search';
 import type { TableSchema } from './tableSchema';
+
+const SortRuleMenu = retryableLazy(() => import('./SortRuleMenu'));
 
 export interface SortRulesProps {
   readonly schema: TableSchema;
@@ -23,6 +25,7 @@ function direction(rule: SortRule): string {
 
 export function SortRules({ schema, rules, onChange }: SortRulesProps) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [opened, setOpened] = useState(false);
   const menuId = useId();
   const used = new Set(rules.map((rule) => rule.code));
   const choices = [...schema.parameters.values()]
@@ -56,29 +59,28 @@ export function SortRules({ schema, rules, onChange }: SortRulesProps) {
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? true : undefined}
         disabled={choices.length === 0}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={(event) => {
+          setAnchor(event.currentTarget);
+          setOpened(true);
+        }}
       >
         {addLabel}
       </Button>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        slotProps={{ paper: { sx: { maxHeight: 320 } }, list: { 'aria-label': addLabel } }}
-      >
-        {choices.map((code) => (
-          <MenuItem
-            key={code}
-            onClick={() => {
+      {opened && (
+        <Suspense fallback={null}>
+          <SortRuleMenu
+            id={menuId}
+            label={addLabel}
+            anchor={anchor}
+            choices={choices}
+            onClose={() => setAnchor(null)}
+            onChoose={(code) => {
               setAnchor(null);
               onChange([...rules, { code }]);
             }}
-          >
-            {code}
-          </MenuItem>
-        ))}
-      </Menu>
+          />
+        </Suspense>
+      )}
     </>
   );
 }

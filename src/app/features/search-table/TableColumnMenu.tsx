@@ -1,20 +1,14 @@
 // The per-column menu (SPEC §2), in place of DataGrid's own: sort and filter choices by the column's
 // search-parameter type (./operators). GridColumnMenuContainer is a MUI MenuList, so arrow keys,
 // Home/End and Escape work as in every menu. The table hands its handlers down through context,
-// because DataGrid creates the menu itself.
+// because DataGrid creates the menu itself. Its own chunk (see ./lazyColumnMenu), downloaded when
+// the table's first answer shows.
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import { GridColumnMenuContainer, type GridColumnMenuProps } from '@mui/x-data-grid';
-import { createContext, useContext } from 'react';
-import type { ColumnMenuAction, ColumnMenuItem } from './operators';
-
-export interface ColumnMenuHandlers {
-  readonly itemsFor: (field: string) => ColumnMenuItem[];
-  readonly hasFilters: (field: string) => boolean;
-  readonly onAction: (field: string, item: ColumnMenuItem) => void;
-}
-
-export const ColumnMenuContext = createContext<ColumnMenuHandlers | undefined>(undefined);
+import { useContext } from 'react';
+import { ColumnMenuContext } from './columnMenuContext';
+import type { ColumnMenuAction } from './operators';
 
 export function TableColumnMenu(props: GridColumnMenuProps) {
   const handlers = useContext(ColumnMenuContext);

@@ -4,7 +4,7 @@
 // the real component once downloaded.
 import fs from 'node:fs';
 import path from 'node:path';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import {
   DEFERRED_GRID_PARTS,
@@ -12,7 +12,10 @@ import {
   KEPT_GRID_PARTS,
   standInModule,
 } from '../../../../scripts/deferred-grid-parts';
-import { deferredGridPart } from '../../../../src/app/features/search-table/deferredGridPart';
+import {
+  deferredGridPart,
+  markTableAnswered,
+} from '../../../../src/app/features/search-table/deferredGridPart';
 
 const GRID_SLOTS_FILE = path.resolve('node_modules/@mui/x-data-grid/material/index.mjs');
 
@@ -54,7 +57,7 @@ describe('the DataGrid parts deferred at build time', () => {
     expect(code).toBe(
       [
         'import { deferredGridPart } from "/app/deferredGridPart.tsx";',
-        'export default deferredGridPart(() => import("@mui/material/TablePagination"), false);',
+        'export default deferredGridPart(() => import("@mui/material/TablePagination"), false, false);',
         'export { default as tablePaginationClasses } from "/m/@mui/material/TablePagination/tablePaginationClasses.mjs";',
       ].join('\n'),
     );
@@ -87,6 +90,23 @@ describe('deferredGridPart', () => {
     resolve({ default: Badge });
     expect(await screen.findByText('2')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sort' })).toBeTruthy();
+  });
+
+  it('a part for hover or an open menu downloads only after the first answer and an idle moment', async () => {
+    const load = jest.fn(async () => ({ default: Badge }));
+    const StandIn = deferredGridPart(load, true, true);
+    render(
+      <StandIn label="hint">
+        <button type="button">Column menu</button>
+      </StandIn>,
+    );
+    expect(screen.getByRole('button', { name: 'Column menu' })).toBeTruthy();
+    await new Promise((done) => setTimeout(done, 50));
+    expect(load).not.toHaveBeenCalled();
+    act(() => markTableAnswered());
+    expect(await screen.findByText('hint')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Column menu' })).toBeTruthy();
+    expect(load).toHaveBeenCalled();
   });
 
   it('renders nothing while downloading by default', async () => {
