@@ -1,5 +1,5 @@
-// A header menu of router links (the user menu, the collapsed main navigation): MUI's Menu with one
-// MenuItem link per entry (then any action entries), labelled by the button that opens it. Loaded on first open (LazyLinkMenu).
+// A menu of router links (the user menu, the collapsed main navigation) or of actions (the search
+// table's sort choices): MUI's Menu with one MenuItem per entry, labelled by the button that opens it. Loaded on first open (LazyLinkMenu).
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { Link as RouterLink } from 'react-router-dom';
@@ -33,7 +33,8 @@ export default function LinkMenu({ id, labelledBy, anchor, items, actions = [], 
       anchorEl={anchor}
       open={anchor !== null}
       onClose={onClose}
-      slotProps={{ list: { 'aria-labelledby': labelledBy } }}
+      // A long menu (the search table's sort parameters) scrolls.
+      slotProps={{ paper: { sx: { maxHeight: 320 } }, list: { 'aria-labelledby': labelledBy } }}
     >
       {items.map((item) => (
         <MenuItem key={item.label} component={RouterLink} to={item.to} onClick={onClose}>

@@ -2,16 +2,14 @@
 // sort, so the header shows the first rule and the rest live here). Each later rule is a chip: Enter
 // or a click flips its direction, Delete or Backspace drops it. 'Then by...' (or 'Sort by...' when
 // nothing sorts yet) adds a rule on any sortable parameter not already used; the MUI menu is a
-// keyboard list (arrows, Enter, Escape), downloaded when first opened (./SortRuleMenu) and kept
-// mounted afterwards, so it closes with its transition and gives focus back to the button.
+// keyboard list (arrows, Enter, Escape), the shared LazyLinkMenu: downloaded when first opened, not
+// with the table's first rows.
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import { Suspense, useId, useState } from 'react';
-import { retryableLazy } from '../../components/retryableLazy';
+import { useId, useState } from 'react';
+import { LazyLinkMenu } from '../../components/LazyLinkMenu';
 import type { SortRule } from '../../../fhir/search';
 import type { TableSchema } from './tableSchema';
-
-const SortRuleMenu = retryableLazy(() => import('./SortRuleMenu'));
 
 export interface SortRulesProps {
   readonly schema: TableSchema;
@@ -25,7 +23,6 @@ function direction(rule: SortRule): string {
 
 export function SortRules({ schema, rules, onChange }: SortRulesProps) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [opened, setOpened] = useState(false);
   const menuId = useId();
   const used = new Set(rules.map((rule) => rule.code));
   const choices = [...schema.parameters.values()]
@@ -59,28 +56,22 @@ export function SortRules({ schema, rules, onChange }: SortRulesProps) {
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? true : undefined}
         disabled={choices.length === 0}
-        onClick={(event) => {
-          setAnchor(event.currentTarget);
-          setOpened(true);
-        }}
+        id={`${menuId}-button`}
+        onClick={(event) => setAnchor(event.currentTarget)}
       >
         {addLabel}
       </Button>
-      {opened && (
-        <Suspense fallback={null}>
-          <SortRuleMenu
-            id={menuId}
-            label={addLabel}
-            anchor={anchor}
-            choices={choices}
-            onClose={() => setAnchor(null)}
-            onChoose={(code) => {
-              setAnchor(null);
-              onChange([...rules, { code }]);
-            }}
-          />
-        </Suspense>
-      )}
+      <LazyLinkMenu
+        id={menuId}
+        labelledBy={`${menuId}-button`}
+        anchor={anchor}
+        items={[]}
+        actions={choices.map((code) => ({
+          label: code,
+          onSelect: () => onChange([...rules, { code }]),
+        }))}
+        onClose={() => setAnchor(null)}
+      />
     </>
   );
 }
