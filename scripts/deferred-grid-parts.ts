@@ -18,8 +18,8 @@ export interface DeferredPart {
    * exports do not list): importing them from the component's index would bundle the component too.
    */
   readonly named?: readonly string[];
-  /** Shown only on hover or in an open menu: downloads once the table's first answer is on screen. */
-  readonly afterAnswer?: boolean;
+  /** Shown only on hover or in an open menu: downloads when a pointer or the focus enters the table. */
+  readonly onIntent?: boolean;
 }
 
 /** The grid's default slot components, the one importer whose imports are replaced. */
@@ -47,7 +47,8 @@ export const KEPT_GRID_PARTS: readonly string[] = [
  * (Autocomplete, InputAdornment), column manager (Switch, FormControlLabel), pager (TablePagination),
  * toolbar and pivot panels (ToggleButton, Tabs, Tab, Badge), the linear-progress loading overlay, and the
  * text fields and selects of the filter panel and the edit cells (TextField, Select, FormControl,
- * InputLabel); and, downloaded once the first answer shows, the hover hints and the column menu.
+ * InputLabel); and, downloaded when a pointer or the focus enters the table, the hover hints and the
+ * column menu.
  */
 export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/Autocomplete': {},
@@ -74,17 +75,17 @@ export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/ToggleButton': {},
   // Hover hints and the column menu (its popper, list, focus trap and click-away), with what only they
   // import (Popper.js): needed only once a user points at a header or opens a menu.
-  '@mui/material/Tooltip': { childrenWhileLoading: true, afterAnswer: true },
-  '@mui/material/Popper': { afterAnswer: true },
-  '@mui/material/MenuList': { afterAnswer: true },
-  '@mui/material/Modal': { afterAnswer: true },
-  '@mui/material/Unstable_TrapFocus': { childrenWhileLoading: true, afterAnswer: true },
-  '@mui/material/ClickAwayListener': { childrenWhileLoading: true, afterAnswer: true },
-  '@mui/material/Grow': { afterAnswer: true },
-  '@mui/material/Divider': { afterAnswer: true },
-  '@mui/material/MenuItem': { afterAnswer: true },
-  '@mui/material/ListItemIcon': { afterAnswer: true },
-  '@mui/material/ListItemText': { afterAnswer: true, named: ['listItemTextClasses'] },
+  '@mui/material/Tooltip': { childrenWhileLoading: true, onIntent: true },
+  '@mui/material/Popper': { onIntent: true },
+  '@mui/material/MenuList': { onIntent: true },
+  '@mui/material/Modal': { onIntent: true },
+  '@mui/material/Unstable_TrapFocus': { childrenWhileLoading: true, onIntent: true },
+  '@mui/material/ClickAwayListener': { childrenWhileLoading: true, onIntent: true },
+  '@mui/material/Grow': { onIntent: true },
+  '@mui/material/Divider': { onIntent: true },
+  '@mui/material/MenuItem': { onIntent: true },
+  '@mui/material/ListItemIcon': { onIntent: true },
+  '@mui/material/ListItemText': { onIntent: true, named: ['listItemTextClasses'] },
   // The circular loading overlay (the table's is the skeleton) and the long-text editor.
   '@mui/material/CircularProgress': {},
   '@mui/material/TextareaAutosize': {},
@@ -97,7 +98,7 @@ const HELPER = path.resolve('src/app/features/search-table/deferredGridPart.tsx'
 export function standInModule(specifier: string, index: string, part: DeferredPart, helper = HELPER): string {
   const lines = [
     `import { deferredGridPart } from ${JSON.stringify(helper.replace(/\\/g, '/'))};`,
-    `export default deferredGridPart(() => import(${JSON.stringify(specifier)}), ${part.childrenWhileLoading === true}, ${part.afterAnswer === true});`,
+    `export default deferredGridPart(() => import(${JSON.stringify(specifier)}), ${part.childrenWhileLoading === true}, ${part.onIntent === true});`,
   ];
   for (const name of part.named ?? []) {
     const file = path.join(path.dirname(index), `${name}.mjs`).replace(/\\/g, '/');

@@ -17,7 +17,7 @@ import {
   type GridSortDirection,
   type GridSortModel,
 } from '@mui/x-data-grid';
-import { Suspense, useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { Suspense, useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { Operator } from '../../../fhir/search';
 import { ColumnMenuContext, type ColumnMenuHandlers } from './columnMenuContext';
@@ -38,7 +38,7 @@ import {
   FilterPromptDialog,
   FiltersDialog,
 } from './lazyDialogs';
-import { markTableAnswered } from './deferredGridPart';
+import { loadIntentParts } from './deferredGridPart';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import {
   addFilter,
@@ -240,9 +240,6 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   );
   const error = urlError ?? results.error;
   const loading = !error && (request === undefined || results.loading);
-  useEffect(() => {
-    if (!loading) markTableAnswered();
-  }, [loading]);
 
   const chooseFields = (chosen: string[]) => {
     update({ fields: chosen });
@@ -253,7 +250,12 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
   const promptParam = promptField ? fieldParameter(promptField) : undefined;
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, width: '100%' }}>
+    // A pointer or the focus in the table: its tooltips and menus start downloading.
+    <Box
+      sx={{ display: 'flex', flexDirection: 'column', gap: 1, width: '100%' }}
+      onPointerOver={loadIntentParts}
+      onFocus={loadIntentParts}
+    >
       <TableToolbar
         resourceType={resourceType}
         schema={schema}

@@ -2,7 +2,7 @@
 // search-parameter type (./operators). GridColumnMenuContainer is a MUI MenuList, so arrow keys,
 // Home/End and Escape work as in every menu. The table hands its handlers down through context,
 // because DataGrid creates the menu itself. Its own chunk (see ./lazyColumnMenu), downloaded when
-// the table's first answer shows.
+// a pointer or the focus first enters the table.
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import { GridColumnMenuContainer, type GridColumnMenuProps } from '@mui/x-data-grid';

@@ -4,8 +4,7 @@
 // - parts the table never shows (the grid's own filter panel, column manager, pager and toolbar; ours
 //   replace them) download on their first render;
 // - parts shown only on hover or in an open menu (tooltips, the column menu's popper and list) wait
-//   for the table's first answer and an idle moment after it, then download at once, so they are
-//   there by the time a user points at a header or opens a menu.
+//   until a pointer or the focus first enters the table, then download at once (loadIntentParts).
 // It still works if the grid renders a part early: its own Suspense keeps the rest of the grid on
 // screen meanwhile.
 import { Suspense, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
@@ -15,32 +14,20 @@ interface StandInProps {
   readonly children?: ReactNode;
 }
 
-/** Whether the table has shown its first answer and the browser has been idle since. */
-let answered = false;
-let marked = false;
+/** Whether a pointer or the focus has entered the table yet. */
+let reached = false;
 const listeners = new Set<() => void>();
-const afterAnswerLoads: (() => Promise<unknown>)[] = [];
-
-/** The longest the parts wait for an idle moment after the first answer (ms). */
-const IDLE_TIMEOUT_MS = 3000;
-
-function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(task, 0);
-}
+const onIntentLoads: (() => Promise<unknown>)[] = [];
 
 /**
- * The table's first answer is on screen (rows, none, or its loading ended): once the browser is idle
- * (the grid's rendering of those rows done), the parts that waited start downloading.
+ * A pointer or the keyboard focus entered the table: the parts for hover and menus download now, so
+ * they are there by the time a header is pointed at or a menu opened.
  */
-export function markTableAnswered(): void {
-  if (marked) return;
-  marked = true;
-  whenIdle(() => {
-    answered = true;
-    for (const load of afterAnswerLoads) load().catch(() => undefined);
-    for (const listener of [...listeners]) listener();
-  });
+export function loadIntentParts(): void {
+  if (reached) return;
+  reached = true;
+  for (const load of onIntentLoads) load().catch(() => undefined);
+  for (const listener of [...listeners]) listener();
 }
 
 function subscribe(listener: () => void): () => void {
@@ -48,25 +35,25 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-const isAnswered = () => answered;
+const isReached = () => reached;
 
 /**
  * The component `load` resolves to, rendered once downloaded. Until then it renders nothing, or its
  * children when `childrenWhileLoading` (a wrapper such as a badge or a tooltip: what it wraps stays
- * visible). `afterAnswer`: the download waits for markTableAnswered.
+ * visible). `onIntent`: the download waits for loadIntentParts.
  */
 export function deferredGridPart<P extends StandInProps>(
   load: () => Promise<{ default: ComponentType<P> }>,
   childrenWhileLoading = false,
-  afterAnswer = false,
+  onIntent = false,
 ): ComponentType<P> {
   // retryableLazy keeps the loaded component's type; P only reaches it through the props forwarded.
   const Loaded = retryableLazy(load as () => Promise<{ default: ComponentType<never> }>) as ComponentType<P>;
-  if (afterAnswer) afterAnswerLoads.push(load);
+  if (onIntent) onIntentLoads.push(load);
   function DeferredGridPart(props: P) {
-    const ready = useSyncExternalStore(subscribe, isAnswered, isAnswered);
+    const ready = useSyncExternalStore(subscribe, isReached, isReached);
     const meanwhile = childrenWhileLoading ? props.children : null;
-    if (afterAnswer && !ready) return meanwhile;
+    if (onIntent && !ready) return meanwhile;
     return (
       <Suspense fallback={meanwhile}>
         <Loaded {...props} />

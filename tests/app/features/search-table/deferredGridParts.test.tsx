@@ -14,7 +14,7 @@ import {
 } from '../../../../scripts/deferred-grid-parts';
 import {
   deferredGridPart,
-  markTableAnswered,
+  loadIntentParts,
 } from '../../../../src/app/features/search-table/deferredGridPart';
 
 const GRID_SLOTS_FILE = path.resolve('node_modules/@mui/x-data-grid/material/index.mjs');
@@ -92,7 +92,7 @@ describe('deferredGridPart', () => {
     expect(screen.getByRole('button', { name: 'Sort' })).toBeTruthy();
   });
 
-  it('a part for hover or an open menu downloads only after the first answer and an idle moment', async () => {
+  it('a part for hover or an open menu downloads only once a pointer or the focus has entered the table', async () => {
     const load = jest.fn(async () => ({ default: Badge }));
     const StandIn = deferredGridPart(load, true, true);
     render(
@@ -103,7 +103,7 @@ describe('deferredGridPart', () => {
     expect(screen.getByRole('button', { name: 'Column menu' })).toBeTruthy();
     await new Promise((done) => setTimeout(done, 50));
     expect(load).not.toHaveBeenCalled();
-    act(() => markTableAnswered());
+    act(() => loadIntentParts());
     expect(await screen.findByText('hint')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Column menu' })).toBeTruthy();
     expect(load).toHaveBeenCalled();
