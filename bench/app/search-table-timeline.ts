@@ -2,7 +2,8 @@
 // loads /Observation with 20 and 100 rows a page in fresh windows (Dr. Chen, built app + API on PGlite
 // with the demo clinic) and prints, in ms from navigation start, when each script and API request
 // started and ended (Resource Timing), the long tasks (main-thread work over 50 ms), each change in the
-// number of real rows in the grid, and when the rows were shown. The median of RUNS loads per step; APP_TIMELINE_RUNS sets how many.
+// number of real rows in the grid, and when the rows were shown. The median of RUNS loads per step;
+// APP_TIMELINE_RUNS sets how many.
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../tests/e2e/support/browser';
 import { startBloom, type RunningBloom } from '../../tests/e2e/support/server';

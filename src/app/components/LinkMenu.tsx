@@ -1,5 +1,6 @@
 // A menu of router links (the user menu, the collapsed main navigation) or of actions (the search
-// table's sort choices): MUI's Menu with one MenuItem per entry, labelled by the button that opens it. Loaded on first open (LazyLinkMenu).
+// table's sort choices): MUI's Menu with one MenuItem per entry, labelled by the button that opens it.
+// Loaded on first open (LazyLinkMenu).
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { Link as RouterLink } from 'react-router-dom';
