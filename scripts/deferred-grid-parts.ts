@@ -26,14 +26,13 @@ export interface DeferredPart {
 export const GRID_MATERIAL_SLOTS = /[\\/]@mui[\\/]x-data-grid[\\/]material[\\/]index\.mjs$/;
 
 /**
- * The grid's imports that stay as they are, because they render with the table's rows (checkbox
- * selection, the loading rows' skeleton, the column headers' buttons), or because the table's own
+ * The grid's imports that stay as they are, because they render with the table's rows (the loading
+ * rows' skeleton, the column headers' buttons), or because the table's own
  * controls load them anyway (Button in the toolbar, Chip in the sort rules, Paper everywhere), or
  * because another grid module imports them too (InputBase, in the column manager).
  */
 export const KEPT_GRID_PARTS: readonly string[] = [
   '@mui/material/Button',
-  '@mui/material/Checkbox',
   '@mui/material/Chip',
   '@mui/material/IconButton',
   '@mui/material/InputBase',
@@ -86,7 +85,9 @@ export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/MenuItem': { onIntent: true },
   '@mui/material/ListItemIcon': { onIntent: true },
   '@mui/material/ListItemText': { onIntent: true, named: ['listItemTextClasses'] },
-  // The circular loading overlay (the table's is the skeleton) and the long-text editor.
+  // The table's checkboxes are native (GridCheckbox), its loading overlay its own (LoadingRows); the
+  // circular loading overlay and the long-text editor are never shown.
+  '@mui/material/Checkbox': {},
   '@mui/material/CircularProgress': {},
   '@mui/material/TextareaAutosize': {},
 };

@@ -4,6 +4,8 @@
 // filters live outside the grid's filter model, and every change is a navigation, so links are
 // shareable and the back button steps through searches.
 import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
+import type { Theme } from '@mui/material/styles';
 import type { Resource } from '@medplum/fhirtypes';
 import {
   DataGrid,
@@ -39,6 +41,8 @@ import {
   FiltersDialog,
 } from './lazyDialogs';
 import { loadIntentParts } from './deferredGridPart';
+import { GRID_CHECKBOX, GridCheckbox } from './GridCheckbox';
+import { platformScrollbarSize } from './scrollbarSize';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import {
   addFilter,
@@ -93,7 +97,7 @@ function parseLocation(schema: TableSchema, search: string): { state: TableSearc
   }
 }
 
-export function SearchTable({ schema }: { schema: TableSchema }) {
+export function SearchTable({ schema, waiting = false }: { schema: TableSchema; waiting?: boolean }) {
   const { resourceType } = schema;
   const location = useLocation();
   const navigate = useNavigate();
@@ -107,7 +111,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
 
   // The stored field choice applies while the URL names none.
   const fields = useMemo(() => tableFields(state.request, settings.fields), [state.request, settings.fields]);
-  const request = urlError || !loaded ? undefined : effectiveRequest({ ...state.request, fields });
+  const request = urlError || !loaded || waiting ? undefined : effectiveRequest({ ...state.request, fields });
   const results = useSearchResults(request, refreshCount);
   // The grid's props keep their identity while their content does: each new rows array, model or slot
   // object makes DataGrid process and render its rows again.
@@ -238,6 +242,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
     },
     [navigate, resourceType],
   );
+  const [scrollbarSize] = useState(platformScrollbarSize);
   const error = urlError ?? results.error;
   const loading = !error && (request === undefined || results.loading);
 
@@ -303,6 +308,7 @@ export function SearchTable({ schema }: { schema: TableSchema }) {
             // A fixed height keeps the grid's row virtualisation: it renders only the rows in view, so
             // a 100-row page costs what a screenful does (autoHeight would render every row).
             sx={gridSx}
+            scrollbarSize={scrollbarSize}
           />
         )}
       </ColumnMenuContext.Provider>
@@ -382,10 +388,21 @@ const rowId = (row: Row) => row.id;
 /** The class of a cell's link, styled once on the grid rather than per cell. */
 const CELL_LINK = 'bloom-cell-link';
 
-/** The grid's own styles: its cells' links look like the cell's text, underlined on hover. */
+/**
+ * The grid's own styles: its cells' links look like the cell's text, underlined on hover; its native
+ * checkboxes have the size and the hit area of MUI's, in the theme's primary colour.
+ */
 const GRID_SX = {
   [`& .${CELL_LINK}`]: { color: 'inherit', textDecoration: 'none' },
   [`& .${CELL_LINK}:hover`]: { textDecoration: 'underline' },
+  [`& .${GRID_CHECKBOX}`]: { display: 'inline-flex', alignItems: 'center', gap: 1, p: '9px' },
+  [`& .${GRID_CHECKBOX} input`]: {
+    width: 18,
+    height: 18,
+    m: 0,
+    cursor: 'pointer',
+    accentColor: (theme: Theme) => theme.palette.primary.main,
+  },
 } as const;
 
 function gridColumns(resourceType: string, specs: string): GridColDef<Row>[] {
@@ -414,10 +431,24 @@ function gridColumns(resourceType: string, specs: string): GridColDef<Row>[] {
 }
 
 const SORTING_ORDER: GridSortDirection[] = ['asc', 'desc'];
-const GRID_SLOTS: Partial<GridSlots> = { columnMenu: LazyTableColumnMenu, noRowsOverlay: NoResults };
-const GRID_SLOT_PROPS: DataGridProps['slotProps'] = {
-  loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' },
+const GRID_SLOTS: Partial<GridSlots> = {
+  baseCheckbox: GridCheckbox,
+  columnMenu: LazyTableColumnMenu,
+  noRowsOverlay: NoResults,
+  loadingOverlay: LoadingRows,
 };
+const GRID_SLOT_PROPS: DataGridProps['slotProps'] = {};
+
+/** The rows' place while they load: a few bars, far cheaper for the grid than its skeleton rows. */
+function LoadingRows() {
+  return (
+    <Box aria-hidden sx={{ px: 2, py: 1 }}>
+      {Array.from({ length: 5 }, (_, i) => (
+        <Skeleton key={i} height={36} />
+      ))}
+    </Box>
+  );
+}
 
 function NoResults() {
   return (

@@ -3,12 +3,14 @@
 // chunk is this module and what it imports, so other screens never download the grid.
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { NotFoundPanel } from '../../components/NotFoundPanel';
 import { PageHeading } from '../../components/PageHeading';
 import { SearchErrorPanel } from './SearchErrorPanel';
 import { SearchTable } from './SearchTable';
 import { readWithoutSchema } from './searchState';
+import { pendingTableStart } from './tablePrefetch';
 import { provisionalSchema } from './tableSchema';
 import { useTableSchema } from './useTableSchema';
 
@@ -26,12 +28,30 @@ function TableSkeleton() {
   );
 }
 
+/** Whether the route's first requests for this type (./tablePrefetch) are still on their way. */
+function useTableStartPending(resourceType: string): boolean {
+  const [pending] = useState(() => pendingTableStart(resourceType));
+  const [waiting, setWaiting] = useState(pending !== undefined);
+  useEffect(() => {
+    let active = true;
+    void pending?.then(() => active && setWaiting(false));
+    return () => {
+      active = false;
+    };
+  }, [pending]);
+  return waiting;
+}
+
 function KnownTypeTable({ resourceType }: { resourceType: string }) {
-  const { loading, error, schema } = useTableSchema(resourceType);
+  // While the route's first requests are out, the table waits for all their answers and then shows
+  // them in one render from the cache, rather than drawing the grid again as each one arrives.
+  const waiting = useTableStartPending(resourceType);
+  const { loading, error, schema } = useTableSchema(resourceType, waiting);
   const { search } = useLocation();
-  // A URL without filters reads the same without the schema: its rows need not wait for it.
+  // A URL without filters reads the same without the schema: its grid need not wait for it.
   const early = loading && readWithoutSchema(resourceType, search) !== undefined;
-  const shown = schema ?? (early ? provisionalSchema(resourceType) : undefined);
+  const provisional = useMemo(() => provisionalSchema(resourceType), [resourceType]);
+  const shown = schema ?? (early ? provisional : undefined);
   if (!loading && !error && !schema) return <NotFoundPanel what={`The resource type "${resourceType}"`} />;
   return (
     <>
@@ -39,7 +59,7 @@ function KnownTypeTable({ resourceType }: { resourceType: string }) {
       <PageHeading title={resourceType} />
       {error && <SearchErrorPanel error={error} />}
       {loading && !early && <TableSkeleton />}
-      {shown && <SearchTable key={resourceType} schema={shown} />}
+      {shown && <SearchTable key={resourceType} schema={shown} waiting={waiting} />}
     </>
   );
 }

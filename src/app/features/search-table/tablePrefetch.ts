@@ -5,9 +5,9 @@
 // so they are asked for with the layout known so far (this session's, or this browser's copy of it,
 // or the type's defaults); when the key-value answer says otherwise, the table asks again with the
 // saved fields, so a wrong guess costs one request, never a wrong table. The table's own queries are
-// the same operations with the same variables: Apollo answers them from its cache or joins the
-// request in flight (the table itself shows a URL without filters before the schema answers,
-// ./SearchTablePage). A small chunk of its own, so the start of the route never waits for the grid.
+// the same operations with the same variables: it waits until every answer is in (pendingTableStart)
+// and then reads them all from Apollo's cache in one render, instead of drawing the grid again as
+// each answer arrives. A small chunk of its own, so the start of the route never waits for the grid.
 import type { BloomClient } from '../../../client';
 import {
   ResourceListDocument,
@@ -20,9 +20,20 @@ import { resourceListVariables } from './resourceListVariables';
 import { effectiveRequest, readWithoutSchema, tableFields } from './searchState';
 import { layoutsOf } from './useTableSettings';
 
-function quietly(request: Promise<unknown>): void {
-  // The table's own queries report any error: a prefetch only warms the cache.
-  request.catch(() => undefined);
+/** One type's start: settled once every request it sent has answered or failed. */
+interface TableStart {
+  readonly settled: Promise<void>;
+  done: boolean;
+}
+const starts = new Map<string, TableStart>();
+
+/**
+ * The requests prefetchTable last sent for this type, while any is still on its way (else undefined).
+ * The table waits for them and then renders once, from the cache, instead of once per answer.
+ */
+export function pendingTableStart(resourceType: string): Promise<void> | undefined {
+  const start = starts.get(resourceType);
+  return start && !start.done ? start.settled : undefined;
 }
 
 /** The last prefetch: the start-up's and the route's for the same address are one. */
@@ -40,17 +51,22 @@ export function prefetchTable(
   last = { key, at: now };
   const apollo = sharedGraphqlClient(client);
   const layouts = layoutsOf(client);
-  layouts.prefetch();
-  // The rows first: the table shows them before the schema answers (a server with one database
-  // thread answers in the order asked).
+  // The table's own queries report any error: a prefetch only warms the cache.
+  const requests: Promise<unknown>[] = [layouts.prefetch()];
+  // The rows first: a server with one database thread answers in the order asked.
   const search = readWithoutSchema(resourceType, queryString);
   if (search) {
     const fields = tableFields(search.request, layouts.hint(resourceType)?.fields);
     const variables = resourceListVariables(effectiveRequest({ ...search.request, fields }));
     markPrefetched(variables);
-    quietly(apollo.query({ query: ResourceListDocument, variables, fetchPolicy: 'network-only' }));
+    requests.push(apollo.query({ query: ResourceListDocument, variables, fetchPolicy: 'network-only' }));
   }
-  quietly(apollo.query({ query: StructureDefinitionFieldsDocument, variables: { name: resourceType } }));
-  quietly(apollo.query({ query: SearchParameterListDocument, variables: { base: resourceType } }));
-  quietly(apollo.query({ query: SearchParameterListDocument, variables: { base: 'Resource' } }));
+  requests.push(
+    apollo.query({ query: StructureDefinitionFieldsDocument, variables: { name: resourceType } }),
+  );
+  requests.push(apollo.query({ query: SearchParameterListDocument, variables: { base: resourceType } }));
+  requests.push(apollo.query({ query: SearchParameterListDocument, variables: { base: 'Resource' } }));
+  const start: TableStart = { settled: Promise.allSettled(requests).then(() => undefined), done: false };
+  void start.settled.then(() => (start.done = true));
+  starts.set(resourceType, start);
 }

@@ -136,9 +136,12 @@ export class SearchTableLayouts {
     private readonly hints?: LayoutHintStore,
   ) {}
 
-  /** Starts the read (once per session) without marking a type viewed. */
-  prefetch(): void {
-    this.read().catch(() => undefined);
+  /** Starts the read (once per session) without marking a type viewed; settles when it has answered. */
+  prefetch(): Promise<void> {
+    return this.read().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /**

@@ -3,7 +3,7 @@
 // the definitions' text is most of a full answer and the table never shows it), the type's own search
 // parameters and the common ones every resource has (base Resource: _id, _lastUpdated...). Apollo's
 // cache keeps the answers, so a second visit to the type (or its other pages) does not ask again.
-import { useQuery } from '@apollo/client/react';
+import { skipToken, useQuery } from '@apollo/client/react';
 import { useMemo } from 'react';
 import { SearchParameterListDocument, StructureDefinitionFieldsDocument } from '../../../graphql';
 import { buildTableSchema, type TableSchema } from './tableSchema';
@@ -15,10 +15,17 @@ export interface TableSchemaState {
   readonly schema: TableSchema | undefined;
 }
 
-export function useTableSchema(resourceType: string): TableSchemaState {
-  const definitions = useQuery(StructureDefinitionFieldsDocument, { variables: { name: resourceType } });
-  const own = useQuery(SearchParameterListDocument, { variables: { base: resourceType } });
-  const common = useQuery(SearchParameterListDocument, { variables: { base: 'Resource' } });
+/** `skip`: not yet (the schema is still on its way in requests the table waits for): loading. */
+export function useTableSchema(resourceType: string, skip = false): TableSchemaState {
+  const definitions = useQuery(
+    StructureDefinitionFieldsDocument,
+    skip ? skipToken : { variables: { name: resourceType } },
+  );
+  const own = useQuery(SearchParameterListDocument, skip ? skipToken : { variables: { base: resourceType } });
+  const common = useQuery(
+    SearchParameterListDocument,
+    skip ? skipToken : { variables: { base: 'Resource' } },
+  );
   const definitionList = definitions.data?.StructureDefinitionList;
   const ownList = own.data?.SearchParameterList;
   const commonList = common.data?.SearchParameterList;

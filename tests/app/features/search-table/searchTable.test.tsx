@@ -165,13 +165,13 @@ describe('issue #9 search table (SPEC §2)', () => {
     expect(await screen.findByRole('link', { name: 'c' })).toBeInTheDocument();
   });
 
-  it("while rows load the grid shows a skeleton, never a flash of 'No results'", async () => {
+  it("while rows load the grid shows its loading bars, never a flash of 'No results'", async () => {
     const slow = { ...rowsMock({ fields: ID_COLUMNS }, ['a']), delay: 1500 };
     const { container } = renderTable(ID_URL, [...schemaMocks(), slow]);
     await screen.findByRole('toolbar', { name: 'Observation table actions' });
     const seen = { skeleton: false, noResults: false };
     const look = () => {
-      seen.skeleton ||= container.querySelector('.MuiDataGrid-skeletonLoadingOverlay') !== null;
+      seen.skeleton ||= container.querySelector('[role="grid"] .MuiSkeleton-root') !== null;
       seen.noResults ||= (container.textContent ?? '').includes('No results');
     };
     look();
