@@ -2,9 +2,10 @@
 // but the search table never renders become stand-ins that download on first render
 // (src/app/features/search-table/deferredGridPart.tsx). The grid's filter panel, column manager,
 // pager and toolbar use them; the table has its own (FiltersDialog, FieldsDialog, TablePager,
-// TableToolbar). Only imports made by that one file are replaced: everywhere else in the app the
-// components are imported as usual. The build fails when the grid's file stops importing one of
-// them (a DataGrid upgrade changed it), so the list is looked at again rather than silently stale.
+// TableToolbar). Only imports made by that one file are replaced, and a grid file's import of a
+// deferred component's class names only (CLASS_NAME_IMPORTS): everywhere else in the app the
+// components are imported as usual. The build fails when the grid stops importing one of them as
+// listed (a DataGrid upgrade changed it), so the lists are looked at again rather than silently stale.
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
@@ -28,14 +29,12 @@ export const GRID_MATERIAL_SLOTS = /[\\/]@mui[\\/]x-data-grid[\\/]material[\\/]i
 /**
  * The grid's imports that stay as they are, because they render with the table's rows (the loading
  * rows' skeleton, the column headers' buttons), or because the table's own
- * controls load them anyway (Button in the toolbar, Chip in the sort rules, Paper everywhere), or
- * because another grid module imports them too (InputBase, in the column manager).
+ * controls load them anyway (Button in the toolbar, Chip in the sort rules, Paper everywhere).
  */
 export const KEPT_GRID_PARTS: readonly string[] = [
   '@mui/material/Button',
   '@mui/material/Chip',
   '@mui/material/IconButton',
-  '@mui/material/InputBase',
   '@mui/material/Paper',
   '@mui/material/Skeleton',
   '@mui/material/styles',
@@ -64,6 +63,8 @@ export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/InputAdornment': {
     named: ['inputAdornmentClasses'],
   },
+  // The filter panel's and the quick filter's text input (the column manager takes its classes only).
+  '@mui/material/InputBase': {},
   '@mui/material/LinearProgress': {},
   '@mui/material/Switch': {},
   '@mui/material/Tab': {},
@@ -92,7 +93,31 @@ export const DEFERRED_GRID_PARTS: Readonly<Record<string, DeferredPart>> = {
   '@mui/material/TextareaAutosize': {},
 };
 
+/**
+ * Other grid files that import a deferred component's index for its class names only: the import is
+ * sent to the class names' own module, so it does not bring the component back (by file, the
+ * specifier and the module's name beside the index).
+ */
+export const CLASS_NAME_IMPORTS: Readonly<Record<string, { specifier: string; module: string }>> = {
+  'components/columnsManagement/GridColumnsManagement.mjs': {
+    specifier: '@mui/material/InputBase',
+    module: 'inputBaseClasses',
+  },
+};
+
+/** The grid file an importer is, relative to @mui/x-data-grid, or undefined for any other file. */
+function gridFileOf(importer: string): string | undefined {
+  const match = /[\\/]@mui[\\/]x-data-grid[\\/](.+)$/.exec(importer);
+  return match?.[1].replace(/\\/g, '/');
+}
+
 const STAND_IN = '\0bloom-deferred-grid-part:';
+const CLASS_NAMES = '\0bloom-grid-class-names:';
+
+/** A module with one named export, `name`: the default export of the class names' module `file`. */
+export function classNamesModule(name: string, file: string): string {
+  return `export { default as ${name} } from ${JSON.stringify(file.replace(/\\/g, '/'))};`;
+}
 const HELPER = path.resolve('src/app/features/search-table/deferredGridPart.tsx');
 
 /** The stand-in module's code for one deferred component, whose index module is at `index`. */
@@ -110,6 +135,7 @@ export function standInModule(specifier: string, index: string, part: DeferredPa
 
 export function deferredGridParts(): Plugin {
   const seen = new Set<string>();
+  const classNamesSeen = new Set<string>();
   let gridSlotsSeen = false;
   return {
     name: 'bloom-deferred-grid-parts',
@@ -117,10 +143,19 @@ export function deferredGridParts(): Plugin {
     enforce: 'pre',
     buildStart() {
       seen.clear();
+      classNamesSeen.clear();
       gridSlotsSeen = false;
     },
-    resolveId(source, importer) {
+    async resolveId(source, importer) {
       if (source.startsWith(STAND_IN)) return source;
+      const classNames = importer ? CLASS_NAME_IMPORTS[gridFileOf(importer) ?? ''] : undefined;
+      if (classNames?.specifier === source) {
+        const index = await this.resolve(source, importer, { skipSelf: true });
+        if (!index) this.error(`cannot resolve ${source}`);
+        classNamesSeen.add(gridFileOf(importer ?? '') ?? '');
+        const file = path.join(path.dirname(index.id), `${classNames.module}.mjs`);
+        return `${CLASS_NAMES}${classNames.module}:${file}`;
+      }
       if (!importer || !GRID_MATERIAL_SLOTS.test(importer)) return null;
       gridSlotsSeen = true;
       if (!(source in DEFERRED_GRID_PARTS)) return null;
@@ -128,6 +163,10 @@ export function deferredGridParts(): Plugin {
       return STAND_IN + source;
     },
     async load(id) {
+      if (id.startsWith(CLASS_NAMES)) {
+        const [name, ...file] = id.slice(CLASS_NAMES.length).split(':');
+        return classNamesModule(name, file.join(':'));
+      }
       if (!id.startsWith(STAND_IN)) return null;
       const specifier = id.slice(STAND_IN.length);
       const index = await this.resolve(specifier);
@@ -136,10 +175,13 @@ export function deferredGridParts(): Plugin {
     },
     buildEnd(error) {
       if (error || !gridSlotsSeen) return;
-      const missing = Object.keys(DEFERRED_GRID_PARTS).filter((specifier) => !seen.has(specifier));
+      const missing = [
+        ...Object.keys(DEFERRED_GRID_PARTS).filter((specifier) => !seen.has(specifier)),
+        ...Object.keys(CLASS_NAME_IMPORTS).filter((file) => !classNamesSeen.has(file)),
+      ];
       if (missing.length > 0) {
         this.error(
-          `@mui/x-data-grid/material/index.mjs no longer imports ${missing.join(', ')}: ` +
+          `@mui/x-data-grid no longer imports ${missing.join(', ')} as expected: ` +
             'look at scripts/deferred-grid-parts.ts again (a DataGrid upgrade changed its default slots)',
         );
       }

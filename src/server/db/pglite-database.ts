@@ -44,6 +44,8 @@ export class PGliteDatabase implements Database {
   readonly engine = 'pglite' as const;
   private nextId = 1;
   private nextTx = 1;
+  /** Transactions begun and not yet ended: the worker is theirs until they end. */
+  private openTransactions = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
   /** Set once the worker is gone: every later call fails with it. */
@@ -136,18 +138,23 @@ export class PGliteDatabase implements Database {
     requestWait?.admit(this.queueWaitMs());
     const tx = this.nextTx++;
     await this.call({ op: 'begin', tx }, requestWait);
-    let result: T;
+    this.openTransactions++;
     try {
-      result = await fn({
-        query: <Row>(sql: string, params?: readonly SqlValue[]) => this.run<Row>(sql, params, tx),
-      });
-    } catch (err) {
-      // The worker may be gone already; the caller's error is the one that matters.
-      await this.call({ op: 'end', tx, commit: false }).catch(() => undefined);
-      throw err;
+      let result: T;
+      try {
+        result = await fn({
+          query: <Row>(sql: string, params?: readonly SqlValue[]) => this.run<Row>(sql, params, tx),
+        });
+      } catch (err) {
+        // The worker may be gone already; the caller's error is the one that matters.
+        await this.call({ op: 'end', tx, commit: false }).catch(() => undefined);
+        throw err;
+      }
+      await this.call({ op: 'end', tx, commit: true });
+      return result;
+    } finally {
+      this.openTransactions--;
     }
-    await this.call({ op: 'end', tx, commit: true });
-    return result;
   }
 
   // PGlite delivers NOTIFY of its own (single) connection after commit, as PostgreSQL does.
@@ -183,10 +190,14 @@ export class PGliteDatabase implements Database {
     return 0;
   }
 
-  /** The worker is alive: busy with a request (not waited for), or idle and answering `SELECT 1`. */
+  /**
+   * The worker is alive: busy with a request or inside a transaction (not waited for: a query would
+   * wait for the whole transaction, whose statements leave the worker idle while the server works
+   * between them), or idle and answering `SELECT 1`.
+   */
   async healthy(): Promise<boolean> {
     if (this.failure) return false;
-    if (this.pending.size > 0) return true;
+    if (this.pending.size > 0 || this.openTransactions > 0) return true;
     await this.query('SELECT 1');
     return true;
   }

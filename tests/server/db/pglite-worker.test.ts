@@ -51,6 +51,31 @@ describe('PGlite in a worker thread', () => {
     expect(Math.max(...times)).toBeLessThan(1000);
   });
 
+  test('the health check answers within 1 s while a transaction holds the worker between its statements', async () => {
+    // A large transaction's server-side work between statements leaves the worker idle with the
+    // transaction open; a check's `SELECT 1` sent then would wait for the transaction's end.
+    let finish: () => void = () => undefined;
+    const between = new Promise<void>((resolve) => (finish = resolve));
+    let begun: () => void = () => undefined;
+    const open = new Promise<void>((resolve) => (begun = resolve));
+    const transaction = db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      begun();
+      await between;
+      await tx.query('SELECT 2');
+    });
+    await open;
+    const started = performance.now();
+    try {
+      const response = await fetch(`${url}healthcheck`, { signal: AbortSignal.timeout(5_000) });
+      expect(response.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      finish();
+      await transaction;
+    }
+  });
+
   test('the main thread keeps running timers while the worker computes', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);

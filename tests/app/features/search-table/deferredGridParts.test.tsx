@@ -7,6 +7,8 @@ import path from 'node:path';
 import { act, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import {
+  CLASS_NAME_IMPORTS,
+  classNamesModule,
   DEFERRED_GRID_PARTS,
   GRID_MATERIAL_SLOTS,
   KEPT_GRID_PARTS,
@@ -45,6 +47,20 @@ describe('the DataGrid parts deferred at build time', () => {
       for (const name of named)
         expect(fs.existsSync(path.join(path.dirname(index), `${name}.mjs`))).toBe(true);
     }
+  });
+
+  it("sends a grid file's class-names-only import of a deferred component to the class names' module", () => {
+    for (const [file, { specifier, module }] of Object.entries(CLASS_NAME_IMPORTS)) {
+      expect(DEFERRED_GRID_PARTS).toHaveProperty([specifier]);
+      const code = fs.readFileSync(path.resolve('node_modules/@mui/x-data-grid', file), 'utf8');
+      // Only the class names: anything else imported from the component's index would need the component.
+      const imports = [...code.matchAll(new RegExp(`import (.+) from '${specifier}'`, 'g'))].map((m) => m[1]);
+      expect({ file, imports }).toEqual({ file, imports: [`{ ${module} }`] });
+      expect(fs.existsSync(path.resolve('node_modules', specifier, `${module}.mjs`))).toBe(true);
+    }
+    expect(classNamesModule('inputBaseClasses', '/m/@mui/material/InputBase/inputBaseClasses.mjs')).toBe(
+      'export { default as inputBaseClasses } from "/m/@mui/material/InputBase/inputBaseClasses.mjs";',
+    );
   });
 
   it('writes a stand-in that imports the component on demand and its classes at once', () => {
