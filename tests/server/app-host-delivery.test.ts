@@ -55,6 +55,9 @@ describe('app host delivery', () => {
     expect(response.headers['cache-control']).toBe(IMMUTABLE);
     expect(brotliDecompressSync(response.body).toString()).toBe(SCRIPT);
     expect(response.body.length).toBeLessThan(SCRIPT.length / 4);
+    // Never revalidated and read whole: no validators, no range support.
+    for (const name of ['etag', 'last-modified', 'accept-ranges'])
+      expect(response.headers).not.toHaveProperty(name);
   });
 
   test('gzip when the browser accepts only gzip; the plain file when it accepts none', async () => {
@@ -87,6 +90,9 @@ describe('app host delivery', () => {
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.headers.vary).toMatch(/accept-encoding/i);
       expect(brotliDecompressSync(response.body).toString()).toBe(INDEX);
+      // Revalidated: it keeps its validators.
+      expect(response.headers.etag).toBeDefined();
+      expect(response.headers['last-modified']).toBeDefined();
     }
   });
 
