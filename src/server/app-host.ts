@@ -58,6 +58,8 @@ export function appContentSecurityPolicy(
   };
 }
 
+/** A year, never revalidated: the caching of hashed assets. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Vite names built assets `name-HASH.ext` under assets/: a new build gives a changed file a new name. */
 const HASHED_ASSET = /\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9.]+$/;
 
@@ -69,8 +71,6 @@ const HASHED_ASSET = /\/assets\/[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9.]+$/;
 export function appCacheControl(filePath: string): string {
   return HASHED_ASSET.test(filePath.split(path.sep).join('/')) ? IMMUTABLE : 'no-cache';
 }
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Validators and range support on a file that is never revalidated and is read whole (a hashed

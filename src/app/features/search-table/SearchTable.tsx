@@ -9,7 +9,6 @@ import type { Theme } from '@mui/material/styles';
 import type { Resource } from '@medplum/fhirtypes';
 import {
   DataGrid,
-  type DataGridProps,
   type GridColDef,
   type GridCellParams,
   type GridColumnResizeParams,
@@ -97,6 +96,10 @@ function parseLocation(schema: TableSchema, search: string): { state: TableSearc
   }
 }
 
+/**
+ * `waiting`: the route's first requests are still out (./tablePrefetch): the grid shows itself loading
+ * and asks for nothing until their answers are in the cache.
+ */
 export function SearchTable({ schema, waiting = false }: { schema: TableSchema; waiting?: boolean }) {
   const { resourceType } = schema;
   const location = useLocation();
@@ -304,7 +307,6 @@ export function SearchTable({ schema, waiting = false }: { schema: TableSchema; 
             onColumnWidthChange={onColumnWidthChange}
             onCellKeyDown={onCellKeyDown}
             slots={GRID_SLOTS}
-            slotProps={GRID_SLOT_PROPS}
             // A fixed height keeps the grid's row virtualisation: it renders only the rows in view, so
             // a 100-row page costs what a screenful does (autoHeight would render every row).
             sx={gridSx}
@@ -437,9 +439,10 @@ const GRID_SLOTS: Partial<GridSlots> = {
   noRowsOverlay: NoResults,
   loadingOverlay: LoadingRows,
 };
-const GRID_SLOT_PROPS: DataGridProps['slotProps'] = {};
-
-/** The rows' place while they load: a few bars, far cheaper for the grid than its skeleton rows. */
+/**
+ * The rows' place while they load: a few bars, where DataGrid's skeleton overlay draws a cell for
+ * every column of every row in view.
+ */
 function LoadingRows() {
   return (
     <Box aria-hidden sx={{ px: 2, py: 1 }}>
