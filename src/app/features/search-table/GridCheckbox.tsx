@@ -3,17 +3,13 @@
 // part of the table's download. Its accent colour is the theme's primary colour, and the grid's
 // keyboard navigation focuses it as it does MUI's (tabindex 0).
 import type { GridSlotProps } from '@mui/x-data-grid';
-import { forwardRef, useCallback, useEffect, useLayoutEffect, useRef, type Ref } from 'react';
+import { useForkRef } from '@mui/material/utils';
+import { forwardRef, useEffect, useLayoutEffect, useRef, type Ref } from 'react';
 
 /** The class the grid's styles give the checkbox (SearchTable's GRID_SX). */
 export const GRID_CHECKBOX = 'bloom-grid-checkbox';
 
 type GridCheckboxProps = GridSlotProps['baseCheckbox'] & { material?: unknown };
-
-function assignRef<T>(ref: Ref<T> | undefined, value: T | null): void {
-  if (typeof ref === 'function') ref(value);
-  else if (ref) (ref as { current: T | null }).current = value;
-}
 
 export const GridCheckbox = forwardRef<HTMLElement, GridCheckboxProps>(function GridCheckbox(props, ref) {
   const {
@@ -39,14 +35,7 @@ export const GridCheckbox = forwardRef<HTMLElement, GridCheckboxProps>(function 
   } = props;
   const { ref: htmlInputRef, ...htmlInput } = slotProps?.htmlInput ?? {};
   const input = useRef<HTMLInputElement | null>(null);
-  const setInput = useCallback(
-    (element: HTMLInputElement | null) => {
-      input.current = element;
-      assignRef(inputRef, element);
-      assignRef(htmlInputRef, element);
-    },
-    [inputRef, htmlInputRef],
-  );
+  const setInput = useForkRef(input, inputRef, htmlInputRef);
   // `indeterminate` is a DOM property only (no attribute): the header's "some rows selected".
   useLayoutEffect(() => {
     if (input.current) input.current.indeterminate = indeterminate === true;
