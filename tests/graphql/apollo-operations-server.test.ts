@@ -19,9 +19,11 @@ import {
   createGraphqlClient,
   ResourceListDocument,
   SearchParameterListDocument,
+  SearchTableStartDocument,
   StructureDefinitionFieldsDocument,
   StructureDefinitionListDocument,
 } from '../../src/graphql';
+import type { GraphqlSession } from '../../src/graphql/session';
 import { Repository, systemContext } from '../../src/server/repo';
 import { seedDemoClinic } from '../../src/server/seed';
 import { DEFAULT_DEMO_PASSWORD } from '../../src/server/seed/demo';
@@ -266,6 +268,69 @@ describe.each(databases())('Apollo operations against the real server on %s (iss
     expect(again.data?.StructureDefinitionList?.[0]?.snapshot?.element?.length).toBe(
       definition?.snapshot?.element?.length,
     );
+  });
+
+  test("SearchTableStart: the search table's rows and schema in one request, after which ResourceList, StructureDefinitionFields and both SearchParameterLists answer from the cache (SPEC §7)", async () => {
+    const sent: string[] = [];
+    const session: GraphqlSession = {
+      fetch: (input, init) => {
+        sent.push(/"operationName":"(\w+)"/.exec(String(init?.body ?? ''))?.[1] ?? '?');
+        return maria.fetch(input, init);
+      },
+      getAccessToken: () => maria.getAccessToken(),
+      refreshIfExpired: () => maria.refreshIfExpired(),
+    };
+    const client = createGraphqlClient({ fhirBaseUrl: maria.getSettings().fhirBaseUrl, session });
+    const rows = { resourceType: 'Observation', search: '_count=5&_sort=-_lastUpdated' };
+    const start = await client.query({
+      query: SearchTableStartDocument,
+      variables: {
+        ...rows,
+        withRows: true,
+        withDefinition: true,
+        withOwnParameters: true,
+        withCommonParameters: true,
+      },
+    });
+    expect(start.data?.rows?.resources).toHaveLength(5);
+    expect(start.data?.commonParameters?.map((parameter) => parameter?.code)).toContain('_lastUpdated');
+    const cacheOnly = 'cache-only' as const;
+    const parts = await Promise.all([
+      client.query({ query: ResourceListDocument, variables: rows, fetchPolicy: cacheOnly }),
+      client.query({
+        query: StructureDefinitionFieldsDocument,
+        variables: { name: 'Observation' },
+        fetchPolicy: cacheOnly,
+      }),
+      client.query({
+        query: SearchParameterListDocument,
+        variables: { base: 'Observation' },
+        fetchPolicy: cacheOnly,
+      }),
+      client.query({
+        query: SearchParameterListDocument,
+        variables: { base: 'Resource' },
+        fetchPolicy: cacheOnly,
+      }),
+    ]);
+    expect(parts[0].data?.ResourceSearch).toEqual(start.data?.rows);
+    expect(parts[1].data?.StructureDefinitionList).toEqual(start.data?.definition);
+    expect(parts[2].data?.SearchParameterList).toEqual(start.data?.ownParameters);
+    expect(parts[3].data?.SearchParameterList).toEqual(start.data?.commonParameters);
+    expect(sent).toEqual(['SearchTableStart']);
+    // A flag left false leaves its field out of the request and the answer.
+    const rowsOnly = await client.query({
+      query: SearchTableStartDocument,
+      variables: {
+        ...rows,
+        withRows: true,
+        withDefinition: false,
+        withOwnParameters: false,
+        withCommonParameters: false,
+      },
+      fetchPolicy: 'network-only',
+    });
+    expect(Object.keys(rowsOnly.data ?? {}).filter((key) => key !== '__typename')).toEqual(['rows']);
   });
 
   test('a query the server refuses arrives as an OperationOutcomeError with the server’s text', async () => {

@@ -1,5 +1,6 @@
-// Which rows requests were just sent ahead of the table (./tablePrefetch): the table then takes their
-// answer from Apollo's cache (or joins the request still in flight) instead of asking the server twice.
+// Which rows requests were just sent ahead of the table (./tablePrefetch): the table, which waits for
+// that start to answer (pendingTableStart), then takes their answer from Apollo's cache instead of
+// asking the server twice.
 import type { ResourceListQueryVariables } from '../../../graphql';
 
 /** A prefetched answer counts as fresh this long (a loaded machine may take seconds to show the table). */

@@ -43,7 +43,7 @@ function preloadOnIntent(event: Event): void {
 
 if (typeof window !== 'undefined' && typeof document !== 'undefined') {
   // A signed-in start on a table's address: the chunk downloads beside the session and GraphQL layer.
-  if (hasStoredLogin() && isTablePath(window.location.pathname)) preloadSearchTable();
+  if (hasStoredLogin() && isTablePath(window.location.pathname)) void loadPrefetch().catch(() => undefined);
   document.addEventListener('pointerover', preloadOnIntent, { passive: true });
   document.addEventListener('focusin', preloadOnIntent);
 }
@@ -66,7 +66,10 @@ export function SearchTableEarlyStart() {
     const resourceType = pathname.replace(/^\/|\/$/g, '');
     if (!client.getActiveLogin() || !isTablePath(pathname)) return;
     loadPrefetch().then(
-      (module) => module.prefetchTable(client, resourceType, search),
+      (module) => {
+        module.prefetchTable(client, resourceType, search);
+        void loadPage().catch(() => undefined);
+      },
       () => undefined,
     );
   }, [client]);

@@ -1,13 +1,17 @@
-// The route's first requests for a table (tablePrefetch): the schema lists, the saved layouts and the
-// rows go out at once, and pendingTableStart holds the table back until every one of them has answered
-// or failed, so the table renders their answers once from the cache instead of once per answer.
+// The route's first requests for a table (tablePrefetch): the schema lists and the rows in one GraphQL
+// request (SearchTableStart), the saved layouts beside it, and pendingTableStart holds the table back
+// until both have answered or failed, so the table renders their answers once from the cache instead
+// of once per answer. A schema the cache holds is not asked again.
 import { BloomClient } from '../../../../src/client';
 import { MemoryStorage, PrefixedStorage } from '../../../../src/client/storage';
 import { pendingTableStart, prefetchTable } from '../../../../src/app/features/search-table/tablePrefetch';
+import { SearchParameterListDocument, StructureDefinitionFieldsDocument } from '../../../../src/graphql';
+import { sharedGraphqlClient } from '../../../../src/graphql/shared-client';
 
 interface HeldRequest {
   readonly url: string;
   readonly operation: string | undefined;
+  readonly variables: Record<string, unknown> | undefined;
   readonly answer: (response: Response) => void;
 }
 
@@ -18,8 +22,12 @@ function heldClient() {
     if (input.endsWith('auth/me')) {
       return Promise.resolve(Response.json({ profile: { resourceType: 'Practitioner', id: 'chen' } }));
     }
-    const operation = /"operationName":"(\w+)"/.exec(String(init?.body ?? ''))?.[1];
-    return new Promise((answer) => held.push({ url: input, operation, answer }));
+    const body = init?.body
+      ? (JSON.parse(String(init.body)) as { operationName?: string; variables?: Record<string, unknown> })
+      : {};
+    return new Promise((answer) =>
+      held.push({ url: input, operation: body.operationName, variables: body.variables, answer }),
+    );
   };
   const client = new BloomClient({
     baseUrl: 'https://api.test/',
@@ -35,6 +43,11 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
+/** What SearchTableStart was sent to ask for. */
+function startVariables(held: readonly HeldRequest[]) {
+  return held.find((request) => request.operation === 'SearchTableStart')?.variables;
+}
+
 const graphqlError = () => Response.json({ errors: [{ message: 'Not today' }] });
 
 describe('SPEC §7 the table start: one wait for all of its first requests', () => {
@@ -44,24 +57,29 @@ describe('SPEC §7 the table start: one wait for all of its first requests', () 
     prefetchTable(client, 'Encounter', '', 1_000);
     const start = pendingTableStart('Encounter');
     expect(start).toBeInstanceOf(Promise);
-    // The key-value read, the rows, the definition and both parameter lists, all sent at once.
-    await until(() => held.length === 5);
+    // The key-value read, and the rows, the definition and both parameter lists in one request.
+    await until(() => held.length === 2);
     expect(held.map((request) => request.operation ?? new URL(request.url).pathname).sort()).toEqual([
       '/keyvalue/v1/bloom-search-tables',
-      'ResourceList',
-      'SearchParameterList',
-      'SearchParameterList',
-      'StructureDefinitionFields',
+      'SearchTableStart',
     ]);
+    expect(startVariables(held)).toEqual({
+      resourceType: 'Encounter',
+      search: expect.stringContaining('_count=20'),
+      withRows: true,
+      withDefinition: true,
+      withOwnParameters: true,
+      withCommonParameters: true,
+      count: 100,
+    });
     let settled = false;
     void start?.then(() => (settled = true));
-    for (const request of held.slice(0, 4)) {
-      request.answer(request.operation ? graphqlError() : new Response(null, { status: 404 }));
-    }
+    const [first, second] = held;
+    first.answer(first.operation ? graphqlError() : new Response(null, { status: 404 }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(settled).toBe(false);
     expect(pendingTableStart('Encounter')).toBe(start);
-    held[4].answer(held[4].operation ? graphqlError() : new Response(null, { status: 404 }));
+    second.answer(second.operation ? graphqlError() : new Response(null, { status: 404 }));
     await until(() => settled);
     expect(pendingTableStart('Encounter')).toBeUndefined();
   });
@@ -69,13 +87,41 @@ describe('SPEC §7 the table start: one wait for all of its first requests', () 
   it('a URL the rows cannot be read from without the schema starts without the rows', async () => {
     const { client, held } = heldClient();
     prefetchTable(client, 'Condition', '?code:not=abc', 2_000);
-    await until(() => held.length === 4);
-    expect(
-      held
-        .map((request) => request.operation)
-        .filter(Boolean)
-        .sort(),
-    ).toEqual(['SearchParameterList', 'SearchParameterList', 'StructureDefinitionFields']);
+    await until(() => held.length === 2);
+    expect(startVariables(held)).toEqual({
+      resourceType: 'Condition',
+      withRows: false,
+      withDefinition: true,
+      withOwnParameters: true,
+      withCommonParameters: true,
+      count: 100,
+    });
     expect(pendingTableStart('Condition')).toBeInstanceOf(Promise);
+  });
+
+  it('a type whose schema the cache holds asks for the rows alone', async () => {
+    const { client, held } = heldClient();
+    const apollo = sharedGraphqlClient(client);
+    apollo.writeQuery({
+      query: StructureDefinitionFieldsDocument,
+      variables: { name: 'Goal' },
+      data: { StructureDefinitionList: [] },
+    });
+    for (const base of ['Goal', 'Resource']) {
+      apollo.writeQuery({
+        query: SearchParameterListDocument,
+        variables: { base },
+        data: { SearchParameterList: [] },
+      });
+    }
+    prefetchTable(client, 'Goal', '', 3_000);
+    await until(() => held.length === 2);
+    expect(startVariables(held)).toMatchObject({
+      resourceType: 'Goal',
+      withRows: true,
+      withDefinition: false,
+      withOwnParameters: false,
+      withCommonParameters: false,
+    });
   });
 });
