@@ -25,6 +25,7 @@ function element(path: string, types: string[]) {
 
 function param(code: string, type: string, expression: string) {
   return {
+    __typename: 'SearchParameter',
     resourceType: 'SearchParameter',
     id: `p-${code}`,
     base: ['Observation'],
@@ -45,6 +46,7 @@ function schemaMocks(name = 'Observation', known = true): ScreenMock[] {
           StructureDefinitionList: known
             ? [
                 {
+                  __typename: 'StructureDefinition',
                   resourceType: 'StructureDefinition',
                   id: name,
                   name,
