@@ -66,7 +66,7 @@ export function prefetchTable(
   const uncached = <T, V extends Record<string, unknown>>(query: TypedDocumentNode<T, V>, variables: V) =>
     apollo.readQuery({ query, variables }) === null;
   const variables = {
-    resourceType: rows?.resourceType ?? resourceType,
+    resourceType,
     search: rows?.search,
     withRows: rows !== undefined,
     withDefinition: uncached(StructureDefinitionFieldsDocument, { name: resourceType }),
