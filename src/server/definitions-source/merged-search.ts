@@ -15,8 +15,10 @@ export async function searchWithBaseDefinitions<T extends Resource>(
     return searchStored(request);
   }
   // The stored part's total places the base part on the right page.
-  const stored = await searchStored({ ...request, total: 'accurate' });
-  const base = searchBaseDefinitions(request) as T[];
+  const [stored, base] = await Promise.all([
+    searchStored({ ...request, total: 'accurate' }),
+    searchBaseDefinitions(request) as Promise<T[]>,
+  ]);
   const count = Math.min(request.count ?? DEFAULT_SEARCH_COUNT, MAX_SEARCH_COUNT);
   const offset = request.offset ?? 0;
   const storedTotal = stored.total ?? 0;

@@ -7,10 +7,10 @@ import type { Bundle, BundleEntry, StructureDefinition } from '@medplum/fhirtype
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { withoutVersion } from '../../fhir/value-set-expansion';
 import type { Database } from '../db';
+import { onFirstUse, readDefinitionResources } from '../definitions-source/definition-files';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { findStoredCanonical } from './canonical-lookup';
-import { readDefinitionBundle } from './definition-bundles';
 import { checkKnownParams, singleParam } from './query-params';
 
 const PROFILE_FILES = [
@@ -23,21 +23,18 @@ const PROFILE_FILES = [
 export const MAX_PROFILE_DEPTH = 10;
 
 /** url → the StructureDefinition as JSON text: text is far smaller in memory than the parsed tree. */
-let definitionProfiles: Map<string, string> | undefined;
-
-function definitionProfile(url: string): StructureDefinition | undefined {
-  if (!definitionProfiles) {
-    const profiles = new Map<string, string>();
-    for (const file of PROFILE_FILES) {
-      for (const resource of readDefinitionBundle(file)) {
-        if (resource.resourceType === 'StructureDefinition' && resource.url) {
-          profiles.set(resource.url, JSON.stringify(resource));
-        }
-      }
+const loadDefinitionProfiles = onFirstUse(async () => {
+  const profiles = new Map<string, string>();
+  for await (const { resource, text } of readDefinitionResources(PROFILE_FILES)) {
+    if (resource.resourceType === 'StructureDefinition' && resource.url) {
+      profiles.set(resource.url, text);
     }
-    definitionProfiles = profiles;
   }
-  const text = definitionProfiles.get(withoutVersion(url));
+  return profiles;
+});
+
+async function definitionProfile(url: string): Promise<StructureDefinition | undefined> {
+  const text = (await loadDefinitionProfiles()).get(withoutVersion(url));
   return text === undefined ? undefined : (JSON.parse(text) as StructureDefinition);
 }
 
@@ -48,7 +45,7 @@ async function findProfile(
 ): Promise<StructureDefinition | undefined> {
   return (
     (await findStoredCanonical<StructureDefinition>(db, context, 'StructureDefinition', url)) ??
-    definitionProfile(url)
+    (await definitionProfile(url))
   );
 }
 

@@ -7,40 +7,27 @@ import type { CodeSystem, Resource, ValueSet, ValueSetExpansionParameter } from 
 import { badRequest, OperationOutcomeError } from '../../fhir';
 import { createTerminology, withoutVersion } from '../../fhir/value-set-expansion';
 import type { Queryable } from '../db';
+import { loadDefinitionTerminology } from '../definitions-source/definition-terminology';
+import { onFirstUse } from '../definitions-source/definition-files';
 import type { QueryParams } from '../fhir/paging';
 import type { RepositoryContext } from '../repo';
 import { findStoredCanonical } from './canonical-lookup';
 import { expandConcepts, NotExpandable } from './concept-expansion';
 import type { ExpandedConcept, TerminologySource } from './concept-expansion';
-import { readDefinitionBundle } from './definition-bundles';
 import { checkKnownParams, singleParam, wholeNumberParam } from './query-params';
 
 export const EXPAND_DEFAULT_COUNT = 100;
 export const EXPAND_MAX_COUNT = 1000;
 const PARAMS = ['url', 'filter', 'offset', 'count'];
-/** Later files replace earlier definitions with the same URL (Medplum's over the base spec's). */
-const TERMINOLOGY_FILES = [
-  'v2-tables.json',
-  'v3-codesystems.json',
-  'valuesets.json',
-  'valuesets-medplum.json',
-  'valuesets-medplum-generated.json',
-];
 
 interface DefinitionTerminology {
   valueSets: Map<string, ValueSet>;
   codeSystems: Map<string, CodeSystem>;
 }
 
-let definitions: DefinitionTerminology | undefined;
-
-function definitionTerminology(): DefinitionTerminology {
-  if (!definitions) {
-    const terminology = createTerminology(TERMINOLOGY_FILES.flatMap((file) => readDefinitionBundle(file)));
-    definitions = terminology as unknown as DefinitionTerminology;
-  }
-  return definitions;
-}
+const definitionTerminology = onFirstUse(
+  async () => createTerminology(await loadDefinitionTerminology()) as unknown as DefinitionTerminology,
+);
 
 /** The caller's stored terminology (through her AccessPolicy), then the definitions'. */
 export function terminologySource(db: Queryable, context: RepositoryContext): TerminologySource {
@@ -48,13 +35,13 @@ export function terminologySource(db: Queryable, context: RepositoryContext): Te
     async findValueSet(url) {
       return (
         (await findStoredCanonical<ValueSet>(db, context, 'ValueSet', url)) ??
-        definitionTerminology().valueSets.get(withoutVersion(url))
+        (await definitionTerminology()).valueSets.get(withoutVersion(url))
       );
     },
     async findCodeSystem(url) {
       return (
         (await findStoredCanonical<CodeSystem>(db, context, 'CodeSystem', url)) ??
-        definitionTerminology().codeSystems.get(withoutVersion(url))
+        (await definitionTerminology()).codeSystems.get(withoutVersion(url))
       );
     },
   };

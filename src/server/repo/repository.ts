@@ -300,7 +300,7 @@ export class Repository {
   ): Promise<{ resource: Resource; json?: ResourceJson }> {
     checkResourceType(resourceType);
     // A base FHIR definition is read-only and readable by every signed-in user.
-    const base = readBaseDefinitionJson(resourceType, id);
+    const base = await readBaseDefinitionJson(resourceType, id);
     if (base !== undefined) {
       return { resource: JSON.parse(base) as Resource };
     }
@@ -360,6 +360,7 @@ export class Repository {
   /** Stores a new version; creates the resource with the given id when it does not exist (or was deleted). */
   async updateResource<T extends Resource>(resource: T, options: WriteOptions = {}): Promise<WriteResult<T>> {
     const key = this.checkUpdate(resource);
+    await this.checkNotBaseDefinition(key);
     return this.run(async (tx) => {
       const current = await lockCurrent(tx, key.resourceType, key.id);
       const placed = this.placeUpdate(resource, current, options.ifMatch);
@@ -377,6 +378,9 @@ export class Repository {
    */
   async updateResources<T extends Resource>(updates: readonly BulkUpdate<T>[]): Promise<WriteResult<T>[]> {
     const keys = updates.map(({ resource }, index) => atPosition(index, () => this.checkUpdate(resource)));
+    for (const [index, key] of keys.entries()) {
+      await atPosition(index, () => this.checkNotBaseDefinition(key));
+    }
     if (new Set(keys.map((key) => `${key.resourceType}/${key.id}`)).size < keys.length) {
       // The same resource twice: its versions must follow each other, so one at a time.
       return this.withTransaction(async (repo) => {
@@ -424,10 +428,18 @@ export class Repository {
     }
     const resourceType = resource.resourceType;
     this.checkMayWriteType(resourceType, 'update');
-    if (this.context.access && !this.context.access.superAdmin && isBaseDefinition(resourceType, id)) {
+    return { resourceType, id };
+  }
+
+  /** The base FHIR definitions are written by super admins only. */
+  private async checkNotBaseDefinition({ resourceType, id }: ResourceKey): Promise<void> {
+    if (
+      this.context.access &&
+      !this.context.access.superAdmin &&
+      (await isBaseDefinition(resourceType, id))
+    ) {
       throw new OperationOutcomeError(forbidden);
     }
-    return { resourceType, id };
   }
 
   /** The new version of a locked resource (absent: never stored), after the checks that need it. */
