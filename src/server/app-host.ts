@@ -138,7 +138,9 @@ export async function buildAppHost(options: AppHostOptions): Promise<FastifyInst
   );
   await app.register(fastifyStatic, {
     root: appDir,
-    wildcard: true,
+    // One route per file, listed at start-up: the wildcard route lists the folder (525 files) again
+    // on every request to check the path's spelling. The build is done before the host starts.
+    wildcard: false,
     index: ['index.html'],
     // The build's .br/.gz copies (scripts/compress-assets.mjs), chosen by Accept-Encoding, with Vary.
     preCompressed: true,
