@@ -1,8 +1,8 @@
-// Issue #24, SPEC §7 schema load: the first use of the FHIR definitions files (a StructureDefinition
-// and a SearchParameter search, ValueSet $expand, StructureDefinition $expand-profile, a :in search)
-// reads 35 MB profiles-resources.json and the terminology files off the server's thread, so
-// /healthcheck keeps answering within 1 s while they load. Parsed on the server's thread, the
-// StructureDefinitions alone stopped it for 2.6 s. PGlite, the database every new user runs first.
+// SPEC §7 schema load: the first use of the FHIR definitions files (a StructureDefinition and a
+// SearchParameter search, ValueSet $expand, StructureDefinition $expand-profile, a :in search) reads
+// the 35 MB profiles-resources.json and the terminology files off the server's thread, so
+// /healthcheck keeps answering within 1 s while they load. PGlite, the database every new user runs
+// first.
 import type { Bundle, Patient, StructureDefinition, ValueSet } from '@medplum/fhirtypes';
 import { call, startClinic } from '../operations/support/clinic';
 import { openTestPGlite } from '../support/test-databases';
